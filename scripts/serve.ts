@@ -1,0 +1,55 @@
+// `npm start` / `npm run dev`: resolve the database (DATABASE_URL, or the embedded PostgreSQL under .data/),
+// apply pending migrations, then run Next.js with DATABASE_URL set. Ctrl-C stops Next and the embedded database.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { openDatabase } from "../lib/server/db/connection-string";
+import { applyMigrations } from "../lib/server/db/migrate";
+import { EnvError, readEnv } from "../lib/server/env";
+
+const mode = process.argv[2] === "dev" ? "dev" : "start";
+const root = path.resolve(import.meta.dirname, "..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+
+function run(args: string[], env: NodeJS.ProcessEnv) {
+  return spawn(process.execPath, [nextBin, ...args], { cwd: root, env, stdio: "inherit" });
+}
+
+let env: ReturnType<typeof readEnv>;
+try {
+  env = readEnv();
+} catch (error) {
+  console.error(error instanceof EnvError ? error.message : error);
+  process.exit(1);
+}
+
+const db = await openDatabase();
+const applied = await applyMigrations(db.url);
+if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
+console.error(`receipt: database ${db.startedHere ? "embedded (.data/pg)" : "at DATABASE_URL or already running"}`);
+
+const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT) };
+if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
+  console.error("receipt: no production build yet; building once (npm run build rebuilds)");
+  const code = await new Promise<number>((resolve) => {
+    spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: childEnv }).on("exit", (c) => resolve(c ?? 1));
+  });
+  if (code !== 0) {
+    await db.stop();
+    process.exit(code);
+  }
+}
+
+const next = run([mode, "--port", String(env.PORT), "--hostname", process.env.HOSTNAME ?? "0.0.0.0"], childEnv);
+let stopping = false;
+async function shutdown(code: number) {
+  if (stopping) return;
+  stopping = true;
+  next.kill("SIGTERM");
+  await new Promise((resolve) => (next.exitCode === null ? next.once("exit", resolve) : resolve(null)));
+  await db.stop();
+  process.exit(code);
+}
+process.on("SIGINT", () => void shutdown(0));
+process.on("SIGTERM", () => void shutdown(0));
+next.on("exit", (code) => void shutdown(code ?? 1));
