@@ -1,0 +1,67 @@
+import type { Call, HealthRecord } from "../contract/record";
+import { type Decision, decide, toMs } from "./decision";
+import {
+  MCP_CAPABILITY_MISSING,
+  MCP_URL_ELICITATION_REQUIRED,
+  MCP_VERSION_UNSUPPORTED,
+} from "./json-rpc-codes";
+import { REASONS } from "./reasons";
+
+/** Session layer, rules 1–7: authorization, version agreement, handshake, capabilities. */
+export function sessionDecision(record: HealthRecord): Decision | undefined {
+  const { session, call } = record;
+  const { protocol, capabilities } = session;
+  const serverErrorCodes = callErrorCodes(call);
+
+  // 1. Equal times count as resolved: the retry that succeeded answered that very challenge.
+  const challenge = session.auth?.challenge;
+  if (challenge !== undefined) {
+    const resolvedAt = session.auth?.resolvedAt;
+    if (resolvedAt === undefined || toMs(resolvedAt) < toMs(challenge.at)) {
+      return decide("needs_auth", REASONS.AUTH_CHALLENGE_UNRESOLVED);
+    }
+  }
+  // 2.
+  if (serverErrorCodes.includes(MCP_URL_ELICITATION_REQUIRED)) {
+    return decide("needs_auth", REASONS.AUTH_URL_ELICITATION_REQUIRED);
+  }
+  // 3.
+  if (protocol.acceptedVersion === undefined) {
+    const reason =
+      session.server === undefined ? REASONS.SESSION_NO_ANSWER : REASONS.SESSION_NO_AGREED_VERSION;
+    return decide("incompatible_session", reason);
+  }
+  // 4.
+  if (!protocol.clientSupportedVersions.includes(protocol.acceptedVersion)) {
+    return decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED);
+  }
+  // 5. Only the legacy era has a handshake; modern sessions are stateless.
+  if (protocol.era === "legacy" && protocol.initializedAt === undefined) {
+    return decide("incompatible_session", REASONS.SESSION_NOT_INITIALIZED);
+  }
+  // 6. "Present" means listed exactly: no prefix or wildcard matching.
+  const missingServer = capabilities.required.server.some((name) => !capabilities.server.includes(name));
+  const missingClient = capabilities.required.client.some((name) => !capabilities.client.includes(name));
+  if (missingServer || missingClient) {
+    return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
+  }
+  // 7.
+  if (serverErrorCodes.includes(MCP_CAPABILITY_MISSING)) {
+    return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
+  }
+  if (serverErrorCodes.includes(MCP_VERSION_UNSUPPORTED)) {
+    return decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED);
+  }
+  return undefined;
+}
+
+/** The call's JSON-RPC error code and its failed task's error code, where present (rules 2, 7). */
+function callErrorCodes(call: Call | undefined): number[] {
+  const codes: number[] = [];
+  if (call === undefined) return codes;
+  const responseCode = call.response?.kind === "error" ? call.response.error?.code : undefined;
+  if (responseCode !== undefined) codes.push(responseCode);
+  const taskCode = call.task?.status === "failed" ? call.task.error?.code : undefined;
+  if (taskCode !== undefined) codes.push(taskCode);
+  return codes;
+}

@@ -1,0 +1,7 @@
+export * from "./record";
+export * from "./redaction";
+export * from "./schema-hash";
+export * from "./sha256";
+export * from "./states";
+export * from "./timestamp";
+export * from "./validate";

@@ -1,0 +1,229 @@
+/**
+ * Health record v1 (contract §1) as a zod schema.
+ *
+ * Strict at every level: an unknown field is an error, not something to strip, because
+ * rejecting it is what keeps arguments, prompts, tool output and tokens out of storage.
+ * Optional fields accept `null` as well as absence ("no evidence" either way);
+ * `validateRecord` removes the nulls, so `HealthRecord` only has optional properties.
+ */
+import { z } from "zod";
+import { isTimestamp } from "./timestamp";
+
+/** Custom issue codes for rules zod cannot express on its own; stable API like zod's codes. */
+export const RECORD_ISSUE_CODES = {
+  invalidTimestamp: "invalid_timestamp",
+  tooManyLabels: "too_many_labels",
+  responseErrorMismatch: "response_error_mismatch",
+  taskWithoutTaskResult: "task_without_task_result",
+  inactivityExceedsDeadline: "inactivity_exceeds_deadline",
+} as const;
+
+export const MAX_LABELS = 16;
+export const LABEL_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,62}$/;
+export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
+export const SCHEMA_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
+
+/** Attaches a stable custom code that `validateRecord` reports instead of zod's generic "custom". */
+function custom(code: string, message: string) {
+  return { message, params: { code } };
+}
+
+const ZId = z.string().regex(ID_PATTERN, "expected an id: 1-128 characters of A-Z a-z 0-9 . _ : -");
+const ZTimestamp = z
+  .string()
+  .refine(
+    isTimestamp,
+    custom(
+      RECORD_ISSUE_CODES.invalidTimestamp,
+      "expected an RFC 3339 timestamp with a zone, e.g. 2026-11-30T10:00:00.000Z",
+    ),
+  );
+const ZVersion = z.string().regex(VERSION_PATTERN, "expected a protocol version YYYY-MM-DD");
+const ZUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).max(2048);
+const ZJsonRpcId = z.union([z.string(), z.int()], { error: "expected a string or an integer" });
+const ZRpcError = z.strictObject({ code: z.int(), class: z.string().max(64) });
+
+export const ZVerifier = z.enum(["file_hash", "db_row", "http_status", "test", "llm_judge", "other"]);
+
+const ZLabels = z
+  .record(
+    z.string().regex(LABEL_KEY_PATTERN, "label keys match ^[a-z][a-z0-9_.-]{0,62}$"),
+    z.string().max(256),
+  )
+  .refine(
+    (labels) => Object.keys(labels).length <= MAX_LABELS,
+    custom(RECORD_ISSUE_CODES.tooManyLabels, `at most ${MAX_LABELS} labels`),
+  );
+
+const ZAuthChallenge = z.strictObject({
+  status: z.union([z.literal(401), z.literal(403)], { error: "expected 401 or 403" }),
+  at: ZTimestamp,
+  error: z.string().max(64).nullish(),
+  requiredScope: z.string().max(512).nullish(),
+  resourceMetadataUrl: ZUrl.nullish(),
+  resource: ZUrl.nullish(),
+});
+
+const ZSession = z.strictObject({
+  id: ZId,
+  client: z.strictObject({ name: z.string().max(128), version: z.string().max(64) }),
+  server: z.strictObject({ name: z.string().max(128), version: z.string().max(64) }).nullish(),
+  transport: z.enum(["stdio", "streamable-http", "sse", "other"]),
+  auth: z
+    .strictObject({
+      challenge: ZAuthChallenge.nullish(),
+      resolvedAt: ZTimestamp.nullish(),
+    })
+    .nullish(),
+  protocol: z.strictObject({
+    era: z.enum(["legacy", "modern"]),
+    requestedVersion: ZVersion,
+    acceptedVersion: ZVersion.nullish(),
+    clientSupportedVersions: z.array(ZVersion).min(1),
+    serverSupportedVersions: z.array(ZVersion).nullish(),
+    initializedAt: ZTimestamp.nullish(),
+  }),
+  capabilities: z.strictObject({
+    server: z.array(z.string()),
+    client: z.array(z.string()),
+    required: z.strictObject({ server: z.array(z.string()), client: z.array(z.string()) }),
+  }),
+});
+
+const ZCatalog = z.strictObject({
+  pages: z.int().min(0),
+  complete: z.boolean(),
+  toolCount: z.int().min(0),
+  schemaHash: z.string().regex(SCHEMA_HASH_PATTERN, 'expected "sha256:" followed by 64 lowercase hex digits'),
+  refreshedAt: ZTimestamp,
+  ttlMs: z.int().positive().nullish(),
+  listChangedAt: z.array(ZTimestamp),
+});
+
+const ZProgressEntry = z.strictObject({
+  at: ZTimestamp,
+  token: ZJsonRpcId,
+  progress: z.number(),
+  total: z.number().nullish(),
+});
+
+const ZResponse = z
+  .strictObject({
+    at: ZTimestamp,
+    kind: z.enum(["result", "error"]),
+    error: ZRpcError.nullish(),
+    isError: z.boolean().nullish(),
+    resultType: z.enum(["complete", "input_required", "task"]).nullish(),
+  })
+  .superRefine((response, ctx) => {
+    const hasError = response.error !== undefined && response.error !== null;
+    if (hasError !== (response.kind === "error")) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["error"],
+        ...custom(
+          RECORD_ISSUE_CODES.responseErrorMismatch,
+          'response.error is required when kind is "error" and only then',
+        ),
+      });
+    }
+  });
+
+const ZTask = z.strictObject({
+  id: ZId,
+  status: z.enum(["working", "input_required", "completed", "failed", "cancelled"]),
+  updatedAt: ZTimestamp,
+  polledAt: ZTimestamp.nullish(),
+  result: z.strictObject({ isError: z.boolean() }).nullish(),
+  error: ZRpcError.nullish(),
+});
+
+const ZEffect = z.strictObject({
+  checkedAt: ZTimestamp,
+  status: z.enum(["committed", "absent", "unknown"]),
+  receipt: z.string().max(256).nullish(),
+});
+
+const ZOutcome = z.strictObject({
+  checkedAt: ZTimestamp,
+  verifier: ZVerifier,
+  verdict: z.enum(["pass", "fail", "unavailable"]),
+  receipt: z.string().max(256).nullish(),
+});
+
+const ZCall = z
+  .strictObject({
+    requestId: ZJsonRpcId,
+    tool: z.string().max(128),
+    inCatalog: z.boolean().nullish(),
+    sideEffect: z.enum(["none", "write", "unknown"]),
+    operationKey: ZId.nullish(),
+    expectedVerifier: ZVerifier.nullish(),
+    startedAt: ZTimestamp,
+    deadlineMs: z.int().positive(),
+    inactivityMs: z.int().positive(),
+    progressToken: ZJsonRpcId.nullish(),
+    progress: z.array(ZProgressEntry),
+    cancelledAt: ZTimestamp.nullish(),
+    response: ZResponse.nullish(),
+    task: ZTask.nullish(),
+    effect: ZEffect.nullish(),
+    outcome: ZOutcome.nullish(),
+  })
+  .superRefine((call, ctx) => {
+    if (call.task != null && call.response?.resultType !== "task") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["task"],
+        ...custom(RECORD_ISSUE_CODES.taskWithoutTaskResult, 'task requires response.resultType "task"'),
+      });
+    }
+    if (call.inactivityMs > call.deadlineMs) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["inactivityMs"],
+        ...custom(RECORD_ISSUE_CODES.inactivityExceedsDeadline, "inactivityMs must not exceed deadlineMs"),
+      });
+    }
+  });
+
+export const ZHealthRecord = z.strictObject({
+  schemaVersion: z.literal(1, { error: "expected schemaVersion 1" }),
+  recordId: ZId,
+  chainId: ZId,
+  observedAt: ZTimestamp,
+  labels: ZLabels.nullish(),
+  session: ZSession,
+  catalog: ZCatalog.nullish(),
+  call: ZCall.nullish(),
+});
+
+/** Makes every nullable property optional and non-null, recursively ("null" = "absent"). */
+type WithoutNulls<T> = T extends readonly (infer U)[]
+  ? WithoutNulls<U>[]
+  : T extends object
+    ? Flatten<
+        { [K in keyof T as null extends T[K] ? never : K]: WithoutNulls<T[K]> } & {
+          [K in keyof T as null extends T[K] ? K : never]?: WithoutNulls<Exclude<T[K], null | undefined>>;
+        }
+      >
+    : T;
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+/** What a producer may send (nulls allowed). */
+export type HealthRecordInput = z.input<typeof ZHealthRecord>;
+/** A validated record, as `validateRecord` returns it (nulls removed). */
+export type HealthRecord = WithoutNulls<z.output<typeof ZHealthRecord>>;
+export type Session = HealthRecord["session"];
+export type AuthChallenge = NonNullable<NonNullable<Session["auth"]>["challenge"]>;
+export type Catalog = NonNullable<HealthRecord["catalog"]>;
+export type Call = NonNullable<HealthRecord["call"]>;
+export type ProgressEntry = Call["progress"][number];
+export type CallResponse = NonNullable<Call["response"]>;
+export type RpcError = NonNullable<CallResponse["error"]>;
+export type CallTask = NonNullable<Call["task"]>;
+export type EffectEvidence = NonNullable<Call["effect"]>;
+export type OutcomeEvidence = NonNullable<Call["outcome"]>;
+export type Verifier = z.infer<typeof ZVerifier>;
+export type SideEffect = Call["sideEffect"];
