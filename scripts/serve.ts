@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { openDatabase } from "../lib/server/db/connection-string";
+import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { EnvError, readEnv } from "../lib/server/env";
 
@@ -26,7 +26,7 @@ try {
 const db = await openDatabase();
 const applied = await applyMigrations(db.url);
 if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
-console.error(`receipt: database ${db.startedHere ? "embedded (.data/pg)" : "at DATABASE_URL or already running"}`);
+console.error(`receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`);
 
 const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT) };
 if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {

@@ -4,6 +4,11 @@ import { type RunningDatabase, startEmbeddedPostgres } from "./embedded";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 
+/** Where the embedded cluster lives; RECEIPT_DATA_DIR moves it (tests use throwaway folders). */
+export function embeddedDataDir(): string {
+  return path.resolve(process.env.RECEIPT_DATA_DIR ?? path.join(projectRoot, ".data"), "pg");
+}
+
 /**
  * The one way every entry point (app, CLIs, scripts) finds its database: DATABASE_URL when set,
  * otherwise the embedded PostgreSQL under .data/pg, shared with the running app.
@@ -23,5 +28,5 @@ export async function openDatabase(): Promise<RunningDatabase> {
       startedHere: false,
     };
   }
-  return startEmbeddedPostgres(path.join(projectRoot, ".data/pg"));
+  return startEmbeddedPostgres(embeddedDataDir());
 }

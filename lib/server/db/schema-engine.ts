@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
+import pg from "pg";
 
 // Prisma's CLI downloads a native schema engine, which this network cannot reach. The same engine ships on npm
 // compiled to WebAssembly; Node 20 cannot `import` a .wasm module, so it is instantiated here with its JS glue.
@@ -25,10 +26,25 @@ async function loadGlue(): Promise<SchemaEngineModule> {
   return bg;
 }
 
-export async function openSchemaEngine(connectionString: string, datamodel: string): Promise<SchemaEngine> {
+/**
+ * Runs `work` with a schema engine on the given database, then closes its connections: the engine does not,
+ * and an open connection would keep e.g. a template database from being cloned.
+ */
+export async function withSchemaEngine<T>(
+  connectionString: string,
+  datamodel: string,
+  work: (engine: SchemaEngine) => Promise<T>,
+): Promise<T> {
   glue ??= loadGlue();
   const { SchemaEngine } = await glue;
-  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg({ connectionString }));
+  const pool = new pg.Pool({ connectionString, max: 2 });
+  const adapter = bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool));
   const ignoreLogs = () => {};
-  return SchemaEngine.new({ datamodels: [["schema.prisma", datamodel]] }, ignoreLogs, adapter);
+  const engine = await SchemaEngine.new({ datamodels: [["schema.prisma", datamodel]] }, ignoreLogs, adapter);
+  try {
+    return await work(engine);
+  } finally {
+    engine.free();
+    await pool.end();
+  }
 }

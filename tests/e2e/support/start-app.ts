@@ -1,0 +1,23 @@
+// The app under test for Playwright: the production build on a throwaway embedded PostgreSQL (or DATABASE_URL),
+// so e2e tests never touch a developer's .data/.
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../../..");
+const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-e2e-"));
+const app = spawn("npx", ["tsx", "scripts/serve.ts", "start"], {
+  cwd: root,
+  stdio: "inherit",
+  env: { ...process.env, RECEIPT_DATA_DIR: dataDir, RECEIPT_E2E: "1" },
+});
+function stop() {
+  app.kill("SIGTERM");
+}
+process.on("SIGTERM", stop);
+process.on("SIGINT", stop);
+app.on("exit", (code) => {
+  rmSync(dataDir, { recursive: true, force: true });
+  process.exit(code ?? 0);
+});

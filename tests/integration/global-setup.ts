@@ -1,0 +1,41 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { startEmbeddedPostgres } from "@/lib/server/db/embedded";
+import { applyMigrations } from "@/lib/server/db/migrate";
+import { databaseUrl } from "@/tests/support/test-database";
+
+// Integration tests use a real PostgreSQL: the server at DATABASE_URL when set, else a throwaway embedded cluster.
+// One migrated template database; each test file clones its own copy from it.
+export default async function setup(project: TestProject) {
+  let adminUrl: string;
+  let stopServer = async () => {};
+  const given = process.env.DATABASE_URL;
+  if (given) {
+    adminUrl = databaseUrl(given, "postgres");
+  } else {
+    const dir = mkdtempSync(path.join(tmpdir(), "receipt-it-"));
+    const server = await startEmbeddedPostgres(path.join(dir, "pg"));
+    adminUrl = server.serverUrl("postgres");
+    stopServer = async () => {
+      await server.stop();
+      rmSync(dir, { recursive: true, force: true });
+    };
+  }
+  const template = `receipt_template_${process.pid}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`drop database if exists "${template}" with (force)`);
+  await admin.query(`create database "${template}"`);
+  await applyMigrations(databaseUrl(adminUrl, template));
+  project.provide("adminUrl", adminUrl);
+  project.provide("templateDatabase", template);
+
+  return async () => {
+    await admin.query(`drop database if exists "${template}" with (force)`).catch(() => {});
+    await admin.end();
+    await stopServer();
+  };
+}
