@@ -1,0 +1,129 @@
+// Routing config as data: zod schemas for what teams export, keep in git and import again.
+// Shape only; whole-tree rules (receivers exist, interval order, regexes…) live in validate.ts.
+import { z } from "zod";
+import { DURATION_PATTERN } from "./duration";
+import { SEVERITIES } from "./types";
+
+export const PAGERDUTY_EVENTS_URL = "https://events.pagerduty.com/v2/enqueue";
+
+const ZName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, "lowercase letters, digits, '_', '.', '-'; at most 63 characters");
+const ZHttpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+export const ZDuration = z.string().regex(DURATION_PATTERN, 'a duration like "30s", "5m", "4h" or "1h30m"');
+export const ZMatcherText = z.string().min(1).max(1024);
+const ZTimestamp = z.iso.datetime({ offset: true });
+
+export const ZWebhookTarget = z.strictObject({
+  type: z.literal("webhook"),
+  url: ZHttpUrl,
+  // HMAC key: long enough that it cannot be guessed, short enough to paste.
+  secret: z.string().min(16).max(256),
+});
+export const ZSlackTarget = z.strictObject({ type: z.literal("slack"), url: ZHttpUrl });
+export const ZPagerDutyTarget = z.strictObject({
+  type: z.literal("pagerduty"),
+  routingKey: z.string().min(1).max(128),
+  // Overridable so tests can point it at a local receiver.
+  url: ZHttpUrl.default(PAGERDUTY_EVENTS_URL),
+});
+export const ZTarget = z.discriminatedUnion("type", [ZWebhookTarget, ZSlackTarget, ZPagerDutyTarget]);
+
+export const ZChannel = z.strictObject({
+  name: ZName,
+  ownerRole: z.string().min(1).max(128),
+  // Zero targets is allowed: the shipped defaults name the owners before anyone configures delivery.
+  targets: z.array(ZTarget).max(16),
+});
+
+export interface TRouteConfig {
+  /** Display name for the route test and the UI; routing itself uses the JSON path. */
+  name?: string;
+  receiver?: string;
+  matchers?: string[];
+  continue?: boolean;
+  /** Label names, or ["..."] for "every label" (one group per alert). */
+  groupBy?: string[];
+  groupWait?: string;
+  groupInterval?: string;
+  repeatInterval?: string;
+  /** Overrides the alert's severity (never below critical for effect_unknown/false_success). */
+  severity?: (typeof SEVERITIES)[number];
+  /** Hold a new alert this long before it may notify; it notifies only if still firing then. */
+  delay?: string;
+  /** With `delay`: stop waiting as soon as a newer record of the chain is still in the state. */
+  confirmOnNextRecord?: boolean;
+  routes?: TRouteConfig[];
+}
+
+export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
+  name: z.string().min(1).max(128).optional(),
+  receiver: ZName.optional(),
+  matchers: z.array(ZMatcherText).max(32).optional(),
+  continue: z.boolean().optional(),
+  groupBy: z.array(z.string().min(1).max(64)).max(16).optional(),
+  groupWait: ZDuration.optional(),
+  groupInterval: ZDuration.optional(),
+  repeatInterval: ZDuration.optional(),
+  severity: z.enum(SEVERITIES).optional(),
+  delay: ZDuration.optional(),
+  confirmOnNextRecord: z.boolean().optional(),
+  get routes() {
+    return z.array(ZRoute).max(64).optional();
+  },
+});
+
+export const ZSilence = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9._:-]{1,128}$/),
+  matchers: z.array(ZMatcherText).min(1).max(32),
+  startsAt: ZTimestamp,
+  endsAt: ZTimestamp,
+  createdBy: z.string().min(1).max(128),
+  comment: z.string().min(1).max(1024),
+});
+
+export const ZInhibitRule = z.strictObject({
+  name: z.string().min(1).max(128).optional(),
+  sourceMatchers: z.array(ZMatcherText).min(1).max(32),
+  targetMatchers: z.array(ZMatcherText).min(1).max(32),
+  /** Labels that must be present and equal on source and target (e.g. ["server"]). */
+  equal: z.array(z.string().min(1).max(64)).max(16),
+});
+
+export const ZRoutingConfig = z.strictObject({
+  version: z.literal(1),
+  channels: z.array(ZChannel).max(256),
+  route: ZRoute,
+  inhibitRules: z.array(ZInhibitRule).max(64).default([]),
+  silences: z.array(ZSilence).max(1024).default([]),
+});
+
+export type TTarget = z.infer<typeof ZTarget>;
+export type TWebhookTarget = z.infer<typeof ZWebhookTarget>;
+export type TSlackTarget = z.infer<typeof ZSlackTarget>;
+export type TPagerDutyTarget = z.infer<typeof ZPagerDutyTarget>;
+export type TChannel = z.infer<typeof ZChannel>;
+export type TSilence = z.infer<typeof ZSilence>;
+export type TInhibitRule = z.infer<typeof ZInhibitRule>;
+/** A config after parsing (defaults applied). */
+export type TRoutingConfig = z.infer<typeof ZRoutingConfig>;
+/** A config as authored or imported (optional fields may be missing). */
+export type TRoutingConfigInput = z.input<typeof ZRoutingConfig>;
+
+const MASK = "••••••";
+
+/** A copy safe to show or export for review: webhook secrets, routing keys and Slack URLs masked. */
+export function maskSecrets(config: TRoutingConfig): TRoutingConfig {
+  const maskTarget = (target: TTarget): TTarget => {
+    switch (target.type) {
+      case "webhook":
+        return { ...target, secret: MASK };
+      case "slack":
+        // Slack incoming-webhook URLs embed their credential in the path.
+        return { ...target, url: `${new URL(target.url).origin}/${MASK}` };
+      case "pagerduty":
+        return { ...target, routingKey: MASK };
+    }
+  };
+  return { ...config, channels: config.channels.map((c) => ({ ...c, targets: c.targets.map(maskTarget) })) };
+}

@@ -1,0 +1,103 @@
+// Grouping and notification timing, as pure functions of state and `now` (the delivery worker
+// persists the state; these decide). Semantics follow Alertmanager:
+//  - a new group waits groupWait, so alerts arriving together go out in one notification;
+//  - after that, a changed group (alerts added or resolved) is re-sent at most every groupInterval;
+//  - an unchanged group that is still firing is re-sent every repeatInterval.
+import type { AlertLabels } from "./types";
+
+const quote = (value: string): string => JSON.stringify(value);
+
+/**
+ * Stable identity of a notification group: the route plus the values of its groupBy labels
+ * (sorted, so label order in the config does not matter). Receivers deduplicate on it.
+ * `groupBy: ["..."]` groups by every label, i.e. one group per alert.
+ */
+export function groupKey(routePath: string, groupBy: readonly string[], labels: AlertLabels): string {
+  const names = groupBy.length === 1 && groupBy[0] === "..." ? Object.keys(labels) : groupBy;
+  const pairs = [...new Set(names)].sort().map((name) => `${name}=${quote(labels[name] ?? "")}`);
+  return `${routePath}:{${pairs.join(",")}}`;
+}
+
+export interface GroupState {
+  /** When the group's first alert arrived (ms). */
+  firstSeenAt: number;
+  /** When the last notification went out (ms); undefined before the first. */
+  lastSentAt?: number;
+  /** Fingerprints that were firing in the last notification. */
+  lastSentFingerprints: readonly string[];
+}
+
+export interface GroupTiming {
+  groupWait: number;
+  groupInterval: number;
+  repeatInterval: number;
+}
+
+export type GroupAction =
+  | { action: "send"; why: "group_wait" | "group_interval" | "repeat_interval" }
+  | { action: "wait"; until: number; why: "group_wait" | "group_interval" | "repeat_interval" }
+  /** Nothing to tell anyone: no firing alert was ever sent, or the last send already said it all. */
+  | { action: "idle" };
+
+const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
+  const left = new Set(a);
+  const right = new Set(b);
+  return left.size === right.size && [...left].every((x) => right.has(x));
+};
+
+/**
+ * Decide whether a group notifies now. `firingFingerprints` are the group's alerts firing now
+ * (after silences, inhibition and per-route delay). A notification lists the firing alerts and
+ * those resolved since the last send; status is "resolved" once nothing fires.
+ */
+export function nextGroupAction(
+  group: GroupState,
+  firingFingerprints: readonly string[],
+  now: number,
+  timing: GroupTiming,
+): GroupAction {
+  if (group.lastSentAt === undefined) {
+    // Alerts that resolved before the first flush were never announced, so they need no resolve.
+    if (firingFingerprints.length === 0) return { action: "idle" };
+    const due = group.firstSeenAt + timing.groupWait;
+    return now >= due
+      ? { action: "send", why: "group_wait" }
+      : { action: "wait", until: due, why: "group_wait" };
+  }
+  if (!sameSet(firingFingerprints, group.lastSentFingerprints)) {
+    const due = group.lastSentAt + timing.groupInterval;
+    return now >= due
+      ? { action: "send", why: "group_interval" }
+      : { action: "wait", until: due, why: "group_interval" };
+  }
+  if (firingFingerprints.length === 0) return { action: "idle" };
+  const due = group.lastSentAt + timing.repeatInterval;
+  return now >= due
+    ? { action: "send", why: "repeat_interval" }
+    : { action: "wait", until: due, why: "repeat_interval" };
+}
+
+/** Fingerprints to report as resolved in the next notification: sent as firing, no longer firing. */
+export function resolvedSinceLastSend(group: GroupState, firingFingerprints: readonly string[]): string[] {
+  const firing = new Set(firingFingerprints);
+  return group.lastSentFingerprints.filter((fp) => !firing.has(fp));
+}
+
+/**
+ * When an alert matched by a route with `delay` may join its group (ms). A route's delay is a
+ * bounded wait (stale_catalog's one re-discovery, unverified's pending verifier): the alert
+ * notifies only if still firing then. With confirmOnNextRecord, a newer record of the chain still
+ * in the same state ends the wait early (`confirmedAt`: that record's observedAt).
+ */
+export function alertReadyAt(input: {
+  firingSince: number;
+  delayMs: number;
+  confirmOnNextRecord: boolean;
+  confirmedAt?: number;
+}): number {
+  const deadline = input.firingSince + input.delayMs;
+  if (input.confirmOnNextRecord && input.confirmedAt !== undefined && input.confirmedAt > input.firingSince) {
+    return Math.min(deadline, input.confirmedAt);
+  }
+  return deadline;
+}

@@ -1,0 +1,80 @@
+// Inhibition: a firing source alert suppresses matching target alerts that share the `equal`
+// labels. Shipped default: an unresolved needs_auth on a server inhibits that server's other
+// non-green alerts — fix the credentials first, the rest is probably a consequence.
+//
+// effect_unknown and false_success are never inhibited: validation rejects a rule that could
+// target them, and isInhibited refuses again at match time in case a rule slipped through.
+import type { TInhibitRule } from "./config";
+import { allMatch, type Matcher, matcherMatches, mustParseMatcher } from "./matcher";
+import { type Alert, type AlertLabels, isProtectedState, PROTECTED_STATES, type State } from "./types";
+
+export interface CompiledInhibitRule {
+  index: number;
+  name?: string;
+  sourceMatchers: Matcher[];
+  targetMatchers: Matcher[];
+  equal: string[];
+}
+
+export function compileInhibitRule(rule: TInhibitRule, index: number): CompiledInhibitRule {
+  return {
+    index,
+    name: rule.name,
+    sourceMatchers: rule.sourceMatchers.map(mustParseMatcher),
+    targetMatchers: rule.targetMatchers.map(mustParseMatcher),
+    equal: rule.equal,
+  };
+}
+
+/**
+ * Protected states these target matchers could select. A rule is safe only when a `state`
+ * matcher explicitly excludes each protected state; matchers on other labels cannot prove that.
+ */
+export function protectedStatesTargeted(targetMatchers: readonly Matcher[]): State[] {
+  return PROTECTED_STATES.filter(
+    (state) => !targetMatchers.some((m) => m.name === "state" && !matcherMatches(m, { state })),
+  );
+}
+
+// Unlike Alertmanager, an `equal` label missing on both sides does NOT count as equal: two chains
+// whose server never answered are not "the same server".
+function sameOn(equal: readonly string[], a: AlertLabels, b: AlertLabels): boolean {
+  return equal.every((name) => {
+    const left = a[name];
+    return left !== undefined && left !== "" && left === b[name];
+  });
+}
+
+export interface Inhibition {
+  rule: CompiledInhibitRule;
+  source: Alert;
+}
+
+/** The first (rule, source alert) pair that inhibits `alert`, or undefined. */
+export function findInhibition(
+  alert: Alert,
+  firingAlerts: readonly Alert[],
+  rules: readonly CompiledInhibitRule[],
+): Inhibition | undefined {
+  if (isProtectedState(alert.state)) return undefined;
+  for (const rule of rules) {
+    if (!allMatch(rule.targetMatchers, alert.labels)) continue;
+    const source = firingAlerts.find(
+      (candidate) =>
+        // An alert never inhibits itself (it may match both sides of a rule).
+        candidate.fingerprint !== alert.fingerprint &&
+        allMatch(rule.sourceMatchers, candidate.labels) &&
+        sameOn(rule.equal, candidate.labels, alert.labels),
+    );
+    if (source) return { rule, source };
+  }
+  return undefined;
+}
+
+export function isInhibited(
+  alert: Alert,
+  firingAlerts: readonly Alert[],
+  rules: readonly CompiledInhibitRule[],
+): boolean {
+  return findInhibition(alert, firingAlerts, rules) !== undefined;
+}

@@ -1,0 +1,153 @@
+// Whole-config validation: zod for shape, then the rules that need the whole tree. Every problem
+// is reported (not just the first) as { path, code, message } with JSON paths rooted at `$`,
+// so an editor can point at the offending line of an imported file.
+import type { z } from "zod";
+import { type TRouteConfig, type TRoutingConfig, ZRoutingConfig } from "./config";
+import { parseDuration } from "./duration";
+import { protectedStatesTargeted } from "./inhibit";
+import { isKnownLabelName, type Matcher, parseMatcher } from "./matcher";
+
+export interface ConfigError {
+  path: string;
+  code: string;
+  message: string;
+}
+export type ConfigResult = { ok: true; config: TRoutingConfig } | { ok: false; errors: ConfigError[] };
+
+export interface TimingMs {
+  groupWait: number;
+  groupInterval: number;
+  repeatInterval: number;
+}
+/** Alertmanager's defaults (30s, 5m, 4h), applied at the root when the config leaves them out. */
+export const ROOT_TIMING_MS: Readonly<TimingMs> = {
+  groupWait: 30_000,
+  groupInterval: 300_000,
+  repeatInterval: 14_400_000,
+};
+/** "Bounded" waits: a delay longer than a day is a forgotten alert, not a wait. */
+export const MAX_DELAY_MS = 86_400_000;
+
+export function jsonPath(segments: readonly PropertyKey[]): string {
+  return segments.reduce<string>(
+    (path, seg) => (typeof seg === "number" ? `${path}[${seg}]` : `${path}.${String(seg)}`),
+    "$",
+  );
+}
+
+const fromZod = (issues: readonly z.core.$ZodIssue[]): ConfigError[] =>
+  issues.map((issue) => ({ path: jsonPath(issue.path), code: issue.code, message: issue.message }));
+
+export function validateRoutingConfig(input: unknown): ConfigResult {
+  const parsed = ZRoutingConfig.safeParse(input);
+  if (!parsed.success) return { ok: false, errors: fromZod(parsed.error.issues) };
+  const errors = checkTree(parsed.data);
+  return errors.length > 0 ? { ok: false, errors } : { ok: true, config: parsed.data };
+}
+
+function checkTree(config: TRoutingConfig): ConfigError[] {
+  const errors: ConfigError[] = [];
+  const add = (path: string, code: string, message: string) => errors.push({ path, code, message });
+  const channelNames = new Set<string>();
+  config.channels.forEach((channel, i) => {
+    if (channelNames.has(channel.name))
+      add(`$.channels[${i}].name`, "duplicate_channel", `channel "${channel.name}" is defined twice`);
+    channelNames.add(channel.name);
+  });
+
+  const matchers = (texts: readonly string[] | undefined, path: string): Matcher[] =>
+    (texts ?? []).flatMap((text, i) => {
+      const result = parseMatcher(text);
+      if (result.ok) return [result.matcher];
+      add(`${path}[${i}]`, result.code, result.message);
+      return [];
+    });
+  const labelNames = (names: readonly string[], path: string, allowAll: boolean) =>
+    names.forEach((name, i) => {
+      if (allowAll && name === "..." && names.length === 1) return;
+      if (!isKnownLabelName(name))
+        add(`${path}[${i}]`, "unknown_label", `"${name}" is not a label alerts carry`);
+    });
+  const duration = (text: string | undefined, path: string): number | undefined => {
+    if (text === undefined) return undefined;
+    const ms = parseDuration(text);
+    if (ms === null) add(path, "invalid_duration", `"${text}": units must be largest first and appear once`);
+    return ms ?? undefined;
+  };
+
+  const root = config.route;
+  if (!root.receiver)
+    add("$.route.receiver", "root_without_receiver", "the root route needs a default receiver");
+  if (root.matchers && root.matchers.length > 0)
+    add(
+      "$.route.matchers",
+      "root_has_matchers",
+      "the root route matches every alert; move matchers to a child route",
+    );
+  if (root.continue)
+    add("$.route.continue", "root_has_continue", "the root route has no siblings to continue to");
+
+  const walk = (route: TRouteConfig, path: string, parent: TimingMs) => {
+    if (route.receiver !== undefined && !channelNames.has(route.receiver))
+      add(`${path}.receiver`, "unknown_receiver", `no channel named "${route.receiver}"`);
+    matchers(route.matchers, `${path}.matchers`);
+    labelNames(route.groupBy ?? [], `${path}.groupBy`, true);
+    const timing: TimingMs = {
+      groupWait: duration(route.groupWait, `${path}.groupWait`) ?? parent.groupWait,
+      groupInterval: duration(route.groupInterval, `${path}.groupInterval`) ?? parent.groupInterval,
+      repeatInterval: duration(route.repeatInterval, `${path}.repeatInterval`) ?? parent.repeatInterval,
+    };
+    // Check only where a timing is set, so one bad parent is not reported again on every child.
+    if ([route.groupWait, route.groupInterval, route.repeatInterval].some((d) => d !== undefined))
+      checkTiming(timing, path, add);
+    const delay = duration(route.delay, `${path}.delay`);
+    if (delay !== undefined && delay > MAX_DELAY_MS)
+      add(`${path}.delay`, "delay_too_long", "a delay is bounded: at most 24h");
+    if (route.confirmOnNextRecord && route.delay === undefined)
+      add(
+        `${path}.confirmOnNextRecord`,
+        "confirm_without_delay",
+        "confirmOnNextRecord only shortens a delay; set delay",
+      );
+    for (const [i, child] of (route.routes ?? []).entries()) walk(child, `${path}.routes[${i}]`, timing);
+  };
+  walk(root, "$.route", ROOT_TIMING_MS);
+
+  config.inhibitRules.forEach((rule, i) => {
+    const path = `$.inhibitRules[${i}]`;
+    matchers(rule.sourceMatchers, `${path}.sourceMatchers`);
+    const targets = matchers(rule.targetMatchers, `${path}.targetMatchers`);
+    labelNames(rule.equal, `${path}.equal`, false);
+    const hit = protectedStatesTargeted(targets);
+    if (targets.length === rule.targetMatchers.length && hit.length > 0)
+      add(
+        `${path}.targetMatchers`,
+        "inhibits_protected_state",
+        `could inhibit ${hit.join(" and ")}, which must always reach a person; add state!~"effect_unknown|false_success"`,
+      );
+  });
+
+  const silenceIds = new Set<string>();
+  config.silences.forEach((silence, i) => {
+    const path = `$.silences[${i}]`;
+    if (silenceIds.has(silence.id))
+      add(`${path}.id`, "duplicate_silence", `silence "${silence.id}" is defined twice`);
+    silenceIds.add(silence.id);
+    matchers(silence.matchers, `${path}.matchers`);
+    if (Date.parse(silence.endsAt) <= Date.parse(silence.startsAt))
+      add(`${path}.endsAt`, "silence_window", "endsAt must be after startsAt");
+  });
+  return errors;
+}
+
+function checkTiming(t: TimingMs, path: string, add: (path: string, code: string, message: string) => void) {
+  // groupWait may be 0 ("notify at once", as Alertmanager allows); the intervals may not.
+  if (t.groupInterval <= 0)
+    add(`${path}.groupInterval`, "interval_not_positive", "groupInterval must be positive");
+  if (t.repeatInterval <= 0)
+    add(`${path}.repeatInterval`, "interval_not_positive", "repeatInterval must be positive");
+  if (t.groupWait > t.groupInterval)
+    add(`${path}.groupWait`, "interval_order", "groupWait must not exceed groupInterval");
+  if (t.groupInterval > t.repeatInterval)
+    add(`${path}.groupInterval`, "interval_order", "groupInterval must not exceed repeatInterval");
+}
