@@ -50,7 +50,7 @@ const CLOSED_VALUES: Record<string, readonly string[]> = {
   shadowed_by: ["", ...STATES],
 };
 
-const SYNTAX = /^\s*([a-z][a-z0-9_.-]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"\s*$/s;
+const SYNTAX = /^\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*(=~|!~|!=|=)\s*"((?:[^"\\]|\\.)*)"\s*$/s;
 
 export const isKnownLabelName = (name: string): boolean =>
   (BUILTIN_LABELS as readonly string[]).includes(name) || RECORD_LABEL.test(name);
