@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { CatalogTracker } from "./catalog";
+import { CallClocks, type ExpiryReason } from "./clocks";
+import { errorClass } from "./errors";
+import type { CallEvidence, CollectorRecord, TaskStatus } from "./record-types";
+import { assertId, buildRecord } from "./records";
+import type { SessionRecorder } from "./session";
+import { iso } from "./time";
+import type { RequestId, WireResponse, WireTap } from "./wire-tap";
+
+export type CallContext = {
+  tap: WireTap;
+  session: SessionRecorder;
+  catalog: CatalogTracker;
+  labels?: Record<string, string>;
+  emit: (record: CollectorRecord) => void;
+  /** Minimum gap between two "still working" records emitted on progress or task updates. */
+  heartbeatMs: number;
+};
+const TASK_STATUSES: readonly TaskStatus[] = ["working", "input_required", "completed", "failed", "cancelled"];
+
+/**
+ * The live Call layer of one `tools/call`: everything is filled from what crosses the wire
+ * (the tap), never from what the SDK makes of it, and snapshotted into records by phase.
+ */
+export class CallTracker {
+  readonly call: CallEvidence;
+  readonly clocks: CallClocks;
+  readonly abort = new AbortController();
+  requestId?: RequestId;
+  readonly records: CollectorRecord[] = [];
+  private readonly emitted = new Set<string>();
+  private readonly unsubscribe: (() => void)[] = [];
+  private lastValidProgress = Number.NEGATIVE_INFINITY;
+  private lastHeartbeat = 0;
+  private changes = 0;
+  /** The server's task id as sent (the record may carry a hashed form). */
+  private rawTaskId?: string;
+
+  constructor(
+    private readonly ctx: CallContext,
+    readonly chainId: string,
+    call: Omit<CallEvidence, "requestId" | "startedAt" | "progress">,
+    private readonly labels?: Record<string, string>,
+  ) {
+    const startedAt = Date.now();
+    this.call = { requestId: 0, ...call, startedAt: iso(startedAt), progress: [] };
+    this.clocks = new CallClocks(startedAt, call.deadlineMs, call.inactivityMs, (reason) => this.expire(reason));
+    this.unsubscribe.push(ctx.tap.onNotification((method, params, at) => this.onNotification(method, params, at)));
+    this.unsubscribe.push(
+      ctx.tap.onNotificationSent((method, params, at) => {
+        if (method === "notifications/cancelled" && params.requestId === this.requestId) this.cancelled(at);
+      }),
+    );
+    this.unsubscribe.push(
+      ctx.tap.onRequestSent((method, _id, params, at) => {
+        if (method === "tasks/cancel" && this.rawTaskId && params.taskId === this.rawTaskId) this.cancelled(at);
+      }),
+    );
+  }
+
+  /** Called (synchronously) when the SDK puts our tools/call on the wire. */
+  sent(id: RequestId, params: Record<string, unknown>): void {
+    this.requestId = id;
+    this.call.requestId = id;
+    const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
+    if (typeof token === "string" || typeof token === "number") this.call.progressToken = token;
+    this.ctx.tap.onResponse(id, (response) => this.responded(response));
+  }
+
+  /** Hands the next outgoing tools/call to this tracker; returns the release for an unused claim. */
+  claim(): () => void {
+    return this.ctx.tap.claimNextRequest("tools/call", (id, params) => this.sent(id, params));
+  }
+
+  /** Best-effort `tasks/cancel` for a task still running when a clock or the caller stopped it. */
+  async cancelTask(client: Client): Promise<void> {
+    const status = this.call.task?.status;
+    if (!this.rawTaskId || status === "completed" || status === "failed" || status === "cancelled") return;
+    try {
+      const task = await client.experimental.tasks.cancelTask(this.rawTaskId, { timeout: 2_000 });
+      this.taskUpdate(task as unknown as Record<string, unknown>);
+    } catch {
+      // The tap already recorded cancelledAt when the request went out; the answer is a bonus.
+    }
+  }
+
+  cancelled(at: number): void {
+    this.call.cancelledAt ??= iso(at);
+  }
+
+  /** Server task state, from `tasks/get` (polled) or `notifications/tasks/status` (pushed). */
+  taskUpdate(task: Record<string, unknown>, polledAt?: number): void {
+    const status = task.status as TaskStatus;
+    if (typeof task.taskId !== "string" || !TASK_STATUSES.includes(status)) return;
+    this.rawTaskId = task.taskId;
+    const previous = this.call.task;
+    const updatedMs = typeof task.lastUpdatedAt === "string" ? Date.parse(task.lastUpdatedAt) : Number.NaN;
+    const updatedAt = Number.isNaN(updatedMs) ? (previous?.updatedAt ?? iso(Date.now())) : iso(updatedMs);
+    this.call.task = { ...previous, id: taskIdForRecord(task.taskId), status, updatedAt };
+    if (polledAt !== undefined) this.call.task.polledAt = iso(polledAt);
+    if (!Number.isNaN(updatedMs)) this.clocks.activity(updatedMs);
+    if (previous?.status !== status) this.snapshot(`task.${++this.changes}.${status}`);
+  }
+
+  snapshot(phase: string): CollectorRecord | undefined {
+    if (this.emitted.has(phase)) return undefined;
+    this.emitted.add(phase);
+    const record = buildRecord({
+      chainId: this.chainId,
+      phase,
+      session: this.ctx.session.snapshot(),
+      catalog: this.ctx.catalog.snapshot(),
+      call: this.call,
+      labels: this.labels ?? this.ctx.labels,
+    });
+    this.records.push(record);
+    this.ctx.emit(record);
+    return record;
+  }
+
+  finish(): void {
+    this.clocks.stop();
+    for (const off of this.unsubscribe) off();
+  }
+
+  private responded(response: WireResponse): void {
+    const at = iso(response.at);
+    if (response.error) {
+      const { code } = response.error;
+      this.call.response = { at, kind: "error", error: { code, class: errorClass(code) } };
+      return;
+    }
+    const result = response.result ?? {};
+    const task = result.task as Record<string, unknown> | undefined;
+    if (task && typeof task === "object" && typeof task.taskId === "string") {
+      this.call.response = { at, kind: "result", resultType: "task" };
+      this.taskUpdate(task);
+      return;
+    }
+    this.call.response = { at, kind: "result", isError: result.isError === true };
+  }
+
+  private onNotification(method: string, params: Record<string, unknown>, at: number): void {
+    if (method === "notifications/tasks/status" && this.rawTaskId && params.taskId === this.rawTaskId) {
+      this.taskUpdate(params);
+      return;
+    }
+    if (method !== "notifications/progress" || this.call.progressToken === undefined) return;
+    if (params.progressToken !== this.call.progressToken || typeof params.progress !== "number") return;
+    const entry: CallEvidence["progress"][number] = { at: iso(at), token: this.call.progressToken, progress: params.progress };
+    if (typeof params.total === "number") entry.total = params.total;
+    this.call.progress.push(entry);
+    // Only increasing progress is activity (contract rule 15); a stuck counter does not keep a call alive.
+    if (params.progress <= this.lastValidProgress) return;
+    this.lastValidProgress = params.progress;
+    this.clocks.activity(at);
+    if (!this.call.response && at - this.lastHeartbeat >= this.ctx.heartbeatMs) {
+      this.lastHeartbeat = at;
+      this.snapshot(`progress.${this.call.progress.length}`);
+    }
+  }
+
+  private expire(reason: ExpiryReason): void {
+    this.abort.abort(new Error(`collector ${reason} reached`));
+  }
+}
+
+/** Task ids are the server's; one that is not a valid record Id is recorded by its hash prefix. */
+function taskIdForRecord(taskId: string): string {
+  try {
+    return assertId(taskId, "task id");
+  } catch {
+    return `task-${createHash("sha256").update(taskId).digest("hex").slice(0, 32)}`;
+  }
+}

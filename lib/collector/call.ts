@@ -1,0 +1,164 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type CallContext, CallTracker } from "./call-tracker";
+import type { ExpiryReason } from "./clocks";
+import { type EffectHook, type OutcomeHook, outcomeVerifier, runEffectHook, runOutcomeHook } from "./hooks";
+import type { CollectorRecord, SideEffect } from "./record-types";
+import { assertId, checkLabels, newId } from "./records";
+import type { RequestId } from "./wire-tap";
+
+export type CallToolOptions = {
+  name: string;
+  arguments?: Record<string, unknown>;
+  /** "none" only when the call is known to be read-only; the default "unknown" counts as a write. */
+  sideEffect?: SideEffect;
+  /** Absolute budget from the start (for a task: the whole task); never resets. */
+  deadlineMs: number;
+  /** Idle window, reset by increasing progress or a newer task update; default = deadlineMs. */
+  inactivityMs?: number;
+  /** The caller's stable idempotency key for the write, used to reconcile. */
+  operationKey?: string;
+  verifyEffect?: EffectHook;
+  verifyOutcome?: OutcomeHook;
+  /** Defaults to a fresh id: one chain per call. */
+  chainId?: string;
+  labels?: Record<string, string>;
+  /** Force task-augmented execution (tools whose catalog entry says taskSupport "required" always are). */
+  task?: boolean;
+  /** The caller's own cancellation; recorded as cancelled like the collector's clocks. */
+  signal?: AbortSignal;
+};
+
+export type CallReport = {
+  chainId: string;
+  requestId?: RequestId;
+  /** The tool's result, when the SDK accepted one. Never recorded. */
+  result?: CallToolResult;
+  error?: unknown;
+  /** Which collector clock stopped the call, if one did. */
+  expired?: ExpiryReason;
+  /** Every record this call emitted, in order; the last one is the chain's current evidence. */
+  records: CollectorRecord[];
+  record: CollectorRecord;
+};
+
+/** SDK-side timeout kept beyond our deadline: the collector's clocks decide, the SDK's never fire first. */
+const SDK_TIMEOUT_SLACK_MS = 5_000;
+
+export async function runCall(ctx: CallContext, client: Client, options: CallToolOptions): Promise<CallReport> {
+  const { deadlineMs } = options;
+  const inactivityMs = options.inactivityMs ?? deadlineMs;
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) throw new RangeError("deadlineMs must be a positive integer");
+  if (!Number.isInteger(inactivityMs) || inactivityMs <= 0 || inactivityMs > deadlineMs)
+    throw new RangeError("inactivityMs must be a positive integer ≤ deadlineMs");
+  const verifier = outcomeVerifier(options.verifyOutcome);
+  const chainId = assertId(options.chainId ?? newId("chain"), "chainId");
+  const tracker = new CallTracker(
+    ctx,
+    chainId,
+    {
+      tool: options.name.slice(0, 128),
+      inCatalog: ctx.catalog.has(options.name),
+      sideEffect: options.sideEffect ?? "unknown",
+      operationKey: options.operationKey === undefined ? undefined : assertId(options.operationKey, "operationKey"),
+      expectedVerifier: verifier?.kind,
+      deadlineMs,
+      inactivityMs,
+    },
+    checkLabels(options.labels),
+  );
+  for (const key of ["inCatalog", "operationKey", "expectedVerifier"] as const)
+    if (tracker.call[key] === undefined) delete tracker.call[key];
+  const onCallerAbort = () => tracker.abort.abort(options.signal?.reason);
+  if (options.signal?.aborted) onCallerAbort();
+  options.signal?.addEventListener("abort", onCallerAbort, { once: true });
+
+  const useTask = options.task === true || ctx.catalog.requiresTask(options.name);
+  let outcome: { result?: CallToolResult; error?: unknown };
+  try {
+    outcome = useTask ? await runTask(tracker, client, options) : await runPlain(tracker, client, options);
+  } finally {
+    options.signal?.removeEventListener("abort", onCallerAbort);
+    tracker.clocks.stop();
+  }
+  if (tracker.requestId === undefined) {
+    // Nothing reached the wire (e.g. not connected): there is no call to record.
+    tracker.finish();
+    throw outcome.error ?? new Error("tools/call was not sent");
+  }
+  if (!tracker.call.response && isConnectionClosed(outcome.error)) tracker.cancelled(Date.now());
+  tracker.snapshot("end");
+
+  const hookInput = { args: options.arguments, result: outcome.result, operationKey: options.operationKey };
+  if (options.verifyEffect) tracker.call.effect = await runEffectHook(options.verifyEffect, hookInput);
+  if (verifier) tracker.call.outcome = await runOutcomeHook(verifier, hookInput);
+  if (options.verifyEffect || verifier) tracker.snapshot("verified");
+  tracker.finish();
+
+  const records = [...tracker.records];
+  const record = records[records.length - 1] as CollectorRecord;
+  return { chainId, requestId: tracker.requestId, ...outcome, expired: tracker.clocks.expired, records, record };
+}
+
+function sdkOptions(tracker: CallTracker, options: CallToolOptions) {
+  return {
+    signal: tracker.abort.signal,
+    timeout: options.deadlineMs + SDK_TIMEOUT_SLACK_MS,
+    // Passing onprogress makes the SDK send a progressToken (the request id); the tap records the entries.
+    onprogress: () => undefined,
+  };
+}
+
+async function runPlain(tracker: CallTracker, client: Client, options: CallToolOptions) {
+  const release = tracker.claim();
+  const pending = client.callTool({ name: options.name, arguments: options.arguments }, undefined, sdkOptions(tracker, options));
+  release();
+  if (tracker.requestId !== undefined) tracker.snapshot("start");
+  try {
+    return { result: (await pending) as CallToolResult };
+  } catch (error) {
+    return { error };
+  }
+}
+
+async function runTask(tracker: CallTracker, client: Client, options: CallToolOptions) {
+  const stream = client.experimental.tasks.callToolStream(
+    { name: options.name, arguments: options.arguments },
+    undefined,
+    { ...sdkOptions(tracker, options), task: {} },
+  );
+  const iterator = stream[Symbol.asyncIterator]();
+  const release = tracker.claim();
+  const first = iterator.next(); // the generator sends tools/call synchronously here
+  release();
+  if (tracker.requestId !== undefined) tracker.snapshot("start");
+  const aborted = new Promise<"aborted">((resolve) => {
+    if (tracker.abort.signal.aborted) resolve("aborted");
+    tracker.abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
+  });
+  const out: { result?: CallToolResult; error?: unknown } = {};
+  try {
+    // Race each step against the clocks: the SDK only checks the signal between polls.
+    for (let step = await Promise.race([first, aborted]); step !== "aborted" && !step.done; ) {
+      const message = step.value;
+      if (message.type === "taskStatus") tracker.taskUpdate(message.task, Date.now());
+      else if (message.type === "result") {
+        out.result = message.result as CallToolResult;
+        if (tracker.call.task) tracker.call.task.result = { isError: out.result.isError === true };
+      } else if (message.type === "error") out.error = message.error;
+      step = await Promise.race([iterator.next(), aborted]);
+    }
+  } catch (error) {
+    out.error = error;
+  }
+  if (tracker.abort.signal.aborted) {
+    out.error ??= tracker.abort.signal.reason;
+    void iterator.return(undefined).catch(() => undefined);
+    await tracker.cancelTask(client);
+  }
+  return out;
+}
+
+function isConnectionClosed(error: unknown): boolean {
+  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+}

@@ -1,0 +1,74 @@
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { AuthChallenge } from "./record-types";
+import { iso } from "./time";
+
+/**
+ * Streamable HTTP without an auth provider turns a 401 into a `StreamableHTTPError` that has
+ * no headers, so the challenge has to be read from the response on its way in. Only the
+ * challenge's parameters are kept; request headers (and so any token) are never looked at.
+ */
+export type AuthObserver = { challenge?: AuthChallenge; resolvedAt?: string };
+
+export function challengeCapturingFetch(observer: AuthObserver, inner: FetchLike = fetch): FetchLike {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.status === 401 || response.status === 403) {
+      observer.challenge = parseChallenge(response.status, response.headers.get("www-authenticate"), input);
+      observer.resolvedAt = undefined;
+    } else if (response.ok && observer.challenge && !observer.resolvedAt) {
+      // A later request that got through means new credentials resolved the challenge.
+      observer.resolvedAt = iso(Date.now());
+    }
+    return response;
+  };
+}
+
+export function parseChallenge(
+  status: 401 | 403,
+  header: string | null,
+  input: string | URL,
+  at: number = Date.now(),
+): AuthChallenge {
+  const challenge: AuthChallenge = { status, at: iso(at) };
+  const resource = resourceWithoutQuery(input);
+  if (resource) challenge.resource = resource;
+  if (!header || !/^\s*bearer\b/i.test(header)) return challenge;
+  const error = param(header, "error");
+  if (error) challenge.error = error.slice(0, 64);
+  const scope = param(header, "scope");
+  if (scope) challenge.requiredScope = scope.slice(0, 512);
+  const metadata = param(header, "resource_metadata");
+  if (metadata && isUrl(metadata)) challenge.resourceMetadataUrl = metadata;
+  return challenge;
+}
+
+/** One auth-param of a challenge: quoted (with \" escapes) or a bare token. */
+function param(header: string, name: string): string | undefined {
+  const match = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
+  if (!match) return undefined;
+  return match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : match[2];
+}
+
+function resourceWithoutQuery(input: string | URL): string | undefined {
+  const raw = typeof input === "string" ? input : input.href;
+  try {
+    const url = new URL(raw);
+    url.search = "";
+    url.hash = "";
+    // Userinfo could carry a credential; the resource never needs it.
+    url.username = "";
+    url.password = "";
+    return url.href;
+  } catch {
+    return undefined;
+  }
+}
+
+function isUrl(value: string): boolean {
+  try {
+    new URL(value);
+    return true;
+  } catch {
+    return false;
+  }
+}

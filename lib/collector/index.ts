@@ -1,0 +1,15 @@
+/**
+ * Receipt collector: wraps the MCP TypeScript SDK client and turns what crosses the wire into
+ * redacted health records (contract v1). See README.md in this folder for a ten-line example.
+ */
+export type { CallReport, CallToolOptions } from "./call";
+export { capabilityPaths } from "./capabilities";
+export { type Collector, type CollectorCallOptions, type CollectorOptions, type ConnectOptions, createCollector } from "./collector";
+export { errorClass, RetryRefusedError, SessionFailedError } from "./errors";
+export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
+export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";
+export type { CollectorRecord } from "./record-types";
+export { MemorySink } from "./sinks/memory-sink";
+export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
+export { type DeliveryFailure, DeliveryError, type DeliveryReport, type RecordSink } from "./sinks/types";
+export { fileEffect, fileHashVerifier, type HttpStatusOptions, httpStatusVerifier } from "./verifiers";
