@@ -1,0 +1,175 @@
+// Grouping keys and notification timing (groupWait / groupInterval / repeatInterval), plus the
+// per-route bounded delay.
+import { describe, expect, it } from "vitest";
+import { alertsForChain } from "@/lib/routing/alerts";
+import { compileRouting } from "@/lib/routing/compile";
+import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
+import {
+  alertReadyAt,
+  type GroupAction,
+  type GroupState,
+  groupKey,
+  nextGroupAction,
+  resolvedSinceLastSend,
+} from "@/lib/routing/group";
+import { matchRoutes } from "@/lib/routing/match";
+
+describe("groupKey", () => {
+  it("is the route path plus the sorted groupBy values", () => {
+    expect(
+      groupKey("$.route.routes[1]", ["state", "server"], { server: "fs", state: "tool_failed", tool: "x" }),
+    ).toBe('$.route.routes[1]:{server="fs",state="tool_failed"}');
+  });
+
+  it("does not depend on groupBy order and reads a missing label as empty", () => {
+    const labels = { server: "fs" };
+    expect(groupKey("$.route", ["server", "tool"], labels)).toBe(
+      groupKey("$.route", ["tool", "server"], labels),
+    );
+    expect(groupKey("$.route", ["tool"], labels)).toBe('$.route:{tool=""}');
+  });
+
+  it("quotes values so crafted label values cannot collide", () => {
+    const a = groupKey("$.route", ["server", "tool"], { server: 'a",tool="b', tool: "" });
+    const b = groupKey("$.route", ["server", "tool"], { server: "a", tool: "b" });
+    expect(a).not.toBe(b);
+  });
+
+  it('groupBy ["..."] groups by every label (one group per alert)', () => {
+    expect(groupKey("$.route", ["..."], { b: "2", a: "1" })).toBe('$.route:{a="1",b="2"}');
+  });
+
+  it("20 tool_failed chains of one server share one group under the defaults", () => {
+    const root = compileRouting(DEFAULT_ROUTING_CONFIG).root;
+    const keys = new Set(
+      Array.from({ length: 20 }, (_, i) => {
+        const [alert] = alertsForChain({
+          chainId: `c${i}`,
+          sessionId: `s${i}`,
+          state: "tool_failed",
+          layer: "request",
+          reasons: ["request.tool_error"],
+          server: "fs",
+          tool: `tool-${i}`,
+          labels: {},
+        });
+        if (!alert) throw new Error("expected an alert");
+        const [match] = matchRoutes(root, alert.labels);
+        return match && groupKey(match.routePath, match.groupBy, alert.labels);
+      }),
+    );
+    expect(keys.size).toBe(1);
+  });
+});
+
+describe("nextGroupAction", () => {
+  const timing = { groupWait: 30_000, groupInterval: 300_000, repeatInterval: 14_400_000 };
+  const T = 1_000_000;
+  type Case = { name: string; group: GroupState; firing: string[]; now: number; expected: GroupAction };
+  const cases: Case[] = [
+    {
+      name: "new group inside groupWait waits",
+      group: { firstSeenAt: T, lastSentFingerprints: [] },
+      firing: ["a"],
+      now: T + 29_999,
+      expected: { action: "wait", until: T + 30_000, why: "group_wait" },
+    },
+    {
+      name: "new group at groupWait sends",
+      group: { firstSeenAt: T, lastSentFingerprints: [] },
+      firing: ["a", "b"],
+      now: T + 30_000,
+      expected: { action: "send", why: "group_wait" },
+    },
+    {
+      name: "alerts resolved before the first send: nothing to say",
+      group: { firstSeenAt: T, lastSentFingerprints: [] },
+      firing: [],
+      now: T + 60_000,
+      expected: { action: "idle" },
+    },
+    {
+      name: "a new alert joins: wait for groupInterval since the last send",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
+      firing: ["a", "b"],
+      now: T + 60_000,
+      expected: { action: "wait", until: T + 330_000, why: "group_interval" },
+    },
+    {
+      name: "a changed group sends at groupInterval",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
+      firing: ["a", "b"],
+      now: T + 330_000,
+      expected: { action: "send", why: "group_interval" },
+    },
+    {
+      name: "everything resolved: the resolved notification goes at groupInterval",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
+      firing: [],
+      now: T + 330_000,
+      expected: { action: "send", why: "group_interval" },
+    },
+    {
+      name: "unchanged and firing: wait for repeatInterval",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["b", "a"] },
+      firing: ["a", "b"],
+      now: T + 330_000,
+      expected: { action: "wait", until: T + 30_000 + 14_400_000, why: "repeat_interval" },
+    },
+    {
+      name: "unchanged and firing: repeat at repeatInterval",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
+      firing: ["a"],
+      now: T + 30_000 + 14_400_000,
+      expected: { action: "send", why: "repeat_interval" },
+    },
+    {
+      name: "resolved notification already sent: idle",
+      group: { firstSeenAt: T, lastSentAt: T + 330_000, lastSentFingerprints: [] },
+      firing: [],
+      now: T + 99_000_000,
+      expected: { action: "idle" },
+    },
+  ];
+  it.each(cases)("$name", ({ group, firing, now, expected }) => {
+    expect(nextGroupAction(group, firing, now, timing)).toEqual(expected);
+  });
+
+  it("lists what resolved since the last send", () => {
+    expect(
+      resolvedSinceLastSend({ firstSeenAt: 0, lastSentAt: 1, lastSentFingerprints: ["a", "b"] }, ["b", "c"]),
+    ).toEqual(["a"]);
+  });
+});
+
+describe("alertReadyAt (bounded delay)", () => {
+  const T = 5_000_000;
+  const TEN_MIN = 600_000;
+  it.each([
+    {
+      name: "no delay: ready at once",
+      input: { firingSince: T, delayMs: 0, confirmOnNextRecord: false },
+      ready: T,
+    },
+    {
+      name: "delay only: after the wait",
+      input: { firingSince: T, delayMs: TEN_MIN, confirmOnNextRecord: true },
+      ready: T + TEN_MIN,
+    },
+    {
+      name: "stale on the next record: ready then",
+      input: { firingSince: T, delayMs: TEN_MIN, confirmOnNextRecord: true, confirmedAt: T + 60_000 },
+      ready: T + 60_000,
+    },
+    {
+      name: "confirmation ignored without confirmOnNextRecord (outcome.pending)",
+      input: { firingSince: T, delayMs: TEN_MIN, confirmOnNextRecord: false, confirmedAt: T + 60_000 },
+      ready: T + TEN_MIN,
+    },
+    {
+      name: "a confirmation not after firingSince is the same record",
+      input: { firingSince: T, delayMs: TEN_MIN, confirmOnNextRecord: true, confirmedAt: T },
+      ready: T + TEN_MIN,
+    },
+  ])("$name", ({ input, ready }) => expect(alertReadyAt(input)).toBe(ready));
+});
