@@ -5,10 +5,8 @@ import { alertsForChain, headlineAlerts } from "./alerts";
 import { type CompiledRouting, compileRouting } from "./compile";
 import type { TRoutingConfig, TSilence } from "./config";
 import { formatDuration } from "./duration";
-import { groupKey } from "./group";
-import { findInhibition } from "./inhibit";
-import { matchRoutes, type RouteMatch } from "./match";
-import { compileSilence, findSilence } from "./silence";
+import { evaluateAlert, type RoutedMatch } from "./evaluate";
+import { compileSilence } from "./silence";
 import type { Alert, ClassifiedChain, State } from "./types";
 
 export interface RouteTestOptions {
@@ -18,8 +16,7 @@ export interface RouteTestOptions {
   firingAlerts?: readonly Alert[];
 }
 
-export interface RouteTestRoute extends RouteMatch {
-  groupKey: string;
+export interface RouteTestRoute extends RoutedMatch {
   ownerRole?: string;
   targetTypes: string[];
 }
@@ -63,7 +60,7 @@ export function explainRouting(
   options: RouteTestOptions = {},
 ): RouteTestResult {
   const compiled = isCompiled(config) ? config : compileRouting(config);
-  const silences = [...compiled.silences, ...(options.silences ?? []).map(compileSilence)];
+  const extraSilences = (options.silences ?? []).map(compileSilence);
   const own = alertsForChain(chain);
   const firing = [...(options.firingAlerts ?? []), ...own];
   const explanation: string[] = [];
@@ -76,7 +73,8 @@ export function explainRouting(
 
   const alerts = own.map((alert): RouteTestAlert => {
     const name = alert.shadowedBy ? `${alert.state} (shadowed by ${alert.shadowedBy})` : alert.state;
-    const routes = matchRoutes(compiled.root, alert.labels).map((m): RouteTestRoute => {
+    const decision = evaluateAlert(compiled, alert, nowMs, { extraSilences, firingAlerts: firing });
+    const routes = decision.routes.map((m): RouteTestRoute => {
       const channel = compiled.channels.get(m.receiver);
       const targetTypes = channel?.targets.map((t) => t.type) ?? [];
       const wait = m.delayMs > 0 ? `, held ${formatDuration(m.delayMs)} first` : "";
@@ -84,15 +82,9 @@ export function explainRouting(
       explanation.push(
         `${name} → ${m.receiver} (${targets}) via ${m.routeName ?? m.routePath}: ${m.matchedBecause.join("; ")}; severity ${m.severity}${wait}`,
       );
-      return {
-        ...m,
-        groupKey: groupKey(m.routePath, m.groupBy, alert.labels),
-        ownerRole: channel?.ownerRole,
-        targetTypes,
-      };
+      return { ...m, ownerRole: channel?.ownerRole, targetTypes };
     });
-    const silence = findSilence(alert.labels, silences, nowMs);
-    const inhibition = findInhibition(alert, firing, compiled.inhibitRules);
+    const { silence, inhibition } = decision;
     if (silence)
       explanation.push(`${name} is silenced by ${silence.id} (${silence.createdBy}: ${silence.comment})`);
     if (inhibition)
@@ -122,7 +114,7 @@ export function explainRouting(
           sourceState: inhibition.source.state,
         },
       }),
-      notifies: !silence && !inhibition,
+      notifies: decision.notifies,
     };
   });
   const channels = [
