@@ -1,0 +1,127 @@
+/**
+ * Record builders shared by the classifier and contract tests. Times are offsets from T0 so
+ * a row reads as "started at 0 s, observed at 60 s" instead of as absolute timestamps.
+ */
+import type { Call, HealthRecord } from "@/lib/contract/record";
+
+export const T0_MS = Date.parse("2026-11-30T10:00:00.000Z");
+
+/** The timestamp `offsetMs` after T0, as ISO UTC with milliseconds. */
+export function t(offsetMs: number): string {
+  return new Date(T0_MS + offsetMs).toISOString();
+}
+
+export const SCHEMA_HASH = `sha256:${"ab".repeat(32)}`;
+
+/** Legacy era (2025-11-25, initialize handshake): a verified write, so it classifies `healthy`. */
+export function legacyRecord(): HealthRecord {
+  return {
+    schemaVersion: 1,
+    recordId: "rec:legacy-1",
+    chainId: "chain:legacy-1",
+    observedAt: t(60_000),
+    labels: { env: "test" },
+    session: {
+      id: "sess:legacy",
+      client: { name: "receipt-test", version: "1.0.0" },
+      server: { name: "reports-mcp", version: "2.3.1" },
+      transport: "streamable-http",
+      protocol: {
+        era: "legacy",
+        requestedVersion: "2025-11-25",
+        acceptedVersion: "2025-11-25",
+        clientSupportedVersions: ["2025-06-18", "2025-11-25"],
+        initializedAt: t(-2_000),
+      },
+      capabilities: {
+        server: ["tools", "tools.listChanged"],
+        client: ["elicitation"],
+        required: { server: ["tools"], client: [] },
+      },
+    },
+    catalog: {
+      pages: 1,
+      complete: true,
+      toolCount: 3,
+      schemaHash: SCHEMA_HASH,
+      refreshedAt: t(-1_000),
+      listChangedAt: [],
+    },
+    call: {
+      requestId: "req-1",
+      tool: "create_report",
+      inCatalog: true,
+      sideEffect: "write",
+      expectedVerifier: "db_row",
+      startedAt: t(0),
+      deadlineMs: 30_000,
+      inactivityMs: 10_000,
+      progressToken: "pt-1",
+      progress: [],
+      response: { at: t(1_000), kind: "result", isError: false, resultType: "complete" },
+      effect: { checkedAt: t(20_000), status: "committed", receipt: "reports/42@v1" },
+      outcome: { checkedAt: t(30_000), verifier: "db_row", verdict: "pass", receipt: "row 42 v1" },
+    },
+  };
+}
+
+/** Modern era (2026-07-28, stateless, tasks extension): a completed task, verified, `healthy`. */
+export function modernRecord(): HealthRecord {
+  const record = legacyRecord();
+  record.recordId = "rec:modern-1";
+  record.chainId = "chain:modern-1";
+  record.session = {
+    id: "sess:modern",
+    client: { name: "receipt-test", version: "1.0.0" },
+    server: { name: "warehouse-export", version: "1.0.0" },
+    transport: "streamable-http",
+    protocol: {
+      era: "modern",
+      requestedVersion: "2026-07-28",
+      acceptedVersion: "2026-07-28",
+      clientSupportedVersions: ["2026-07-28"],
+      serverSupportedVersions: ["2026-07-28"],
+    },
+    capabilities: {
+      server: ["tools", "extensions", "extensions.io.modelcontextprotocol/tasks", "tasks"],
+      client: ["extensions", "extensions.io.modelcontextprotocol/tasks", "tasks"],
+      required: { server: ["tools", "tasks"], client: ["tasks"] },
+    },
+  };
+  const catalog = record.catalog;
+  if (catalog !== undefined) catalog.ttlMs = 300_000;
+  const call = requireCall(record);
+  call.response = { at: t(200), kind: "result", resultType: "task" };
+  call.task = { id: "task:1", status: "completed", updatedAt: t(15_000), result: { isError: false } };
+  return record;
+}
+
+export function requireCall(record: HealthRecord): Call {
+  if (record.call === undefined) throw new Error("test record has no call");
+  return record.call;
+}
+
+/** A fresh copy of `base` changed by `change` (which may mutate freely). */
+export function build(
+  change: (record: HealthRecord) => void,
+  base: () => HealthRecord = legacyRecord,
+): HealthRecord {
+  const record = base();
+  change(record);
+  return record;
+}
+
+/** Like `build`, for rows that only touch the call. */
+export function buildCall(
+  change: (call: Call, record: HealthRecord) => void,
+  base: () => HealthRecord = legacyRecord,
+): HealthRecord {
+  return build((record) => change(requireCall(record), record), base);
+}
+
+/** A write still waiting for its response: no response, effect or outcome yet. */
+export function inFlightWrite(call: Call): void {
+  delete call.response;
+  delete call.effect;
+  delete call.outcome;
+}
