@@ -18,7 +18,13 @@ export type CallContext = {
   /** Minimum gap between two "still working" records emitted on progress or task updates. */
   heartbeatMs: number;
 };
-const TASK_STATUSES: readonly TaskStatus[] = ["working", "input_required", "completed", "failed", "cancelled"];
+const TASK_STATUSES: readonly TaskStatus[] = [
+  "working",
+  "input_required",
+  "completed",
+  "failed",
+  "cancelled",
+];
 
 /**
  * The live Call layer of one `tools/call`: everything is filled from what crosses the wire
@@ -46,8 +52,12 @@ export class CallTracker {
   ) {
     const startedAt = Date.now();
     this.call = { requestId: 0, ...call, startedAt: iso(startedAt), progress: [] };
-    this.clocks = new CallClocks(startedAt, call.deadlineMs, call.inactivityMs, (reason) => this.expire(reason));
-    this.unsubscribe.push(ctx.tap.onNotification((method, params, at) => this.onNotification(method, params, at)));
+    this.clocks = new CallClocks(startedAt, call.deadlineMs, call.inactivityMs, (reason) =>
+      this.expire(reason),
+    );
+    this.unsubscribe.push(
+      ctx.tap.onNotification((method, params, at) => this.onNotification(method, params, at)),
+    );
     this.unsubscribe.push(
       ctx.tap.onNotificationSent((method, params, at) => {
         if (method === "notifications/cancelled" && params.requestId === this.requestId) this.cancelled(at);
@@ -55,7 +65,8 @@ export class CallTracker {
     );
     this.unsubscribe.push(
       ctx.tap.onRequestSent((method, _id, params, at) => {
-        if (method === "tasks/cancel" && this.rawTaskId && params.taskId === this.rawTaskId) this.cancelled(at);
+        if (method === "tasks/cancel" && this.rawTaskId && params.taskId === this.rawTaskId)
+          this.cancelled(at);
       }),
     );
   }
@@ -122,6 +133,7 @@ export class CallTracker {
 
   finish(): void {
     this.clocks.stop();
+    if (this.requestId !== undefined) this.ctx.tap.forgetResponse(this.requestId);
     for (const off of this.unsubscribe) off();
   }
 
@@ -149,7 +161,11 @@ export class CallTracker {
     }
     if (method !== "notifications/progress" || this.call.progressToken === undefined) return;
     if (params.progressToken !== this.call.progressToken || typeof params.progress !== "number") return;
-    const entry: CallEvidence["progress"][number] = { at: iso(at), token: this.call.progressToken, progress: params.progress };
+    const entry: CallEvidence["progress"][number] = {
+      at: iso(at),
+      token: this.call.progressToken,
+      progress: params.progress,
+    };
     if (typeof params.total === "number") entry.total = params.total;
     this.call.progress.push(entry);
     // Only increasing progress is activity (contract rule 15); a stuck counter does not keep a call alive.

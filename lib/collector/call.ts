@@ -45,10 +45,15 @@ export type CallReport = {
 /** SDK-side timeout kept beyond our deadline: the collector's clocks decide, the SDK's never fire first. */
 const SDK_TIMEOUT_SLACK_MS = 5_000;
 
-export async function runCall(ctx: CallContext, client: Client, options: CallToolOptions): Promise<CallReport> {
+export async function runCall(
+  ctx: CallContext,
+  client: Client,
+  options: CallToolOptions,
+): Promise<CallReport> {
   const { deadlineMs } = options;
   const inactivityMs = options.inactivityMs ?? deadlineMs;
-  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) throw new RangeError("deadlineMs must be a positive integer");
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
+    throw new RangeError("deadlineMs must be a positive integer");
   if (!Number.isInteger(inactivityMs) || inactivityMs <= 0 || inactivityMs > deadlineMs)
     throw new RangeError("inactivityMs must be a positive integer ≤ deadlineMs");
   const verifier = outcomeVerifier(options.verifyOutcome);
@@ -60,7 +65,8 @@ export async function runCall(ctx: CallContext, client: Client, options: CallToo
       tool: options.name.slice(0, 128),
       inCatalog: ctx.catalog.has(options.name),
       sideEffect: options.sideEffect ?? "unknown",
-      operationKey: options.operationKey === undefined ? undefined : assertId(options.operationKey, "operationKey"),
+      operationKey:
+        options.operationKey === undefined ? undefined : assertId(options.operationKey, "operationKey"),
       expectedVerifier: verifier?.kind,
       deadlineMs,
       inactivityMs,
@@ -97,7 +103,14 @@ export async function runCall(ctx: CallContext, client: Client, options: CallToo
 
   const records = [...tracker.records];
   const record = records[records.length - 1] as CollectorRecord;
-  return { chainId, requestId: tracker.requestId, ...outcome, expired: tracker.clocks.expired, records, record };
+  return {
+    chainId,
+    requestId: tracker.requestId,
+    ...outcome,
+    expired: tracker.clocks.expired,
+    records,
+    record,
+  };
 }
 
 function sdkOptions(tracker: CallTracker, options: CallToolOptions) {
@@ -111,7 +124,11 @@ function sdkOptions(tracker: CallTracker, options: CallToolOptions) {
 
 async function runPlain(tracker: CallTracker, client: Client, options: CallToolOptions) {
   const release = tracker.claim();
-  const pending = client.callTool({ name: options.name, arguments: options.arguments }, undefined, sdkOptions(tracker, options));
+  const pending = client.callTool(
+    { name: options.name, arguments: options.arguments },
+    undefined,
+    sdkOptions(tracker, options),
+  );
   release();
   if (tracker.requestId !== undefined) tracker.snapshot("start");
   try {

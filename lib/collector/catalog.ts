@@ -128,7 +128,9 @@ export class CatalogTracker {
     }
     const taskRequired = new Set(
       tools
-        .filter((tool) => (tool.execution as { taskSupport?: string } | undefined)?.taskSupport === "required")
+        .filter(
+          (tool) => (tool.execution as { taskSupport?: string } | undefined)?.taskSupport === "required",
+        )
         .map((tool) => tool.name),
     );
     return {

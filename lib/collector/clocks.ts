@@ -20,7 +20,10 @@ export class CallClocks {
     private readonly now: () => number = Date.now,
   ) {
     this.lastActivity = startedAt;
-    this.deadlineTimer = setTimeout(() => this.expire("deadline"), Math.max(0, startedAt + deadlineMs - now()));
+    this.deadlineTimer = setTimeout(
+      () => this.expire("deadline"),
+      Math.max(0, startedAt + deadlineMs - now()),
+    );
     this.armInactivity();
   }
 

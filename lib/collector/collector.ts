@@ -88,7 +88,8 @@ export function createCollector(options: CollectorOptions) {
         required,
         auth: connect.auth ?? authByTransport.get(transport),
       });
-      const client = connect.client ?? new Client(options.clientInfo, { capabilities: options.capabilities ?? {} });
+      const client =
+        connect.client ?? new Client(options.clientInfo, { capabilities: options.capabilities ?? {} });
       const catalog = new CatalogTracker(client, tap, options.catalog);
       const timeout = connect.connectTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
       try {
@@ -127,10 +128,16 @@ export function createCollector(options: CollectorOptions) {
 
     /** Throws `RetryRefusedError` when repeating that chain's call could duplicate or contradict a write. */
     assertRetrySafe(previous: string | CallReport | CollectorRecord): Classification {
-      const record = typeof previous === "string" ? latestByChain.get(previous) : "records" in previous ? previous.record : previous;
+      const record =
+        typeof previous === "string"
+          ? latestByChain.get(previous)
+          : "records" in previous
+            ? previous.record
+            : previous;
       if (!record) throw new RetryRefusedError(String(previous), "unknown", ["chain.unknown"]);
       const verdict = classify(record);
-      if (verdict.retrySafe === false) throw new RetryRefusedError(record.chainId, verdict.state, verdict.reasons);
+      if (verdict.retrySafe === false)
+        throw new RetryRefusedError(record.chainId, verdict.state, verdict.reasons);
       return verdict;
     },
 

@@ -44,7 +44,9 @@ export function parseChallenge(
 
 /** One auth-param of a challenge: quoted (with \" escapes) or a bare token. */
 function param(header: string, name: string): string | undefined {
-  const match = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(header);
+  const match = new RegExp(`(?:^|[\\s,])${name}\\s*=\\s*(?:"((?:[^"\\\\]|\\\\.)*)"|([^\\s,]+))`, "i").exec(
+    header,
+  );
   if (!match) return undefined;
   return match[1] !== undefined ? match[1].replace(/\\(.)/g, "$1") : match[2];
 }

@@ -4,7 +4,13 @@
  */
 export type { CallReport, CallToolOptions } from "./call";
 export { capabilityPaths } from "./capabilities";
-export { type Collector, type CollectorCallOptions, type CollectorOptions, type ConnectOptions, createCollector } from "./collector";
+export {
+  type Collector,
+  type CollectorCallOptions,
+  type CollectorOptions,
+  type ConnectOptions,
+  createCollector,
+} from "./collector";
 export { errorClass, RetryRefusedError, SessionFailedError } from "./errors";
 export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
 export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";

@@ -30,7 +30,8 @@ export function checkLabels(labels: Record<string, string> | undefined): Record<
   if (entries.length > 16) throw new TypeError("at most 16 labels");
   for (const [key, value] of entries) {
     if (!LABEL_KEY.test(key)) throw new TypeError(`label key ${JSON.stringify(key)} must match ${LABEL_KEY}`);
-    if (typeof value !== "string" || value.length > 256) throw new TypeError(`label ${key} must be a string ≤ 256`);
+    if (typeof value !== "string" || value.length > 256)
+      throw new TypeError(`label ${key} must be a string ≤ 256`);
   }
   return { ...labels };
 }

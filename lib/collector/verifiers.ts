@@ -19,7 +19,8 @@ export function fileHashVerifier(path: string, expectedSha256: string): OutcomeV
         bytes = await readFile(path);
       } catch (error) {
         // A missing file is a definite "the deliverable is not there"; anything else could not tell.
-        if ((error as NodeJS.ErrnoException).code === "ENOENT") return { verdict: "fail", receipt: "file missing" };
+        if ((error as NodeJS.ErrnoException).code === "ENOENT")
+          return { verdict: "fail", receipt: "file missing" };
         return { verdict: "unavailable" };
       }
       const actual = createHash("sha256").update(bytes).digest("hex");

@@ -19,7 +19,9 @@ export class WireTap {
   private readonly claims: { method: string; listener: OutgoingListener }[] = [];
   private readonly incoming = new Set<NotificationListener>();
   private readonly outgoing = new Set<NotificationListener>();
-  private readonly requestListeners = new Set<(method: string, id: RequestId, params: Json, at: number) => void>();
+  private readonly requestListeners = new Set<
+    (method: string, id: RequestId, params: Json, at: number) => void
+  >();
 
   constructor(
     readonly transport: Transport,
@@ -45,6 +47,11 @@ export class WireTap {
 
   onResponse(id: RequestId, listener: ResponseListener): void {
     this.responseListeners.set(id, listener);
+  }
+
+  /** Stops waiting for a response (a call that ended without one must not leak its listener). */
+  forgetResponse(id: RequestId): void {
+    this.responseListeners.delete(id);
   }
 
   onRequestSent(listener: (method: string, id: RequestId, params: Json, at: number) => void): () => void {
@@ -90,7 +97,8 @@ export class WireTap {
     if (typeof m.method === "string") {
       // Requests from the server (sampling, roots…) carry an id too; the collector only
       // needs notifications, and the SDK answers the requests itself.
-      if (!("id" in m)) for (const listener of this.incoming) listener(m.method, (m.params ?? {}) as Json, at);
+      if (!("id" in m))
+        for (const listener of this.incoming) listener(m.method, (m.params ?? {}) as Json, at);
       return;
     }
     if (!("id" in m) || (typeof m.id !== "string" && typeof m.id !== "number")) return;

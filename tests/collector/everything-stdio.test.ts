@@ -22,17 +22,32 @@ describe("server-everything over stdio", () => {
   });
 
   it("records the session from the wire: versions, initialized, capabilities as dotted paths", async () => {
-    const report = await receipt.callTool(client, { name: "echo", arguments: { message: "hi" }, sideEffect: "none", deadlineMs: 5_000 });
+    const report = await receipt.callTool(client, {
+      name: "echo",
+      arguments: { message: "hi" },
+      sideEffect: "none",
+      deadlineMs: 5_000,
+    });
     expectValid(report.records);
     const { session, catalog, call } = report.record;
-    expect(session.protocol).toMatchObject({ era: "legacy", requestedVersion: "2025-11-25", acceptedVersion: "2025-11-25" });
+    expect(session.protocol).toMatchObject({
+      era: "legacy",
+      requestedVersion: "2025-11-25",
+      acceptedVersion: "2025-11-25",
+    });
     expect(session.protocol.clientSupportedVersions).toContain("2025-06-18");
     expect(session.protocol.initializedAt).toBeDefined();
     expect(session.server?.name).toBe("mcp-servers/everything");
-    expect(session.capabilities.server).toEqual(expect.arrayContaining(["tools", "tools.listChanged", "tasks.requests.tools.call"]));
+    expect(session.capabilities.server).toEqual(
+      expect.arrayContaining(["tools", "tools.listChanged", "tasks.requests.tools.call"]),
+    );
     expect(catalog).toMatchObject({ pages: 1, complete: true, toolCount: 13 });
     expect(catalog?.schemaHash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(call).toMatchObject({ requestId: expect.any(Number), progressToken: call?.requestId, response: { kind: "result", isError: false } });
+    expect(call).toMatchObject({
+      requestId: expect.any(Number),
+      progressToken: call?.requestId,
+      response: { kind: "result", isError: false },
+    });
     // No verifier declared: quiet, not green.
     expectState(report.record, "unverified", "outcome.no_receipt");
     // A read-only call may be repeated.
@@ -44,7 +59,9 @@ describe("server-everything over stdio", () => {
     expect(catalog?.listChangedAt.length).toBeGreaterThanOrEqual(1);
     // The notification arrived while the first read was in flight: one bounded re-discovery followed.
     expect(refreshes).toBe(2);
-    expect(Date.parse(catalog?.refreshedAt ?? "")).toBeGreaterThan(Date.parse(catalog?.listChangedAt.at(-1) ?? ""));
+    expect(Date.parse(catalog?.refreshedAt ?? "")).toBeGreaterThan(
+      Date.parse(catalog?.listChangedAt.at(-1) ?? ""),
+    );
   });
 
   it("long-running tool with progress, observed mid-way → working", async () => {
@@ -56,7 +73,9 @@ describe("server-everything over stdio", () => {
       inactivityMs: 2_000,
     });
     await sleep(700);
-    const midway = sink.records.filter((record) => record.call?.tool === "trigger-long-running-operation").at(-1);
+    const midway = sink.records
+      .filter((record) => record.call?.tool === "trigger-long-running-operation")
+      .at(-1);
     expect(midway?.call?.progress.length).toBeGreaterThanOrEqual(1);
     const verdict = expectState(midway, "working", "request.in_flight");
     expect(verdict.nextCheckAt).toBeDefined();
@@ -83,7 +102,12 @@ describe("server-everything over stdio", () => {
     // Effect unknown blocks automatic retry.
     expect(() => receipt.assertRetrySafe(write)).toThrow(RetryRefusedError);
     await expect(
-      receipt.callTool(client, { name: "echo", arguments: { message: "again" }, deadlineMs: 1_000, retryOf: write.chainId }),
+      receipt.callTool(client, {
+        name: "echo",
+        arguments: { message: "again" },
+        deadlineMs: 1_000,
+        retryOf: write.chainId,
+      }),
     ).rejects.toBeInstanceOf(RetryRefusedError);
 
     const read = await receipt.callTool(client, {
@@ -110,7 +134,10 @@ describe("server-everything over stdio", () => {
   it("unknown tool → protocol_error / request.unknown_tool (server answers isError)", async () => {
     const report = await receipt.callTool(client, { name: "no-such-tool", arguments: {}, deadlineMs: 5_000 });
     expectValid(report.records);
-    expect(report.record.call).toMatchObject({ inCatalog: false, response: { kind: "result", isError: true } });
+    expect(report.record.call).toMatchObject({
+      inCatalog: false,
+      response: { kind: "result", isError: true },
+    });
     const verdict = expectState(report.record, "protocol_error", "request.unknown_tool");
     expect(verdict.retrySafe).toBe(true);
   });
@@ -123,7 +150,10 @@ describe("server-everything over stdio", () => {
       deadlineMs: 5_000,
     });
     expectValid(report.records);
-    expect(report.record.call).toMatchObject({ inCatalog: true, response: { kind: "result", isError: true } });
+    expect(report.record.call).toMatchObject({
+      inCatalog: true,
+      response: { kind: "result", isError: true },
+    });
     expectState(report.record, "tool_failed", "request.tool_error");
   });
 
@@ -142,7 +172,9 @@ describe("server-everything over stdio", () => {
     const last = report.record.call;
     expect(last?.task).toMatchObject({ status: "completed", result: { isError: false } });
     expect(last?.task?.polledAt).toBeDefined();
-    expect(Date.parse(last?.task?.updatedAt ?? "")).toBeLessThanOrEqual(Date.parse(last?.task?.polledAt ?? ""));
+    expect(Date.parse(last?.task?.updatedAt ?? "")).toBeLessThanOrEqual(
+      Date.parse(last?.task?.polledAt ?? ""),
+    );
     expectState(report.record, "unverified", "outcome.no_receipt");
     expect(JSON.stringify(report.records)).not.toContain("tides");
   });

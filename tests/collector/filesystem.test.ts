@@ -4,7 +4,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCollector, fileEffect, fileHashVerifier, MemorySink, RetryRefusedError } from "@/lib/collector";
+import {
+  createCollector,
+  fileEffect,
+  fileHashVerifier,
+  MemorySink,
+  RetryRefusedError,
+} from "@/lib/collector";
 import { expectState, expectValid, FILESYSTEM_BIN, stdio } from "./helpers";
 
 // server-filesystem's write_file is a real side effect: the verifier reads the file back and hashes it.
@@ -44,7 +50,11 @@ describe("server-filesystem over stdio", () => {
     });
     expect(report.result?.isError).toBeFalsy();
     expectValid(report.records);
-    expect(report.records.map((record) => record.recordId.split(":").pop())).toEqual(["start", "end", "verified"]);
+    expect(report.records.map((record) => record.recordId.split(":").pop())).toEqual([
+      "start",
+      "end",
+      "verified",
+    ]);
     expectState(report.records[0], "working", "request.in_flight");
     const verdict = expectState(report.record, "healthy", "outcome.verified");
     expect(verdict.evidence).toBe("strong");
@@ -55,7 +65,10 @@ describe("server-filesystem over stdio", () => {
       outcome: { verdict: "pass", receipt: `sha256:${sha}` },
       effect: { status: "committed" },
     });
-    expect(report.record.session).toMatchObject({ transport: "stdio", protocol: { acceptedVersion: "2025-11-25" } });
+    expect(report.record.session).toMatchObject({
+      transport: "stdio",
+      protocol: { acceptedVersion: "2025-11-25" },
+    });
     // Redaction by construction: neither the argument nor the content is anywhere in the records.
     expect(JSON.stringify(sink.chain(report.chainId))).not.toContain("quarterly report");
     // A successful write is not retry-safe: the guard refuses to repeat it.

@@ -39,7 +39,10 @@ describe("SDK-built fixture server over stdio", () => {
       deadlineMs: 5_000,
     });
     expectValid(report.records);
-    expect(report.record.call?.response).toMatchObject({ kind: "error", error: { code: -32602, class: "invalid_params" } });
+    expect(report.record.call?.response).toMatchObject({
+      kind: "error",
+      error: { code: -32602, class: "invalid_params" },
+    });
     const verdict = expectState(report.record, "protocol_error", "request.caller_error");
     expect(verdict.retrySafe).toBe(true);
     expect(JSON.stringify(report.records)).not.toMatch(/secret-ish|must be a number/);
@@ -47,10 +50,19 @@ describe("SDK-built fixture server over stdio", () => {
 
   it("list_changed after the catalog was read → one debounced re-discovery; the new tool's chain is not stale", async () => {
     const before = receipt.catalogState(client);
-    const added = await receipt.callTool(client, { name: "add-tools", arguments: { count: 3 }, deadlineMs: 5_000 });
+    const added = await receipt.callTool(client, {
+      name: "add-tools",
+      arguments: { count: 3 },
+      deadlineMs: 5_000,
+    });
     expect(added.result?.isError).toBeFalsy();
     // The burst of three notifications is read once (callTool waits for the pending re-discovery).
-    const report = await receipt.callTool(client, { name: "late-1", arguments: { n: 1 }, sideEffect: "none", deadlineMs: 5_000 });
+    const report = await receipt.callTool(client, {
+      name: "late-1",
+      arguments: { n: 1 },
+      sideEffect: "none",
+      deadlineMs: 5_000,
+    });
     const after = receipt.catalogState(client);
     expect(after.catalog?.listChangedAt.length).toBe((before.catalog?.listChangedAt.length ?? 0) + 3);
     expect(after.refreshes).toBe(before.refreshes + 1);
@@ -61,10 +73,19 @@ describe("SDK-built fixture server over stdio", () => {
   });
 
   it("a catalog read cut short (maxPages) → stale_catalog / catalog.incomplete", async () => {
-    const bounded = createCollector({ sink, clientInfo: { name: "collector-test", version: "1.0.0" }, catalog: { maxPages: 2 } });
+    const bounded = createCollector({
+      sink,
+      clientInfo: { name: "collector-test", version: "1.0.0" },
+      catalog: { maxPages: 2 },
+    });
     const other = await bounded.connect(fixtureServer({ PAGE_SIZE: "2" }));
     try {
-      const report = await bounded.callTool(other, { name: "tool-1", arguments: { n: 1 }, sideEffect: "none", deadlineMs: 5_000 });
+      const report = await bounded.callTool(other, {
+        name: "tool-1",
+        arguments: { n: 1 },
+        sideEffect: "none",
+        deadlineMs: 5_000,
+      });
       expect(report.record.catalog).toMatchObject({ pages: 2, complete: false, toolCount: 4 });
       expectState(report.record, "stale_catalog", "catalog.incomplete");
     } finally {
@@ -74,7 +95,12 @@ describe("SDK-built fixture server over stdio", () => {
 
   it("the connection closing under a write → cancelledAt, no response → effect_unknown", async () => {
     const other = await receipt.connect(fixtureServer());
-    const running = receipt.callTool(other, { name: "slow-write", arguments: { ms: 5_000 }, sideEffect: "write", deadlineMs: 10_000 });
+    const running = receipt.callTool(other, {
+      name: "slow-write",
+      arguments: { ms: 5_000 },
+      sideEffect: "write",
+      deadlineMs: 10_000,
+    });
     await sleep(200);
     await other.close();
     const report = await running;

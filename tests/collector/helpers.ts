@@ -11,8 +11,17 @@ export const EVERYTHING_BIN = resolve("node_modules/.bin/mcp-server-everything")
 export const FILESYSTEM_BIN = resolve("node_modules/.bin/mcp-server-filesystem");
 export const FIXTURE_SERVER = resolve("tests/collector/servers/fixture-server.ts");
 
-export function stdio(command: string, args: string[] = [], env: Record<string, string> = {}): StdioClientTransport {
-  return new StdioClientTransport({ command, args, env: { ...(process.env as Record<string, string>), ...env }, stderr: "ignore" });
+export function stdio(
+  command: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command,
+    args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: "ignore",
+  });
 }
 
 /** Our own SDK-built test server, run from TypeScript source through tsx. */
@@ -32,10 +41,15 @@ export function freePort(): Promise<number> {
 }
 
 /** server-everything over Streamable HTTP on 127.0.0.1:PORT/mcp; resolves once it listens. */
-export async function startEverythingHttp(): Promise<{ url: URL; child: ChildProcess; stop: () => Promise<void> }> {
+export async function startEverythingHttp(): Promise<{
+  url: URL;
+  child: ChildProcess;
+  stop: () => Promise<void>;
+}> {
   const port = await freePort();
   const child = spawn(EVERYTHING_BIN, ["streamableHttp"], {
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1" },
+    // The package has no host option (it listens on every interface); the tests only ever dial 127.0.0.1.
+    env: { ...process.env, PORT: String(port) },
     stdio: ["ignore", "ignore", "pipe"],
   });
   await new Promise<void>((done, fail) => {
@@ -76,3 +90,32 @@ export function expectState(record: CollectorRecord | undefined, state: string, 
 }
 
 export const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
+
+/** A throwaway node:http server on 127.0.0.1; resolves with its base URL. */
+export async function localHttp(
+  handler: (
+    req: import("node:http").IncomingMessage,
+    res: import("node:http").ServerResponse,
+    body: string,
+  ) => void,
+): Promise<{ url: string; close: () => Promise<void> }> {
+  const { createServer: createHttpServer } = await import("node:http");
+  const server = createHttpServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on("end", () => handler(req, res, body));
+  });
+  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((done) => {
+        server.closeAllConnections();
+        server.close(() => done());
+      }),
+  };
+}

@@ -24,7 +24,8 @@ export class MemorySink implements RecordSink {
   /** The chain's current evidence: the latest observedAt, ties to the last received. */
   latest(chainId: string): CollectorRecord | undefined {
     let latest: CollectorRecord | undefined;
-    for (const record of this.chain(chainId)) if (!latest || record.observedAt >= latest.observedAt) latest = record;
+    for (const record of this.chain(chainId))
+      if (!latest || record.observedAt >= latest.observedAt) latest = record;
     return latest;
   }
 

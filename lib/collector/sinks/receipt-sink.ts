@@ -1,5 +1,11 @@
 import type { CollectorRecord } from "../record-types";
-import { type DeliveryFailure, DeliveryError, type DeliveryReport, type DeliveryResult, type RecordSink } from "./types";
+import {
+  type DeliveryFailure,
+  DeliveryError,
+  type DeliveryReport,
+  type DeliveryResult,
+  type RecordSink,
+} from "./types";
 
 export type ReceiptSinkOptions = {
   /** The Receipt app, e.g. "http://127.0.0.1:3000"; records go to `{baseUrl}/api/v1/records`. */
@@ -43,7 +49,8 @@ export class ReceiptSink implements RecordSink {
     const room = (this.options.maxBuffer ?? 10_000) - this.buffer.length;
     this.buffer.push(...records.slice(0, Math.max(0, room)));
     const refused = records.slice(Math.max(0, room));
-    if (refused.length > 0) this.fail({ kind: "overflow", recordIds: refused.map((record) => record.recordId) });
+    if (refused.length > 0)
+      this.fail({ kind: "overflow", recordIds: refused.map((record) => record.recordId) });
     if (this.buffer.length >= this.batchSize) void this.background();
     else this.schedule();
   }
@@ -131,7 +138,10 @@ export class ReceiptSink implements RecordSink {
       try {
         const response = await (this.options.fetch ?? fetch)(this.endpoint, {
           method: "POST",
-          headers: { "content-type": "application/json", authorization: `Bearer ${this.options.ingestionKey}` },
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${this.options.ingestionKey}`,
+          },
           body,
           signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
         });

@@ -5,29 +5,46 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { ErrorCode, ListToolsRequestSchema, McpError, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 
 const pageSize = Number(process.env.PAGE_SIZE ?? "0"); // 0 = no pagination
-const mcp = new McpServer({ name: "receipt-fixture", version: "0.1.0" }, { capabilities: { tools: { listChanged: true } } });
+const mcp = new McpServer(
+  { name: "receipt-fixture", version: "0.1.0" },
+  { capabilities: { tools: { listChanged: true } } },
+);
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
-for (let i = 1; i <= 5; i++) mcp.registerTool(`tool-${i}`, { inputSchema: { n: z.number() } }, async () => text(`tool-${i}`));
+for (let i = 1; i <= 5; i++)
+  mcp.registerTool(`tool-${i}`, { inputSchema: { n: z.number() } }, async () => text(`tool-${i}`));
 
 // A caller error the server rejects before running anything: McpServer turns thrown errors into
 // isError results, except the errors a protocol handler throws; validating here and throwing
 // from the handler of a raw request keeps the -32602 a JSON-RPC error on the wire.
-mcp.registerTool("strict-sum", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) => text(String(a + b)));
+mcp.registerTool("strict-sum", { inputSchema: { a: z.number(), b: z.number() } }, async ({ a, b }) =>
+  text(String(a + b)),
+);
 
 let added = 0;
-mcp.registerTool("add-tools", { inputSchema: { count: z.number().int().min(1).max(10) } }, async ({ count }) => {
-  // Each registration makes the SDK send notifications/tools/list_changed: a burst of `count`.
-  for (let i = 0; i < count; i++) {
-    added++;
-    mcp.registerTool(`late-${added}`, { inputSchema: { n: z.number() } }, async () => text(`late-${added}`));
-  }
-  return text(`added ${count}`);
-});
+mcp.registerTool(
+  "add-tools",
+  { inputSchema: { count: z.number().int().min(1).max(10) } },
+  async ({ count }) => {
+    // Each registration makes the SDK send notifications/tools/list_changed: a burst of `count`.
+    for (let i = 0; i < count; i++) {
+      added++;
+      mcp.registerTool(`late-${added}`, { inputSchema: { n: z.number() } }, async () =>
+        text(`late-${added}`),
+      );
+    }
+    return text(`added ${count}`);
+  },
+);
 
 mcp.registerTool("slow-write", { inputSchema: { ms: z.number() } }, async ({ ms }) => {
   await new Promise((resolve) => setTimeout(resolve, ms));
