@@ -6,7 +6,9 @@ export type HealthReport = { status: "ok"; database: "ok" } | { status: "degrade
 export async function checkHealth(timeoutMs = 2000): Promise<HealthReport> {
   try {
     const query = getPrisma().$queryRaw`select 1 as ok`;
-    const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error("timeout")), timeoutMs));
+    const timeout = new Promise<never>((_, reject) =>
+      setTimeout(() => reject(new Error("timeout")), timeoutMs),
+    );
     await Promise.race([query, timeout]);
     return { status: "ok", database: "ok" };
   } catch {

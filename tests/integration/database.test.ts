@@ -25,7 +25,9 @@ describe("migrated test database", () => {
   });
 
   it("stores and reads a chain through the generated Prisma client", async () => {
-    await prisma.ingestionKey.create({ data: { name: "ci", keyHash: "h1", prefix: "rk_", scopes: ["ingest"] } });
+    await prisma.ingestionKey.create({
+      data: { name: "ci", keyHash: "h1", prefix: "rk_", scopes: ["ingest"] },
+    });
     const key = await prisma.ingestionKey.findUniqueOrThrow({ where: { name: "ci" } });
     expect(key.scopes).toEqual(["ingest"]);
     expect(key.revokedAt).toBeNull();

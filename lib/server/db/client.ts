@@ -11,7 +11,8 @@ export function createPrismaClient(connectionString: string): PrismaClient {
 export function getPrisma(): PrismaClient {
   if (!globalForPrisma.receiptPrisma) {
     const url = process.env.DATABASE_URL;
-    if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start` (it resolves the database)");
+    if (!url)
+      throw new Error("DATABASE_URL is not set: start the app with `npm start` (it resolves the database)");
     globalForPrisma.receiptPrisma = createPrismaClient(url);
   }
   return globalForPrisma.receiptPrisma;

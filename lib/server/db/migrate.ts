@@ -28,7 +28,10 @@ export function readMigrations() {
       path: folder,
       migrationFile: {
         path: "migration.sql",
-        content: { tag: "ok" as const, value: readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8") },
+        content: {
+          tag: "ok" as const,
+          value: readFileSync(path.join(migrationsDir, folder, "migration.sql"), "utf8"),
+        },
       },
     })),
   };

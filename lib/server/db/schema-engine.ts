@@ -15,7 +15,9 @@ const require = createRequire(import.meta.url);
 let glue: Promise<SchemaEngineModule> | undefined;
 
 async function loadGlue(): Promise<SchemaEngineModule> {
-  const bg = (await import("@prisma/schema-engine-wasm/schema_engine_bg")) as unknown as SchemaEngineModule & {
+  const bg = (await import(
+    "@prisma/schema-engine-wasm/schema_engine_bg"
+  )) as unknown as SchemaEngineModule & {
     __wbg_set_wasm(exports: WebAssembly.Exports): void;
   };
   const glueDir = path.dirname(require.resolve("@prisma/schema-engine-wasm/schema_engine_bg"));

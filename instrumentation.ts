@@ -1,0 +1,7 @@
+// Next.js calls register() once per server process: the place to start Receipt's background jobs.
+export async function register() {
+  if (process.env.NEXT_RUNTIME === "nodejs" && process.env.NEXT_PHASE !== "phase-production-build") {
+    const { startBackgroundJobs } = await import("./lib/server/worker/background");
+    startBackgroundJobs();
+  }
+}

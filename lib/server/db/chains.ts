@@ -1,0 +1,185 @@
+import { type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { type ChainQuery, decodeCursor, encodeCursor } from "../reading/chain-query";
+import { getPrisma } from "./client";
+
+const chainColumns = {
+  chainId: true,
+  sessionId: true,
+  state: true,
+  layer: true,
+  reasons: true,
+  retrySafe: true,
+  evidence: true,
+  shadowedState: true,
+  shadowedReason: true,
+  nextCheckAt: true,
+  observedAt: true,
+  evaluatedAt: true,
+  firstSeenAt: true,
+  serverName: true,
+  serverVersion: true,
+  clientName: true,
+  clientVersion: true,
+  transport: true,
+  tool: true,
+  labels: true,
+  recordCount: true,
+  currentRecordId: true,
+} satisfies Prisma.ChainSelect;
+
+type ChainColumns = Prisma.ChainGetPayload<{ select: typeof chainColumns }>;
+
+export type ChainView = ReturnType<typeof toChainView>;
+
+function toChainView(row: ChainColumns) {
+  return {
+    chainId: row.chainId,
+    sessionId: row.sessionId,
+    state: row.state as State,
+    layer: row.layer,
+    reasons: row.reasons,
+    retrySafe: row.retrySafe,
+    evidence: row.evidence,
+    shadowed: row.shadowedState
+      ? { state: row.shadowedState as State, reason: row.shadowedReason ?? "" }
+      : null,
+    nextCheckAt: row.nextCheckAt?.toISOString() ?? null,
+    observedAt: row.observedAt.toISOString(),
+    evaluatedAt: row.evaluatedAt.toISOString(),
+    firstSeenAt: row.firstSeenAt.toISOString(),
+    server: row.serverName ? { name: row.serverName, version: row.serverVersion } : null,
+    client: { name: row.clientName, version: row.clientVersion },
+    transport: row.transport,
+    tool: row.tool,
+    labels: row.labels as Record<string, string>,
+    recordCount: row.recordCount,
+    currentRecordId: row.currentRecordId,
+  };
+}
+
+/** A page of chains, newest first (or oldest first), with keyset pagination on (observedAt, chainId). */
+export async function listChains(query: ChainQuery) {
+  const where: Prisma.ChainWhereInput[] = [];
+  if (query.state) where.push({ OR: [{ state: query.state }, { shadowedState: query.state }] });
+  if (query.server) where.push({ serverName: query.server });
+  if (query.client) where.push({ clientName: query.client });
+  if (query.tool) where.push({ tool: query.tool });
+  if (query.session) where.push({ sessionId: query.session });
+  for (const label of query.label) {
+    const split = label.indexOf(":");
+    where.push({ labels: { path: [label.slice(0, split)], equals: label.slice(split + 1) } });
+  }
+  if (query.since) where.push({ observedAt: { gte: new Date(query.since) } });
+  if (query.until) where.push({ observedAt: { lte: new Date(query.until) } });
+  const before = query.order === "desc" ? "lt" : "gt";
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor);
+    const at = new Date(cursor.observedAt);
+    where.push({
+      OR: [{ observedAt: { [before]: at } }, { observedAt: at, chainId: { [before]: cursor.chainId } }],
+    });
+  }
+  const rows = await getPrisma().chain.findMany({
+    where: { AND: where },
+    orderBy: [{ observedAt: query.order }, { chainId: query.order }],
+    take: query.limit + 1,
+    select: chainColumns,
+  });
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return {
+    chains: page.map((row) => ({
+      ...toChainView(row),
+      matchedBy: query.state && row.state !== query.state ? ("shadowed" as const) : ("state" as const),
+    })),
+    nextCursor:
+      rows.length > query.limit && last
+        ? encodeCursor({ observedAt: last.observedAt.toISOString(), chainId: last.chainId })
+        : null,
+  };
+}
+
+const MAX_RECORDS_IN_DETAIL = 500;
+
+/** One chain with its stored records (redacted JSON as accepted, oldest first) and its state history. */
+export async function getChainDetail(chainId: string) {
+  const row = await getPrisma().chain.findUnique({ where: { chainId }, select: chainColumns });
+  if (!row) return null;
+  const [records, history] = await Promise.all([
+    getPrisma().healthRecord.findMany({
+      where: { chainId },
+      orderBy: [{ observedAt: "desc" }, { seq: "desc" }],
+      take: MAX_RECORDS_IN_DETAIL,
+    }),
+    getPrisma().chainStateChange.findMany({ where: { chainId }, orderBy: { id: "asc" } }),
+  ]);
+  return {
+    chain: toChainView(row),
+    records: records.reverse().map((record) => ({
+      recordId: record.recordId,
+      observedAt: record.observedAt.toISOString(),
+      receivedAt: record.receivedAt.toISOString(),
+      state: record.state,
+      layer: record.layer,
+      reasons: record.reasons,
+      retrySafe: record.retrySafe,
+      shadowed: record.shadowedState ? { state: record.shadowedState, reason: record.shadowedReason } : null,
+      current: record.recordId === row.currentRecordId,
+      body: record.body,
+    })),
+    history: history.map((change) => ({
+      fromState: change.fromState,
+      toState: change.toState,
+      reason: change.reason,
+      at: change.at.toISOString(),
+      recordId: change.recordId,
+      cause: change.cause,
+    })),
+  };
+}
+
+const rank = (state: string | null) =>
+  state === null ? STATE_SEVERITY_ORDER.length : STATE_SEVERITY_ORDER.indexOf(state as State);
+
+/** Every chain of a session, most dangerous first (a shadowed effect in doubt counts as one). */
+export async function getSessionChains(sessionId: string) {
+  const rows = await getPrisma().chain.findMany({
+    where: { sessionId },
+    select: chainColumns,
+    orderBy: { observedAt: "desc" },
+    take: 1000,
+  });
+  if (rows.length === 0) return null;
+  const chains = rows.map(toChainView);
+  const effectiveRank = (chain: ChainView) =>
+    Math.min(rank(chain.state), rank(chain.shadowed?.state ?? null));
+  chains.sort((a, b) => effectiveRank(a) - effectiveRank(b));
+  return {
+    sessionId,
+    worstState: worstState(chains.map((chain) => chain.state)),
+    worstIncludingShadowed: worstState(
+      chains.flatMap((chain) => (chain.shadowed ? [chain.state, chain.shadowed.state] : [chain.state])),
+    ),
+    chains,
+  };
+}
+
+/** Chains per current state (and per shadowed state) among chains observed since `since`. */
+export async function countStates(since?: Date) {
+  const where = since ? { observedAt: { gte: since } } : {};
+  const [byState, byShadowed] = await Promise.all([
+    getPrisma().chain.groupBy({ by: ["state"], where, _count: { _all: true } }),
+    getPrisma().chain.groupBy({ by: ["shadowedState"], where, _count: { _all: true } }),
+  ]);
+  const states = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
+  for (const row of byState) states[row.state as State] = row._count._all;
+  const shadowed = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
+  for (const row of byShadowed) if (row.shadowedState) shadowed[row.shadowedState as State] = row._count._all;
+  return {
+    since: since?.toISOString() ?? null,
+    total: Object.values(states).reduce((a, b) => a + b, 0),
+    states,
+    shadowed,
+  };
+}

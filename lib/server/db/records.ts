@@ -1,0 +1,150 @@
+import type { Classification } from "@/lib/classifier";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { applyRecordsToChain, type ChainHead, type StoredRecord } from "../ingest/chain-transitions";
+import { type PreparedRecord, recordConflict } from "../ingest/prepare-records";
+import { appendStateChanges, lockChains, setRecordCounts, upsertChains } from "./chain-writes";
+import { getPrisma } from "./client";
+
+export type SavedRecord = {
+  recordId: string;
+  chainId: string;
+  duplicate: boolean;
+  classification: Classification;
+};
+
+/**
+ * Stores a validated batch atomically: new records, the chains they move and their state history, in one
+ * transaction. A recordId already stored with the same content is a duplicate (not stored again); with other
+ * content the whole batch is refused with 409 and nothing is written.
+ */
+export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[]> {
+  const unique = dedupeWithinBatch(batch);
+  const duplicates = await getPrisma().$transaction(
+    async (tx) => {
+      await lockChains(
+        tx,
+        unique.map((item) => item.record.chainId),
+      );
+      const inserted = await insertNewRecords(tx, unique);
+      const notInserted = unique.filter((item) => !inserted.has(item.record.recordId));
+      await rejectConflicts(tx, notInserted);
+      await advanceChains(tx, unique, inserted);
+      return new Set(notInserted.map((item) => item.record.recordId));
+    },
+    { timeout: 60_000, maxWait: 30_000 },
+  );
+  const seen = new Set<string>();
+  return batch.map((item) => {
+    const { recordId, chainId } = item.record;
+    const duplicate = duplicates.has(recordId) || seen.has(recordId);
+    seen.add(recordId);
+    return { recordId, chainId, duplicate, classification: item.classification };
+  });
+}
+
+function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
+  const byId = new Map<string, PreparedRecord>();
+  for (const item of batch) if (!byId.has(item.record.recordId)) byId.set(item.record.recordId, item);
+  // One insertion order for every batch, so concurrent batches sharing recordIds wait instead of deadlocking.
+  return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
+}
+
+async function insertNewRecords(
+  tx: Prisma.TransactionClient,
+  items: PreparedRecord[],
+): Promise<Map<string, bigint>> {
+  const rows = await tx.healthRecord.createManyAndReturn({
+    data: items.map(({ record, contentHash, classification }) => ({
+      recordId: record.recordId,
+      chainId: record.chainId,
+      sessionId: record.session.id,
+      observedAt: new Date(record.observedAt),
+      contentHash,
+      body: record as unknown as Prisma.InputJsonValue,
+      state: classification.state,
+      layer: classification.layer,
+      reasons: [...classification.reasons],
+      retrySafe: classification.retrySafe ?? null,
+      evidence: classification.evidence ?? null,
+      shadowedState: classification.shadowed?.state ?? null,
+      shadowedReason: classification.shadowed?.reason ?? null,
+      nextCheckAt: classification.nextCheckAt ? new Date(classification.nextCheckAt) : null,
+    })),
+    skipDuplicates: true,
+    select: { recordId: true, seq: true },
+  });
+  return new Map(rows.map((row) => [row.recordId, row.seq]));
+}
+
+async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedRecord[]): Promise<void> {
+  if (items.length === 0) return;
+  const stored = await tx.healthRecord.findMany({
+    where: { recordId: { in: items.map((item) => item.record.recordId) } },
+    select: { recordId: true, contentHash: true },
+  });
+  const hashes = new Map(stored.map((row) => [row.recordId, row.contentHash]));
+  const conflicting = items.filter((item) => hashes.get(item.record.recordId) !== item.contentHash);
+  if (conflicting.length > 0) {
+    throw recordConflict(
+      conflicting.map((item) => item.record.recordId),
+      conflicting.map((item) => item.index),
+    );
+  }
+}
+
+async function advanceChains(
+  tx: Prisma.TransactionClient,
+  items: PreparedRecord[],
+  inserted: Map<string, bigint>,
+) {
+  const byChain = new Map<string, StoredRecord[]>();
+  for (const item of items) {
+    const seq = inserted.get(item.record.recordId);
+    if (seq === undefined) continue;
+    const list = byChain.get(item.record.chainId) ?? [];
+    list.push({
+      seq,
+      index: item.index,
+      record: item.record,
+      observedAtMs: item.observedAtMs,
+      classification: item.classification,
+    });
+    byChain.set(item.record.chainId, list);
+  }
+  if (byChain.size === 0) return;
+  const heads = await readChainHeads(tx, [...byChain.keys()]);
+  const rows = [];
+  const counts = [];
+  const changes = [];
+  for (const [chainId, records] of byChain) {
+    const result = applyRecordsToChain(heads.get(chainId) ?? null, records);
+    if (result.row) rows.push(result.row);
+    else counts.push({ chainId, recordCount: result.recordCount });
+    changes.push(...result.changes);
+  }
+  await upsertChains(tx, rows);
+  await setRecordCounts(tx, counts);
+  await appendStateChanges(tx, changes);
+}
+
+async function readChainHeads(
+  tx: Prisma.TransactionClient,
+  chainIds: string[],
+): Promise<Map<string, ChainHead>> {
+  const rows = await tx.chain.findMany({
+    where: { chainId: { in: chainIds } },
+    select: { chainId: true, state: true, observedAt: true, currentSeq: true, recordCount: true },
+  });
+  return new Map(
+    rows.map((row) => [
+      row.chainId,
+      {
+        chainId: row.chainId,
+        state: row.state,
+        observedAtMs: row.observedAt.getTime(),
+        currentSeq: row.currentSeq,
+        recordCount: row.recordCount,
+      },
+    ]),
+  );
+}

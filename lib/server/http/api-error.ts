@@ -1,0 +1,30 @@
+/** One problem in a request, located by a JSON path (`$.records[3].call.startedAt`, `$.query.limit`). */
+export type ApiIssue = { index?: number; path: string; code: string; message: string };
+
+/**
+ * Every error the API answers with: an HTTP status, a stable machine-readable code, and the issues that caused it.
+ * Thrown by services, turned into a response once, in `apiRoute`.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+  ) {
+    super(message);
+  }
+
+  toResponse(): Response {
+    const body: { code: string; message: string; issues?: ApiIssue[] } = {
+      code: this.code,
+      message: this.message,
+    };
+    if (this.issues.length > 0) body.issues = this.issues;
+    return Response.json({ error: body }, { status: this.status });
+  }
+}
+
+export const unauthorized = (message: string) => new ApiError(401, "unauthorized", message);
+export const forbidden = (message: string) => new ApiError(403, "forbidden", message);
+export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);

@@ -1,0 +1,30 @@
+import type { Scope } from "../keys";
+import { ApiError } from "./api-error";
+import { authenticate, type Caller } from "./authenticate";
+
+type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Promise<Response>;
+
+/**
+ * The one place API errors become responses (Langfuse's createAuthedRoute, in small): authenticate with `scope`,
+ * run the handler, map ApiError to its status and anything else to a 500 that reveals nothing.
+ */
+export function apiRoute<P = Record<string, never>>(scope: Scope, handler: Handler<P>) {
+  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+    try {
+      const caller = await authenticate(request, scope);
+      return await handler({ request, caller, params: await context.params });
+    } catch (error) {
+      if (error instanceof ApiError) return error.toResponse();
+      console.error(
+        `receipt: ${request.method} ${new URL(request.url).pathname} failed:`,
+        errorSummary(error),
+      );
+      return new ApiError(500, "internal_error", "internal error").toResponse();
+    }
+  };
+}
+
+// Log the error's name and message only: a driver error could quote a bound value.
+function errorSummary(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message.slice(0, 300)}` : "unknown error";
+}

@@ -1,0 +1,30 @@
+import { createHash, randomBytes } from "node:crypto";
+import { z } from "zod";
+
+// Keys carry 192 random bits, so a plain SHA-256 is enough to store them: there is nothing to brute-force.
+export const KEY_PREFIX = "rcpt_";
+export const SCOPES = ["ingest", "read"] as const;
+export type Scope = (typeof SCOPES)[number];
+export const ZScope = z.enum(SCOPES);
+export const ZKeyName = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1–64 characters: letters, digits, '.', '_' or '-'");
+
+export function generateKey(): string {
+  return KEY_PREFIX + randomBytes(24).toString("base64url");
+}
+
+export function hashKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** The part of a key that may be shown again (in lists and logs) to tell keys apart. */
+export function displayPrefix(key: string): string {
+  return key.slice(0, KEY_PREFIX.length + 4);
+}
+
+/** The key from `Authorization: Bearer <key>`, or null. */
+export function bearerToken(header: string | null): string | null {
+  const match = header?.match(/^Bearer\s+(\S+)\s*$/i);
+  return match?.[1] ?? null;
+}

@@ -1,0 +1,106 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { freePort } from "@/lib/server/db/embedded";
+
+const root = path.resolve(import.meta.dirname, "../..");
+
+export type RunningApp = {
+  baseUrl: string;
+  /** Everything the app printed, to prove what it did not log. */
+  output: () => string;
+  stop: () => Promise<void>;
+  process: ChildProcess;
+};
+
+/**
+ * Starts the production build (`next start`) on a free port against `databaseUrl`: the tests speak real HTTP to
+ * the real server. `npm test` builds first; run `npm run build` before running integration tests alone.
+ */
+export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningApp> {
+  if (!existsSync(path.join(root, ".next/BUILD_ID")))
+    throw new Error("no production build: run `npm run build`");
+  const port = await freePort();
+  let output = "";
+  const child = spawn(
+    process.execPath,
+    [
+      path.join(root, "node_modules/next/dist/bin/next"),
+      "start",
+      "--port",
+      String(port),
+      "--hostname",
+      "127.0.0.1",
+    ],
+    {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
+    try {
+      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+    } catch {}
+    if (Date.now() > deadline) throw new Error(`app did not become healthy:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    output: () => output,
+    process: child,
+    stop: async () => {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+/** Creates an ingestion key through the real CLI, as a user would, and returns the key it printed. */
+export function createKeyWithCli(databaseUrl: string, name: string, scopes: string[] = []): string {
+  const args = ["tsx", "scripts/keys.ts", "create", "--name", name, ...scopes.flatMap((s) => ["--scope", s])];
+  const result = spawnSync("npx", args, {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
+  if (result.status !== 0) throw new Error(`keys create failed: ${result.stderr}`);
+  return result.stdout.trim();
+}
+
+export function runKeysCli(databaseUrl: string, args: string[]) {
+  return spawnSync("npx", ["tsx", "scripts/keys.ts", ...args], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
+}
+
+/** A tiny client for the API under test. */
+export function apiClient(baseUrl: string, key?: string) {
+  const headers = (extra: Record<string, string> = {}) => ({
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...extra,
+  });
+  return {
+    post: (records: unknown[]) =>
+      fetch(`${baseUrl}/api/v1/records`, {
+        method: "POST",
+        headers: headers({ "content-type": "application/json" }),
+        body: JSON.stringify({ records }),
+      }),
+    postRaw: (body: string | Buffer, contentType: string) =>
+      fetch(`${baseUrl}/api/v1/records`, {
+        method: "POST",
+        headers: headers({ "content-type": contentType }),
+        body: typeof body === "string" ? body : new Uint8Array(body),
+      }),
+    get: (pathAndQuery: string) => fetch(`${baseUrl}${pathAndQuery}`, { headers: headers() }),
+  };
+}
