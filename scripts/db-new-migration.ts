@@ -12,7 +12,9 @@ const args = process.argv.slice(2);
 const name = args.find((a) => !a.startsWith("--"));
 const fromIndex = args.indexOf("--from");
 if (!name || !/^[a-z0-9_]+$/.test(name)) {
-  console.error("usage: npm run db:new-migration -- NAME [--from OLD_SCHEMA_FILE]   (NAME: lower_snake_case)");
+  console.error(
+    "usage: npm run db:new-migration -- NAME [--from OLD_SCHEMA_FILE]   (NAME: lower_snake_case)",
+  );
   process.exit(1);
 }
 

@@ -26,13 +26,17 @@ try {
 const db = await openDatabase();
 const applied = await applyMigrations(db.url);
 if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
-console.error(`receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`);
+console.error(
+  `receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`,
+);
 
 const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT) };
 if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("receipt: no production build yet; building once (npm run build rebuilds)");
   const code = await new Promise<number>((resolve) => {
-    spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: childEnv }).on("exit", (c) => resolve(c ?? 1));
+    spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: childEnv }).on("exit", (c) =>
+      resolve(c ?? 1),
+    );
   });
   if (code !== 0) {
     await db.stop();
@@ -40,7 +44,10 @@ if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   }
 }
 
-const next = run([mode, "--port", String(env.PORT), "--hostname", process.env.HOSTNAME ?? "0.0.0.0"], childEnv);
+const next = run(
+  [mode, "--port", String(env.PORT), "--hostname", process.env.HOSTNAME ?? "0.0.0.0"],
+  childEnv,
+);
 let stopping = false;
 async function shutdown(code: number) {
   if (stopping) return;
