@@ -16,8 +16,9 @@ export function challengeCapturingFetch(observer: AuthObserver, inner: FetchLike
       observer.challenge = parseChallenge(response.status, response.headers.get("www-authenticate"), input);
       observer.resolvedAt = undefined;
     } else if (response.ok && observer.challenge && !observer.resolvedAt) {
-      // A later request that got through means new credentials resolved the challenge.
-      observer.resolvedAt = iso(Date.now());
+      // A later request to the challenged endpoint that got through means new credentials
+      // resolved it; a 200 from an auth-metadata URL fetched through the same function does not.
+      if (resourceWithoutQuery(input) === observer.challenge.resource) observer.resolvedAt = iso(Date.now());
     }
     return response;
   };

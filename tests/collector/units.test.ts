@@ -67,3 +67,28 @@ describe("errorClass", () => {
     expect(errorClass(42)).toBe("application_error");
   });
 });
+
+describe("challengeCapturingFetch", () => {
+  it("records the challenge, and resolvedAt only when the challenged endpoint later succeeds", async () => {
+    const { challengeCapturingFetch } = await import("@/lib/collector");
+    const statuses = [401, 200, 200];
+    const inner = async (url: string | URL) =>
+      new Response(null, {
+        status: String(url).includes("well-known") ? 200 : (statuses.shift() ?? 200),
+        headers: { "www-authenticate": 'Bearer scope="s"' },
+      });
+    const observer: import("@/lib/collector").AuthObserver = {};
+    const wrapped = challengeCapturingFetch(observer, inner);
+    await wrapped("http://127.0.0.1:1/mcp?x=1", { headers: { authorization: "Bearer old" } });
+    expect(observer.challenge).toMatchObject({
+      status: 401,
+      requiredScope: "s",
+      resource: "http://127.0.0.1:1/mcp",
+    });
+    await wrapped("http://127.0.0.1:1/.well-known/oauth-protected-resource");
+    expect(observer.resolvedAt).toBeUndefined();
+    await wrapped("http://127.0.0.1:1/mcp?x=2", { headers: { authorization: "Bearer new" } });
+    expect(observer.resolvedAt).toBeDefined();
+    expect(JSON.stringify(observer)).not.toMatch(/old|new/);
+  });
+});
