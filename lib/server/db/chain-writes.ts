@@ -1,4 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
 
 type Tx = Prisma.TransactionClient;
@@ -13,8 +14,18 @@ export async function lockChains(tx: Tx, chainIds: string[]): Promise<void> {
     from (select unnest(${sorted}::text[]) as c order by 1) ordered`;
 }
 
+/**
+ * The one way chain state is written: current rows, their history, and the alert events they cause, all in the
+ * caller's transaction.
+ */
+export async function writeChainState(tx: Tx, rows: ChainRow[], changes: StateChange[]): Promise<void> {
+  await upsertChains(tx, rows);
+  await appendStateChanges(tx, changes);
+  await enqueueAlertEvents(tx, rows, changes);
+}
+
 /** Writes chain rows in one statement (unnest of column arrays), whatever the batch size. */
-export async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
+async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
   if (rows.length === 0) return;
   const col = <K extends keyof ChainRow>(key: K) => rows.map((row) => row[key]);
   await tx.$executeRaw`
@@ -58,7 +69,7 @@ export async function setRecordCounts(
     where c.chain_id = u.id`;
 }
 
-export async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void> {
+async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void> {
   if (changes.length === 0) return;
   await tx.chainStateChange.createMany({ data: changes });
 }

@@ -1,8 +1,10 @@
 import { classify } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
 import { chainRowFor, type StateChange } from "../ingest/chain-transitions";
-import { appendStateChanges, upsertChains } from "./chain-writes";
+import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
+import { writeChainState } from "./chain-writes";
 import { getPrisma } from "./client";
+import { latestOperatorEffects } from "./operator-effects";
 
 type DueChain = {
   chain_id: string;
@@ -29,12 +31,21 @@ export async function reclassifyDueChains(now: Date = new Date(), limit = 200): 
       for update of c skip locked`;
     const rows = [];
     const changes: StateChange[] = [];
+    const operatorEffects = await latestOperatorEffects(
+      tx,
+      due.map((chain) => chain.chain_id),
+    );
     for (const chain of due) {
       const [{ locked } = { locked: false }] = await tx.$queryRaw<{ locked: boolean }[]>`
         select pg_try_advisory_xact_lock(hashtextextended(${chain.chain_id}, 0)) as locked`;
       if (!locked) continue;
       const at = new Date(chain.next_check_at.getTime() + 1);
-      const classification = classify(chain.body, at.toISOString());
+      const classification = classifyWithOperatorEffect(
+        chain.body,
+        classify(chain.body, at.toISOString()),
+        operatorEffects.get(chain.chain_id),
+        at.getTime(),
+      );
       const stored = {
         seq: chain.current_seq,
         index: 0,
@@ -55,8 +66,7 @@ export async function reclassifyDueChains(now: Date = new Date(), limit = 200): 
         });
       }
     }
-    await upsertChains(tx, rows);
-    await appendStateChanges(tx, changes);
+    await writeChainState(tx, rows, changes);
     return changes.length;
   });
 }

@@ -2,8 +2,10 @@ import type { Classification } from "@/lib/classifier";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { applyRecordsToChain, type ChainHead, type StoredRecord } from "../ingest/chain-transitions";
 import { type PreparedRecord, recordConflict } from "../ingest/prepare-records";
-import { appendStateChanges, lockChains, setRecordCounts, upsertChains } from "./chain-writes";
+import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
+import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { getPrisma } from "./client";
+import { latestOperatorEffects } from "./operator-effects";
 
 export type SavedRecord = {
   recordId: string;
@@ -113,18 +115,24 @@ async function advanceChains(
   }
   if (byChain.size === 0) return;
   const heads = await readChainHeads(tx, [...byChain.keys()]);
+  const operatorEffects = await latestOperatorEffects(tx, [...byChain.keys()]);
   const rows = [];
   const counts = [];
   const changes = [];
   for (const [chainId, records] of byChain) {
+    const effect = operatorEffects.get(chainId);
+    if (effect) {
+      for (const stored of records) {
+        stored.classification = classifyWithOperatorEffect(stored.record, stored.classification, effect);
+      }
+    }
     const result = applyRecordsToChain(heads.get(chainId) ?? null, records);
     if (result.row) rows.push(result.row);
     else counts.push({ chainId, recordCount: result.recordCount });
     changes.push(...result.changes);
   }
-  await upsertChains(tx, rows);
+  await writeChainState(tx, rows, changes);
   await setRecordCounts(tx, counts);
-  await appendStateChanges(tx, changes);
 }
 
 async function readChainHeads(
