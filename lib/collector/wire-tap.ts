@@ -32,7 +32,12 @@ export class WireTap {
       this.observeOutgoing(message);
       return send(message, options);
     };
-    transport.onmessage = (message) => this.observeIncoming(message);
+    // Keep a handler the caller may have set already; the SDK will chain its own after ours.
+    const previous = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      this.observeIncoming(message);
+      previous?.(message, extra);
+    };
   }
 
   /** The next outgoing request of `method` is handed to `listener` (synchronously, as the SDK sends it). */
