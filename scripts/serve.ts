@@ -3,7 +3,9 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
+import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { EnvError, readEnv } from "../lib/server/env";
 
@@ -31,6 +33,11 @@ console.error(
 );
 
 const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT) };
+process.env.DATABASE_URL = db.url;
+await ensureAdminFromEnv(env.RECEIPT_ADMIN_USER, env.RECEIPT_ADMIN_PASSWORD);
+if (!env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup())) {
+  console.error(`receipt: no user yet — open http://localhost:${env.PORT}/setup to create the admin`);
+}
 if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("receipt: no production build yet; building once (npm run build rebuilds)");
   const code = await new Promise<number>((resolve) => {
@@ -54,6 +61,7 @@ async function shutdown(code: number) {
   stopping = true;
   next.kill("SIGTERM");
   await new Promise((resolve) => (next.exitCode === null ? next.once("exit", resolve) : resolve(null)));
+  await getPrisma().$disconnect();
   await db.stop();
   process.exit(code);
 }

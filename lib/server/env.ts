@@ -10,6 +10,10 @@ const ZEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   RECEIPT_DATA_DIR: z.string().min(1).optional(),
+  RECEIPT_ADMIN_USER: z
+    .string()
+    .regex(/^[A-Za-z0-9._-]{1,64}$/)
+    .default("admin"),
   RECEIPT_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
 });
 

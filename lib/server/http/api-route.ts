@@ -1,4 +1,4 @@
-import type { Scope } from "../keys";
+import type { AccessScope } from "./authenticate";
 import { ApiError } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
 
@@ -8,7 +8,7 @@ type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Pr
  * The one place API errors become responses (Langfuse's createAuthedRoute, in small): authenticate with `scope`,
  * run the handler, map ApiError to its status and anything else to a 500 that reveals nothing.
  */
-export function apiRoute<P = Record<string, never>>(scope: Scope, handler: Handler<P>) {
+export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler: Handler<P>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
       const caller = await authenticate(request, scope);

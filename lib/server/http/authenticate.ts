@@ -1,26 +1,57 @@
+import { readSessionToken, userForToken } from "../auth/sessions";
 import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
 import { bearerToken, hashKey, type Scope } from "../keys";
-import { ApiError, forbidden, unauthorized } from "./api-error";
+import { forbidden, unauthorized } from "./api-error";
 
-export type Caller = { kind: "key"; keyId: string; keyName: string; scopes: Scope[] };
+/** Key scopes, plus `admin`: what only a signed-in dashboard user may do (keys, triage, routing changes). */
+export type AccessScope = Scope | "admin";
+
+export type Caller =
+  | { kind: "key"; keyId: string; keyName: string; scopes: Scope[] }
+  | { kind: "user"; userId: string; username: string };
+
+/** What a signed-in user may do: read everything and administer; ingestion is for keys. */
+const USER_SCOPES: AccessScope[] = ["read", "admin"];
 
 /**
- * Resolves the caller of an API request and checks it holds `scope`. The key itself is never logged or echoed:
- * errors say only what was wrong with it.
+ * Resolves the caller of an API request — an ingestion key (`Authorization: Bearer`) or a dashboard session
+ * cookie — and checks it holds `scope`. The key itself is never logged or echoed.
  */
-export async function authenticate(request: Request, scope: Scope): Promise<Caller> {
+export async function authenticate(request: Request, scope: AccessScope): Promise<Caller> {
   const header = request.headers.get("authorization");
-  if (!header) throw unauthorized("missing Authorization: Bearer <ingestion key>");
+  if (header) return authenticateKey(header, scope);
+  const user = await userForToken(readSessionToken(request.headers.get("cookie")));
+  if (!user) throw unauthorized("missing Authorization: Bearer <ingestion key> or a dashboard session");
+  if (!USER_SCOPES.includes(scope))
+    throw forbidden(`a dashboard session cannot '${scope}'; use an ingestion key`);
+  if (request.method !== "GET" && request.method !== "HEAD") rejectCrossSite(request);
+  return { kind: "user", userId: user.id, username: user.username };
+}
+
+async function authenticateKey(header: string, scope: AccessScope): Promise<Caller> {
   const key = bearerToken(header);
   if (!key) throw unauthorized("Authorization must be 'Bearer <ingestion key>'");
   const found = await findActiveKeyByHash(hashKey(key));
   if (!found) throw unauthorized("unknown or revoked ingestion key");
   const scopes = found.scopes as Scope[];
-  if (!scopes.includes(scope)) throw forbidden(`this key lacks the '${scope}' scope`);
+  if (scope === "admin" || !scopes.includes(scope)) throw forbidden(`this key lacks the '${scope}' scope`);
   await touchIngestionKey(found.id, found.lastUsedAt);
   return { kind: "key", keyId: found.id, keyName: found.name, scopes };
 }
 
-export function isApiError(error: unknown): error is ApiError {
-  return error instanceof ApiError;
+/** Cookie-authenticated writes must come from this site (SameSite=Lax already blocks most cross-site posts). */
+function rejectCrossSite(request: Request) {
+  const origin = request.headers.get("origin");
+  if (
+    origin &&
+    origin !== new URL(request.url).origin &&
+    new URL(origin).host !== request.headers.get("host")
+  ) {
+    throw forbidden("cross-site request refused");
+  }
+}
+
+/** Who did something, for audit trails. */
+export function actorName(caller: Caller): string {
+  return caller.kind === "user" ? caller.username : `key:${caller.keyName}`;
 }

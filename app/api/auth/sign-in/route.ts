@@ -1,0 +1,5 @@
+import { signInRoute } from "@/lib/server/auth/auth-routes";
+
+export const dynamic = "force-dynamic";
+
+export const POST = signInRoute;
