@@ -139,9 +139,9 @@ describe("deadline re-classification", () => {
 
   it("the same batch posted to both instances at once is stored once", async () => {
     const batch = Array.from({ length: 30 }, (_, i) => runningWrite(`both-${i}`, 60_000));
-    const [a, b] = await Promise.all(apps.map((app) => apiClient(app.baseUrl, key).post(batch)));
+    const responses = await Promise.all(apps.map((app) => apiClient(app.baseUrl, key).post(batch)));
     const results = await Promise.all(
-      [a, b].map(async (r) => ((await r?.json()) as { results: { duplicate: boolean }[] }).results),
+      responses.map(async (r) => ((await r.json()) as { results: { duplicate: boolean }[] }).results),
     );
     for (let i = 0; i < batch.length; i++) {
       expect(results.filter((list) => list[i]?.duplicate === false)).toHaveLength(1);
