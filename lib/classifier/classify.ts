@@ -3,7 +3,6 @@ import type { Layer, State } from "../contract/states";
 import { parseTimestamp } from "../contract/timestamp";
 import { catalogDecision } from "./catalog-rules";
 import { type Decision, decide, toMs } from "./decision";
-import { usableEvidence } from "./evidence-rules";
 import { REJECTED_WITHOUT_RUNNING_CODES } from "./json-rpc-codes";
 import { layerOfReason, REASONS, type ReasonCode } from "./reasons";
 import { evaluateCall } from "./request-rules";
@@ -85,12 +84,12 @@ function toClassification(decision: Decision, call: Call | undefined): Classific
  * those codes) had been accepted and may have written before failing.
  */
 function isRetrySafe(call: Call): boolean {
-  if (call.sideEffect === "none") return true;
-  if (usableEvidence(call).effect?.status === "absent") return true;
-  if (call.inCatalog === false) return true;
+  if (call.sideEffect === "none" || call.inCatalog === false) return true;
   const response = call.response;
   if (response?.kind === "error" && response.error !== undefined) {
-    return REJECTED_WITHOUT_RUNNING_CODES.has(response.error.code);
+    if (REJECTED_WITHOUT_RUNNING_CODES.has(response.error.code)) return true;
   }
-  return false;
+  // Rule 16: an "absent" checked before the call started says nothing about this call.
+  const effect = call.effect;
+  return effect?.status === "absent" && toMs(effect.checkedAt) >= toMs(call.startedAt);
 }

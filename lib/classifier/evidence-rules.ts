@@ -8,16 +8,15 @@ export type UsableEvidence = { effect?: EffectEvidence; outcome?: OutcomeEvidenc
  * Rule 16: destination or verifier evidence checked before the call started says nothing
  * about this call, so it is ignored (and the ignoring is reported on the path).
  */
-export function usableEvidence(call: Call, pathCodes?: ReasonCode[]): UsableEvidence {
-  const startedMs = toMs(call.startedAt);
+export function usableEvidence(call: Call, startedMs: number, pathCodes: ReasonCode[]): UsableEvidence {
   const usable: UsableEvidence = {};
   if (call.effect !== undefined) {
     if (toMs(call.effect.checkedAt) >= startedMs) usable.effect = call.effect;
-    else pathCodes?.push(REASONS.EFFECT_CHECKED_BEFORE_CALL);
+    else pathCodes.push(REASONS.EFFECT_CHECKED_BEFORE_CALL);
   }
   if (call.outcome !== undefined) {
     if (toMs(call.outcome.checkedAt) >= startedMs) usable.outcome = call.outcome;
-    else pathCodes?.push(REASONS.OUTCOME_CHECKED_BEFORE_CALL);
+    else pathCodes.push(REASONS.OUTCOME_CHECKED_BEFORE_CALL);
   }
   return usable;
 }

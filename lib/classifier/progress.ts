@@ -15,8 +15,12 @@ export type ProgressScan = {
  * result — and its `progress` is strictly greater than the previous *valid* entry's, so one
  * bad entry cannot block the honest ones after it.
  */
-export function scanProgress(call: Call, atMs: number, terminalAtMs: number | undefined): ProgressScan {
-  const startedMs = toMs(call.startedAt);
+export function scanProgress(
+  call: Call,
+  startedMs: number,
+  atMs: number,
+  terminalAtMs: number | undefined,
+): ProgressScan {
   const upperMs = terminalAtMs === undefined ? atMs : Math.min(atMs, terminalAtMs);
   let lastValidAtMs: number | undefined;
   let lastValidProgress = Number.NEGATIVE_INFINITY;

@@ -65,10 +65,13 @@ const LAYER_BY_PREFIX: Record<string, Layer> = {
   chain: "outcome",
 };
 
+const LAYER_BY_REASON = new Map<ReasonCode, Layer>(
+  REASON_CODES.map((reason) => [reason, LAYER_BY_PREFIX[reason.slice(0, reason.indexOf("."))] as Layer]),
+);
+
 /** The layer a reason belongs to, from its prefix (§2). */
 export function layerOfReason(reason: ReasonCode): Layer {
-  const prefix = reason.slice(0, reason.indexOf("."));
-  const layer = LAYER_BY_PREFIX[prefix];
-  if (layer === undefined) throw new Error(`reason without a known layer prefix: ${reason}`);
+  const layer = LAYER_BY_REASON.get(reason);
+  if (layer === undefined) throw new Error(`unknown reason code: ${reason}`);
   return layer;
 }

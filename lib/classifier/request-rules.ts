@@ -28,10 +28,11 @@ export function evaluateCall(call: Call, atMs: number): Decision {
   }
   // 14.
   const terminal = findTerminalEvidence(call);
+  const startedMs = toMs(call.startedAt);
   const pathCodes: ReasonCode[] = terminal.path === "unfinished" ? [...terminal.reasons] : [];
   // 15, "in every path": invalid progress is reported and ignored.
   const terminalAtMs = terminal.path === "result" ? terminal.terminalAtMs : undefined;
-  const progress = scanProgress(call, atMs, terminalAtMs);
+  const progress = scanProgress(call, startedMs, atMs, terminalAtMs);
   if (progress.inconsistent) pathCodes.push(REASONS.REQUEST_PROGRESS_INCONSISTENT);
 
   if (terminal.path === "task_failed") {
@@ -41,7 +42,6 @@ export function evaluateCall(call: Call, atMs: number): Decision {
 
   let unfinished = terminal.path === "unfinished";
   if (terminal.path === "in_flight") {
-    const startedMs = toMs(call.startedAt);
     const lastActivityMs = lastActivity(call, startedMs, progress.lastValidAtMs);
     const deadlineMs = startedMs + call.deadlineMs;
     const idleUntilMs = lastActivityMs + call.inactivityMs;
@@ -57,7 +57,7 @@ export function evaluateCall(call: Call, atMs: number): Decision {
   }
 
   // 16.
-  const evidence = usableEvidence(call, pathCodes);
+  const evidence = usableEvidence(call, startedMs, pathCodes);
   // 17.
   if (unfinished) return decideUnfinished(call, evidence, pathCodes);
   // 18.

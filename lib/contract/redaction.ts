@@ -36,6 +36,9 @@ export function matchSecretPattern(text: string): SecretPatternName | undefined 
   return undefined;
 }
 
+/** The shortest string any pattern can match (a JWT: `eyJxx.eyJxx.`); shorter ones skip the regex. */
+const MIN_SECRET_LENGTH = 12;
+
 export type PathSegment = string | number;
 
 export type SecretHit = { path: string; pattern: SecretPatternName };
@@ -49,12 +52,34 @@ const MAX_SCAN_DEPTH = 64;
 /** Every string value and object key in `value` that matches a credential pattern. */
 export function findSecrets(value: unknown): SecretHit[] {
   const hits: SecretHit[] = [];
-  scan(value, [], hits);
+  // Almost every record is clean: a cheap yes/no pass first, paths only when needed.
+  if (containsSecret(value, 0)) scan(value, [], hits);
   return hits;
+}
+
+/** Whether `text` matches any credential pattern (cheaper than `matchSecretPattern`). */
+export function looksLikeSecret(text: string): boolean {
+  return text.length >= MIN_SECRET_LENGTH && COMBINED.test(text);
+}
+
+function containsSecret(value: unknown, depth: number): boolean {
+  if (typeof value === "string") return looksLikeSecret(value);
+  if (typeof value !== "object" || value === null || depth >= MAX_SCAN_DEPTH) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (containsSecret(item, depth + 1)) return true;
+    return false;
+  }
+  const object = value as Record<string, unknown>;
+  for (const key in object) {
+    if (!Object.hasOwn(object, key)) continue;
+    if (looksLikeSecret(key) || containsSecret(object[key], depth + 1)) return true;
+  }
+  return false;
 }
 
 function scan(value: unknown, path: PathSegment[], hits: SecretHit[]): void {
   if (typeof value === "string") {
+    if (value.length < MIN_SECRET_LENGTH) return;
     const pattern = matchSecretPattern(value);
     if (pattern !== undefined) hits.push({ path: jsonPath(path), pattern });
     return;
@@ -70,7 +95,7 @@ function scan(value: unknown, path: PathSegment[], hits: SecretHit[]): void {
   }
   for (const key of Object.keys(value)) {
     path.push(key);
-    const keyPattern = matchSecretPattern(key);
+    const keyPattern = key.length < MIN_SECRET_LENGTH ? undefined : matchSecretPattern(key);
     if (keyPattern !== undefined) hits.push({ path: jsonPath(path), pattern: keyPattern });
     scan((value as Record<string, unknown>)[key], path, hits);
     path.pop();

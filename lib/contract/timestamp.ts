@@ -28,6 +28,67 @@ function daysInMonth(year: number, month: number): number {
  * at millisecond precision). Leap seconds (`:60`) are rejected: epoch time cannot hold them.
  */
 export function parseTimestamp(value: string): number | undefined {
+  return parseCanonicalUtc(value) ?? parseGeneral(value);
+}
+
+const ZERO = 48;
+
+/** The two-digit number at `index`, or -1 when either character is not a digit. */
+function twoDigits(value: string, index: number): number {
+  const tens = value.charCodeAt(index) - ZERO;
+  const ones = value.charCodeAt(index + 1) - ZERO;
+  if (tens < 0 || tens > 9 || ones < 0 || ones > 9) return -1;
+  return tens * 10 + ones;
+}
+
+const DASH = 45;
+const COLON = 58;
+const DOT = 46;
+const UPPER_T = 84;
+const UPPER_Z = 90;
+
+/**
+ * Fast path for what producers almost always send — `toISOString()` output,
+ * `YYYY-MM-DDTHH:MM:SS.sssZ`, or the same without the fraction — parsed with char codes
+ * instead of a regex. Validation and classification parse every timestamp, so this is the
+ * hot path; anything else falls through to the general parser.
+ */
+function parseCanonicalUtc(value: string): number | undefined {
+  const length = value.length;
+  if (length !== 24 && length !== 20) return undefined;
+  if (
+    value.charCodeAt(4) !== DASH ||
+    value.charCodeAt(7) !== DASH ||
+    value.charCodeAt(10) !== UPPER_T ||
+    value.charCodeAt(13) !== COLON ||
+    value.charCodeAt(16) !== COLON ||
+    value.charCodeAt(length - 1) !== UPPER_Z ||
+    (length === 24 && value.charCodeAt(19) !== DOT)
+  ) {
+    return undefined;
+  }
+  const century = twoDigits(value, 0);
+  const yearOfCentury = twoDigits(value, 2);
+  const month = twoDigits(value, 5);
+  const day = twoDigits(value, 8);
+  const hour = twoDigits(value, 11);
+  const minute = twoDigits(value, 14);
+  const second = twoDigits(value, 17);
+  let millis = 0;
+  if (length === 24) {
+    const hundreds = value.charCodeAt(20) - ZERO;
+    const rest = twoDigits(value, 21);
+    if (hundreds < 0 || hundreds > 9 || rest < 0) return undefined;
+    millis = hundreds * 100 + rest;
+  }
+  if (century < 0 || yearOfCentury < 0 || hour < 0 || minute < 0 || second < 0) return undefined;
+  const year = century * 100 + yearOfCentury;
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  return ((daysFromCivil(year, month, day) * 24 + hour) * 60 + minute) * 60_000 + second * 1000 + millis;
+}
+
+function parseGeneral(value: string): number | undefined {
   const m = RFC3339.exec(value);
   if (m === null) return undefined;
   const year = Number(m[1]);
