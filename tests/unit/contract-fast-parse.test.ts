@@ -72,8 +72,9 @@ const NEW_KEYS = ["extra", "k.1", ["ghs_", "b1".repeat(18)].join("")];
 
 function paths(value: Json, prefix: Path = []): Path[] {
   const found: Path[] = [prefix];
-  if (Array.isArray(value)) value.forEach((item, i) => found.push(...paths(item, [...prefix, i])));
-  else if (typeof value === "object" && value !== null) {
+  if (Array.isArray(value)) {
+    for (const [i, item] of value.entries()) found.push(...paths(item, [...prefix, i]));
+  } else if (typeof value === "object" && value !== null) {
     for (const [key, item] of Object.entries(value)) found.push(...paths(item, [...prefix, key]));
   }
   return found;
