@@ -110,20 +110,35 @@ export type TRoutingConfig = z.infer<typeof ZRoutingConfig>;
 /** A config as authored or imported (optional fields may be missing). */
 export type TRoutingConfigInput = z.input<typeof ZRoutingConfig>;
 
-const MASK = "••••••";
+/** What a masked secret starts with. The rest is a reference to the stored target it stands for. */
+export const MASK = "••••••";
+
+/**
+ * The masked form of a target's secret: MASK plus "#<channel>/<index>", the target it was read from.
+ * Saving a config that still holds the token keeps that target's stored secret (see unmaskSecrets), so
+ * the UI and an exported file can round-trip without ever carrying a credential.
+ */
+export const maskToken = (channel: string, index: number): string => `${MASK}#${channel}/${index}`;
 
 /** A copy safe to show or export for review: webhook secrets, routing keys and Slack URLs masked. */
 export function maskSecrets(config: TRoutingConfig): TRoutingConfig {
-  const maskTarget = (target: TTarget): TTarget => {
+  const maskTarget = (channel: string, target: TTarget, index: number): TTarget => {
+    const token = maskToken(channel, index);
     switch (target.type) {
       case "webhook":
-        return { ...target, secret: MASK };
+        return { ...target, secret: token };
       case "slack":
         // Slack incoming-webhook URLs embed their credential in the path.
-        return { ...target, url: `${new URL(target.url).origin}/${MASK}` };
+        return { ...target, url: `${new URL(target.url).origin}/${token}` };
       case "pagerduty":
-        return { ...target, routingKey: MASK };
+        return { ...target, routingKey: token };
     }
   };
-  return { ...config, channels: config.channels.map((c) => ({ ...c, targets: c.targets.map(maskTarget) })) };
+  return {
+    ...config,
+    channels: config.channels.map((c) => ({
+      ...c,
+      targets: c.targets.map((target, index) => maskTarget(c.name, target, index)),
+    })),
+  };
 }

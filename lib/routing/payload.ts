@@ -54,11 +54,12 @@ export interface LinkBuilder {
   reconcile(chainId: string): string;
 }
 
+/** The dashboard's pages: a chain's evidence, and its row in the effect-unknown queue (the reconcile action). */
 export const linksFor = (baseUrl: string): LinkBuilder => {
   const base = baseUrl.replace(/\/+$/, "");
   return {
     chain: (id) => `${base}/chains/${encodeURIComponent(id)}`,
-    reconcile: (id) => `${base}/chains/${encodeURIComponent(id)}/reconcile`,
+    reconcile: (id) => `${base}/queues/effect-unknown?chain=${encodeURIComponent(id)}`,
   };
 };
 
@@ -126,6 +127,8 @@ export function detailsFor(alert: Alert, ctx: AlertContext = {}): Record<string,
     case "effect_unknown":
       return defined({ operationKey: ctx.operationKey, effectStatus: ctx.effectStatus, retrySafe: false });
     case "false_success":
+      // Either the verifier failed or the destination showed nothing (effect.absent): say which.
+      return defined({ verifier: ctx.verifier, verdict: ctx.verdict, effectStatus: ctx.effectStatus });
     case "unverified":
       return defined({ verifier: ctx.verifier, verdict: ctx.verdict });
     default:

@@ -144,7 +144,9 @@ describe("webhook body per state (issue 6 table)", () => {
     if (typeof guidance === "string") expect(a.guidance).toBe(guidance);
     else if (guidance) expect(a.guidance).toMatch(guidance);
     expect(a.links.chain).toBe("https://receipt.example.com/chains/c1");
-    expect(a.links.reconcile !== undefined).toBe(reconcile);
+    expect(a.links.reconcile).toBe(
+      reconcile ? "https://receipt.example.com/queues/effect-unknown?chain=c1" : undefined,
+    );
   });
 
   it('says "retry allowed" only when retrySafe is true', () => {
