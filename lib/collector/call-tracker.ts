@@ -1,15 +1,16 @@
 import { createHash } from "node:crypto";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CatalogTracker } from "./catalog";
 import { CallClocks, type ExpiryReason } from "./clocks";
 import { errorClass } from "./errors";
 import type { CallEvidence, CollectorRecord, TaskStatus } from "./record-types";
 import { assertId, buildRecord } from "./records";
+import type { SessionClient } from "./sdk/session-client";
 import type { SessionRecorder } from "./session";
 import { iso } from "./time";
 import type { RequestId, WireResponse, WireTap } from "./wire-tap";
 
 export type CallContext = {
+  client: SessionClient;
   tap: WireTap;
   session: SessionRecorder;
   catalog: CatalogTracker;
@@ -86,11 +87,13 @@ export class CallTracker {
   }
 
   /** Best-effort `tasks/cancel` for a task still running when a clock or the caller stopped it. */
-  async cancelTask(client: Client): Promise<void> {
+  async cancelTask(): Promise<void> {
     const status = this.call.task?.status;
-    if (!this.rawTaskId || status === "completed" || status === "failed" || status === "cancelled") return;
+    const tasks = this.ctx.client.tasks;
+    if (!tasks || !this.rawTaskId || status === "completed" || status === "failed" || status === "cancelled")
+      return;
     try {
-      const task = await client.experimental.tasks.cancelTask(this.rawTaskId, { timeout: 2_000 });
+      const task = await tasks.cancelTask(this.rawTaskId, { timeout: 2_000 });
       this.taskUpdate(task as unknown as Record<string, unknown>);
     } catch {
       // The tap already recorded cancelledAt when the request went out; the answer is a bonus.

@@ -1,10 +1,9 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type CallContext, CallTracker } from "./call-tracker";
 import type { ExpiryReason } from "./clocks";
 import { type EffectHook, type OutcomeHook, outcomeVerifier, runEffectHook, runOutcomeHook } from "./hooks";
 import type { CollectorRecord, SideEffect } from "./record-types";
 import { assertId, checkLabels, newId } from "./records";
+import type { SessionClient, ToolResult } from "./sdk/session-client";
 import type { RequestId } from "./wire-tap";
 
 export type CallToolOptions = {
@@ -33,7 +32,7 @@ export type CallReport = {
   chainId: string;
   requestId?: RequestId;
   /** The tool's result, when the SDK accepted one. Never recorded. */
-  result?: CallToolResult;
+  result?: ToolResult;
   error?: unknown;
   /** Which collector clock stopped the call, if one did. */
   expired?: ExpiryReason;
@@ -45,11 +44,7 @@ export type CallReport = {
 /** SDK-side timeout kept beyond our deadline: the collector's clocks decide, the SDK's never fire first. */
 const SDK_TIMEOUT_SLACK_MS = 5_000;
 
-export async function runCall(
-  ctx: CallContext,
-  client: Client,
-  options: CallToolOptions,
-): Promise<CallReport> {
+export async function runCall(ctx: CallContext, options: CallToolOptions): Promise<CallReport> {
   const { deadlineMs } = options;
   const inactivityMs = options.inactivityMs ?? deadlineMs;
   if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
@@ -79,10 +74,14 @@ export async function runCall(
   if (options.signal?.aborted) onCallerAbort();
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
 
-  const useTask = options.task === true || ctx.catalog.requiresTask(options.name);
-  let outcome: { result?: CallToolResult; error?: unknown };
+  // Only an SDK with a task runtime (1.x) runs a task-augmented call; elsewhere the plain call goes out.
+  const useTask =
+    ctx.client.tasks !== undefined && (options.task === true || ctx.catalog.requiresTask(options.name));
+  let outcome: { result?: ToolResult; error?: unknown };
   try {
-    outcome = useTask ? await runTask(tracker, client, options) : await runPlain(tracker, client, options);
+    outcome = useTask
+      ? await runTask(tracker, ctx.client, options)
+      : await runPlain(tracker, ctx.client, options);
   } finally {
     options.signal?.removeEventListener("abort", onCallerAbort);
     tracker.clocks.stop();
@@ -92,7 +91,7 @@ export async function runCall(
     tracker.finish();
     throw outcome.error ?? new Error("tools/call was not sent");
   }
-  if (!tracker.call.response && isConnectionClosed(outcome.error)) tracker.cancelled(Date.now());
+  if (!tracker.call.response && ctx.client.isConnectionClosed(outcome.error)) tracker.cancelled(Date.now());
   tracker.snapshot("end");
 
   const hookInput = { args: options.arguments, result: outcome.result, operationKey: options.operationKey };
@@ -122,27 +121,25 @@ function sdkOptions(tracker: CallTracker, options: CallToolOptions) {
   };
 }
 
-async function runPlain(tracker: CallTracker, client: Client, options: CallToolOptions) {
+async function runPlain(tracker: CallTracker, client: SessionClient, options: CallToolOptions) {
   const release = tracker.claim();
   const pending = client.callTool(
     { name: options.name, arguments: options.arguments },
-    undefined,
     sdkOptions(tracker, options),
   );
   release();
   if (tracker.requestId !== undefined) tracker.snapshot("start");
   try {
-    return { result: (await pending) as CallToolResult };
+    return { result: await pending };
   } catch (error) {
     return { error };
   }
 }
 
-async function runTask(tracker: CallTracker, client: Client, options: CallToolOptions) {
-  const stream = client.experimental.tasks.callToolStream(
+async function runTask(tracker: CallTracker, client: SessionClient, options: CallToolOptions) {
+  const stream = (client.tasks as NonNullable<SessionClient["tasks"]>).callToolStream(
     { name: options.name, arguments: options.arguments },
-    undefined,
-    { ...sdkOptions(tracker, options), task: {} },
+    sdkOptions(tracker, options),
   );
   const iterator = stream[Symbol.asyncIterator]();
   const release = tracker.claim();
@@ -153,14 +150,14 @@ async function runTask(tracker: CallTracker, client: Client, options: CallToolOp
     if (tracker.abort.signal.aborted) resolve("aborted");
     tracker.abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });
   });
-  const out: { result?: CallToolResult; error?: unknown } = {};
+  const out: { result?: ToolResult; error?: unknown } = {};
   try {
     // Race each step against the clocks: the SDK only checks the signal between polls.
     for (let step = await Promise.race([first, aborted]); step !== "aborted" && !step.done; ) {
       const message = step.value;
       if (message.type === "taskStatus") tracker.taskUpdate(message.task, Date.now());
       else if (message.type === "result") {
-        out.result = message.result as CallToolResult;
+        out.result = message.result;
         if (tracker.call.task) tracker.call.task.result = { isError: out.result.isError === true };
       } else if (message.type === "error") out.error = message.error;
       step = await Promise.race([iterator.next(), aborted]);
@@ -171,11 +168,7 @@ async function runTask(tracker: CallTracker, client: Client, options: CallToolOp
   if (tracker.abort.signal.aborted) {
     out.error ??= tracker.abort.signal.reason;
     void iterator.return(undefined).catch(() => undefined);
-    await tracker.cancelTask(client);
+    await tracker.cancelTask();
   }
   return out;
-}
-
-function isConnectionClosed(error: unknown): boolean {
-  return error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
 }

@@ -15,3 +15,15 @@ export function capabilityPaths(capabilities: unknown, prefix = ""): string[] {
   }
   return paths;
 }
+
+/** The modern era's tasks extension; its settings are listed under the extension's own path. */
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+
+/**
+ * The contract names the tasks feature "tasks" in both eras, so a run can require "tasks" once:
+ * a modern peer that lists the extension `extensions.io.modelcontextprotocol/tasks` gets "tasks" too.
+ */
+export function withTasksFeature(paths: string[]): string[] {
+  const extension = `extensions.${TASKS_EXTENSION}`;
+  return paths.includes(extension) && !paths.includes("tasks") ? [...paths, "tasks"] : paths;
+}

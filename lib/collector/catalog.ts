@@ -1,6 +1,6 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { catalogSchemaHash } from "../contract/schema-hash";
 import type { CatalogEvidence } from "./record-types";
+import type { SessionClient, ToolListing, ToolsPage } from "./sdk/session-client";
 import { iso } from "./time";
 import type { WireTap } from "./wire-tap";
 
@@ -15,8 +15,8 @@ export type CatalogOptions = {
 type Snapshot = Omit<CatalogEvidence, "listChangedAt"> & { names: Set<string>; taskRequired: Set<string> };
 
 /**
- * The Catalog layer: paginated `tools/list` refreshes (through the SDK client, so its own tool
- * caches stay in step) and one bounded, debounced re-discovery per burst of `list_changed`.
+ * The Catalog layer: paginated `tools/list` refreshes, page by page through the SDK client, and one
+ * bounded, debounced re-discovery per burst of `list_changed`.
  */
 export class CatalogTracker {
   private last?: Snapshot;
@@ -28,7 +28,7 @@ export class CatalogTracker {
   refreshes = 0;
 
   constructor(
-    private readonly client: Client,
+    private readonly client: SessionClient,
     tap: WireTap,
     private readonly options: CatalogOptions = {},
   ) {
@@ -76,6 +76,12 @@ export class CatalogTracker {
     return this.last ? this.last.names.has(tool) : undefined;
   }
 
+  /** The modern cache hint ran out before `at` (ms): the list must be read again before a tool is chosen. */
+  expired(at: number): boolean {
+    const last = this.last;
+    return last?.ttlMs !== undefined && at > Date.parse(last.refreshedAt) + last.ttlMs;
+  }
+
   requiresTask(tool: string): boolean {
     return this.last?.taskRequired.has(tool) ?? false;
   }
@@ -102,20 +108,25 @@ export class CatalogTracker {
 
   private async readAllPages(): Promise<Snapshot> {
     const maxPages = this.options.maxPages ?? 100;
-    const tools: { name: string; inputSchema?: unknown; outputSchema?: unknown; execution?: unknown }[] = [];
+    const tools: ToolListing[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
     let pages = 0;
     let complete = false;
+    let ttlMs: number | undefined;
     while (pages < maxPages) {
-      let page: Awaited<ReturnType<Client["listTools"]>>;
+      let page: ToolsPage;
       try {
-        page = await this.client.listTools(cursor === undefined ? undefined : { cursor });
+        page = await this.client.listToolsPage(cursor);
       } catch (error) {
         // Nothing read at all is "catalog not read"; a failure mid-way is an incomplete read.
         if (pages === 0) throw error;
         break;
       }
+      // The modern cache hint of the list is the first page's; 0 ("immediately stale") has no
+      // place in the contract (ttlMs > 0), so only a positive hint is recorded.
+      if (pages === 0 && Number.isInteger(page.ttlMs) && (page.ttlMs as number) > 0)
+        ttlMs = page.ttlMs as number;
       pages++;
       tools.push(...page.tools);
       cursor = page.nextCursor;
@@ -139,6 +150,7 @@ export class CatalogTracker {
       toolCount: tools.length,
       schemaHash: catalogSchemaHash(tools),
       refreshedAt: iso(Date.now()),
+      ...(ttlMs === undefined ? {} : { ttlMs }),
       names: new Set(tools.map((tool) => tool.name)),
       taskRequired,
     };

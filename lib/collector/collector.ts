@@ -1,6 +1,11 @@
+import {
+  type ClientOptions as V2ClientOptions,
+  Client as V2Client,
+  StreamableHTTPClientTransport as V2StreamableHttp,
+  type StreamableHTTPClientTransportOptions as V2StreamableHttpOptions,
+  type Transport as V2Transport,
+} from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import {
   StreamableHTTPClientTransport,
   type StreamableHTTPClientTransportOptions,
@@ -9,24 +14,26 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { type Classification, classify } from "../classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
-import { CatalogTracker, type CatalogOptions } from "./catalog";
-import { RetryRefusedError, SessionFailedError } from "./errors";
+import type { CatalogOptions } from "./catalog";
+import { type LiveSession, openSession } from "./connect";
+import { RetryRefusedError } from "./errors";
 import { type AuthObserver, challengeCapturingFetch } from "./http-auth";
 import type { CatalogEvidence, CollectorRecord, TransportKind } from "./record-types";
-import { buildRecord, checkLabels } from "./records";
-import { type RequiredCapabilities, SessionRecorder } from "./session";
+import { checkLabels } from "./records";
+import { V1_PROTOCOL, v1SessionClient, v1TransportKind } from "./sdk/v1";
+import { v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
+import type { RequiredCapabilities } from "./session";
 import type { RecordSink } from "./sinks/types";
-import { WireTap } from "./wire-tap";
 
 export type CollectorOptions = {
   sink: RecordSink;
   clientInfo: { name: string; version: string };
-  /** Capabilities the client declares in `initialize`. */
+  /** Capabilities the client declares (in `initialize`, or in every modern request's `_meta`). */
   capabilities?: ClientCapabilities;
   /** What this run needs, as dotted paths ("tools", "tools.listChanged"); missing → incompatible_session. */
   requiredCapabilities?: RequiredCapabilities;
   labels?: Record<string, string>;
-  /** An initialize that never answers becomes a record after this long (default 30 s). */
+  /** An initialize (or discover) that never answers becomes a record after this long (default 30 s). */
   connectTimeoutMs?: number;
   catalog?: CatalogOptions;
   /** How long a call waits for a pending re-discovery before it is chosen anyway (default 2 s). */
@@ -34,27 +41,39 @@ export type CollectorOptions = {
   /** Minimum gap between "still working" records on progress / task updates (default 1 s). */
   heartbeatMs?: number;
 };
-export type ConnectOptions = {
-  /** Bring your own SDK client (it must not be connected yet). */
-  client?: Client;
+type CommonConnectOptions = {
   transportKind?: TransportKind;
   /** Challenge capture for a transport built elsewhere with `challengeCapturingFetch(auth)`. */
   auth?: AuthObserver;
   connectTimeoutMs?: number;
-  /** Read the tool catalog right after initialize (default true). */
+  /** Read the tool catalog right after connecting (default true). */
   readCatalog?: boolean;
+};
+/** SDK 1.x (`@modelcontextprotocol/sdk`): the legacy revisions, up to 2025-11-25. */
+export type ConnectOptions = CommonConnectOptions & {
+  /** Bring your own SDK 1.x client (it must not be connected yet). */
+  client?: Client;
+};
+/** SDK 2.x (`@modelcontextprotocol/client`): also the modern 2026-07-28 revision. */
+export type ConnectV2Options = CommonConnectOptions & {
+  /**
+   * Options of the 2.x client the collector builds, e.g. `{ versionNegotiation: { mode: "auto" } }`
+   * or `{ mode: { pin: "2026-07-28" } }`. The SDK's default is the legacy handshake. The collector
+   * builds the client itself so that the versions it offers are known to the record.
+   */
+  clientOptions?: Omit<V2ClientOptions, "capabilities">;
 };
 export type CollectorCallOptions = CallToolOptions & {
   /** This call repeats that chain's call: refused with `RetryRefusedError` unless the classifier says retrySafe. */
   retryOf?: string | CallReport;
 };
-type Live = { tap: WireTap; session: SessionRecorder; catalog: CatalogTracker };
+type AnyClient = Client | V2Client;
 
 export function createCollector(options: CollectorOptions) {
   const labels = checkLabels(options.labels);
   const required = options.requiredCapabilities ?? {};
-  const sessions = new WeakMap<Client, Live>();
-  const authByTransport = new WeakMap<Transport, AuthObserver>();
+  const sessions = new WeakMap<AnyClient, LiveSession>();
+  const authByTransport = new WeakMap<object, AuthObserver>();
   const latestByChain = new Map<string, CollectorRecord>();
 
   const emit = (record: CollectorRecord): void => {
@@ -63,14 +82,25 @@ export function createCollector(options: CollectorOptions) {
     if (latestByChain.size > 10_000) latestByChain.delete(latestByChain.keys().next().value as string);
     options.sink.submit([record]);
   };
-  const live = (client: Client): Live => {
+  const live = (client: AnyClient): LiveSession => {
     const found = sessions.get(client);
     if (!found) throw new Error("this client was not connected through the collector");
     return found;
   };
+  const common = (transport: object, connect: CommonConnectOptions) => ({
+    clientInfo: options.clientInfo,
+    required,
+    auth: connect.auth ?? authByTransport.get(transport),
+    catalogOptions: options.catalog,
+    readCatalog: connect.readCatalog !== false,
+    labels,
+    emit,
+  });
+  const timeoutOf = (connect: CommonConnectOptions) =>
+    connect.connectTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
 
   return {
-    /** A Streamable HTTP transport whose 401/403 challenges are recorded (never the token). */
+    /** An SDK 1.x Streamable HTTP transport whose 401/403 challenges are recorded (never the token). */
     streamableHttp(url: string | URL, transportOptions: StreamableHTTPClientTransportOptions = {}) {
       const auth: AuthObserver = {};
       const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
@@ -79,51 +109,57 @@ export function createCollector(options: CollectorOptions) {
       return transport;
     },
 
-    /** Initializes the session; a session that fails is recorded and thrown as `SessionFailedError`. */
+    /** The same for SDK 2.x (modern-era HTTP needs the 2.x transport: it sends the Mcp-* headers). */
+    streamableHttpV2(url: string | URL, transportOptions: V2StreamableHttpOptions = {}) {
+      const auth: AuthObserver = {};
+      const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
+      const transport = new V2StreamableHttp(new URL(url), { ...transportOptions, fetch });
+      authByTransport.set(transport, auth);
+      return transport;
+    },
+
+    /** Connects an SDK 1.x client (initialize); a session that fails is recorded and thrown as `SessionFailedError`. */
     async connect(transport: Transport, connect: ConnectOptions = {}): Promise<Client> {
-      const tap = new WireTap(transport); // must precede client.connect: the SDK keeps a pre-set onmessage
-      const session = new SessionRecorder(`session-${crypto.randomUUID()}`, tap, {
-        clientInfo: options.clientInfo,
-        transport: connect.transportKind ?? transportKind(transport),
-        required,
-        auth: connect.auth ?? authByTransport.get(transport),
-      });
       const client =
         connect.client ?? new Client(options.clientInfo, { capabilities: options.capabilities ?? {} });
-      const catalog = new CatalogTracker(client, tap, options.catalog);
-      const timeout = connect.connectTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
-      try {
-        await client.connect(transport, { timeout });
-      } catch (error) {
-        const chainId = `${session.id}.connect`;
-        const record = buildRecord({ chainId, phase: "connect", session: session.snapshot(), labels });
-        emit(record);
-        await client.close().catch(() => undefined);
-        throw new SessionFailedError(chainId, error, record);
-      }
-      sessions.set(client, { tap, session, catalog });
-      if (connect.readCatalog !== false && client.getServerCapabilities()?.tools)
-        await catalog.refresh().catch(() => undefined); // unread stays absent: the classifier says catalog.not_read
-      // A session the classifier already rejects (missing capability…) is evidence even with no call.
-      const record = buildRecord({
-        chainId: `${session.id}.connect`,
-        phase: "connect",
-        session: session.snapshot(),
-        catalog: catalog.snapshot(),
-        labels,
+      const session = await openSession({
+        ...common(transport, connect),
+        transport,
+        transportKind: connect.transportKind ?? v1TransportKind(transport),
+        protocol: V1_PROTOCOL,
+        client: v1SessionClient(client),
+        connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
       });
-      const state = classify(record).state;
-      if (state === "needs_auth" || state === "incompatible_session") emit(record);
+      sessions.set(client, session);
+      return client;
+    },
+
+    /** Connects an SDK 2.x client: legacy, modern (2026-07-28) or either, as `clientOptions` says. */
+    async connectV2(transport: V2Transport, connect: ConnectV2Options = {}): Promise<V2Client> {
+      const clientOptions = { ...connect.clientOptions, capabilities: options.capabilities ?? {} };
+      const client = new V2Client(options.clientInfo, clientOptions as V2ClientOptions);
+      const session = await openSession({
+        ...common(transport, connect),
+        transport,
+        transportKind: connect.transportKind ?? v2TransportKind(transport),
+        protocol: v2Protocol(clientOptions as V2ClientOptions),
+        client: v2SessionClient(client),
+        connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
+        discover: () => client.discover({ timeout: timeoutOf(connect) }),
+      });
+      sessions.set(client, session);
       return client;
     },
 
     /** Calls a tool with the collector's clocks and hooks; emits start/progress/end/verified records. */
-    async callTool(client: Client, call: CollectorCallOptions): Promise<CallReport> {
+    async callTool(client: AnyClient, call: CollectorCallOptions): Promise<CallReport> {
       if (call.retryOf !== undefined) this.assertRetrySafe(call.retryOf);
-      const { tap, session, catalog } = live(client);
+      const { client: sdk, tap, session, catalog } = live(client);
       await catalog.settled(options.catalogWaitMs ?? 2_000);
-      const ctx = { tap, session, catalog, labels, emit, heartbeatMs: options.heartbeatMs ?? 1_000 };
-      return runCall(ctx, client, call);
+      // A list whose modern cache hint ran out is read again before a tool is chosen from it.
+      if (catalog.expired(Date.now())) await catalog.refresh().catch(() => undefined);
+      const heartbeatMs = options.heartbeatMs ?? 1_000;
+      return runCall({ client: sdk, tap, session, catalog, labels, emit, heartbeatMs }, call);
     },
 
     /** Throws `RetryRefusedError` when repeating that chain's call could duplicate or contradict a write. */
@@ -145,12 +181,12 @@ export function createCollector(options: CollectorOptions) {
       return classify(record, at);
     },
 
-    async refreshCatalog(client: Client): Promise<CatalogEvidence> {
+    async refreshCatalog(client: AnyClient): Promise<CatalogEvidence> {
       return live(client).catalog.refresh();
     },
 
     /** The catalog as the next call would record it, and how many refreshes ran (the initial read included). */
-    catalogState(client: Client): { catalog?: CatalogEvidence; refreshes: number } {
+    catalogState(client: AnyClient): { catalog?: CatalogEvidence; refreshes: number } {
       const { catalog } = live(client);
       return { catalog: catalog.snapshot(), refreshes: catalog.refreshes };
     },
@@ -166,10 +202,3 @@ export function createCollector(options: CollectorOptions) {
 }
 
 export type Collector = ReturnType<typeof createCollector>;
-
-function transportKind(transport: Transport): TransportKind {
-  if (transport instanceof StdioClientTransport) return "stdio";
-  if (transport instanceof StreamableHTTPClientTransport) return "streamable-http";
-  if (transport instanceof SSEClientTransport) return "sse";
-  return "other";
-}

@@ -1,5 +1,5 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { CallEvidence, Verifier } from "./record-types";
+import type { ToolResult } from "./sdk/session-client";
 import { iso } from "./time";
 
 /**
@@ -10,7 +10,7 @@ import { iso } from "./time";
 export type HookInput = {
   args: Record<string, unknown> | undefined;
   /** Absent when the server never sent a usable result (timeout, abort, JSON-RPC error). */
-  result: CallToolResult | undefined;
+  result: ToolResult | undefined;
   operationKey?: string;
 };
 export type EffectStatus = "committed" | "absent" | "unknown";

@@ -3,18 +3,21 @@
  * redacted health records (contract v1). See README.md in this folder for a ten-line example.
  */
 export type { CallReport, CallToolOptions } from "./call";
-export { capabilityPaths } from "./capabilities";
+export { capabilityPaths, TASKS_EXTENSION } from "./capabilities";
 export {
   type Collector,
   type CollectorCallOptions,
   type CollectorOptions,
   type ConnectOptions,
+  type ConnectV2Options,
   createCollector,
 } from "./collector";
 export { errorClass, RetryRefusedError, SessionFailedError } from "./errors";
 export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
 export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";
 export type { CollectorRecord } from "./record-types";
+export type { ToolResult } from "./sdk/session-client";
+export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
 export { type DeliveryFailure, DeliveryError, type DeliveryReport, type RecordSink } from "./sinks/types";

@@ -1,26 +1,41 @@
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { capabilityPaths } from "./capabilities";
 import type { AuthObserver } from "./http-auth";
+import { clipPeer, peerInfo } from "./peer-info";
 import type { SessionEvidence, TransportKind } from "./record-types";
+import type { ProtocolDefaults } from "./sdk/v2";
+import { observeModernWire } from "./session-modern";
 import { iso } from "./time";
 import type { WireTap } from "./wire-tap";
 
 export type RequiredCapabilities = { server?: string[]; client?: string[] };
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
+/** Recorded for a server that answered without saying who it is (e.g. a bare -32022 error). */
+const UNIDENTIFIED = { name: "unknown", version: "unknown" };
+
+/** The session as seen so far; filled by the legacy handshake listeners below or by `observeModernWire`. */
+export type SessionState = {
+  era: "legacy" | "modern";
+  requestedVersion: string;
+  acceptedVersion?: string;
+  serverSupportedVersions?: string[];
+  server?: { name: string; version: string };
+  serverCapabilities: string[];
+  clientCapabilities: string[];
+  initializedAt?: number;
+  /** The server answered something (a result or an error) on this session's wire. */
+  answered: boolean;
+  /** A `server/discover` result crossed this session's wire. */
+  discovered: boolean;
+};
 
 /**
- * The Session layer of one connection, filled from the wire: what the client asked for in
- * `initialize`, what the server answered, and when `notifications/initialized` went out.
+ * The Session layer of one connection, filled from the wire. Legacy: what the client asked for in
+ * `initialize`, what the server answered, and when `notifications/initialized` went out. Modern
+ * (stateless): the version and capabilities each request carries in `_meta`, what `server/discover`
+ * answered, and the version the server served a request at.
  */
 export class SessionRecorder {
-  private requestedVersion?: string;
-  private answeredVersion?: string;
-  private server?: { name: string; version: string };
-  private serverCapabilities: string[] = [];
-  private clientCapabilities: string[] = [];
-  private initializedAt?: number;
-  /** Set when the server answered `initialize` at all (result or error). */
-  answered = false;
+  readonly state: SessionState;
 
   constructor(
     readonly id: string,
@@ -30,72 +45,76 @@ export class SessionRecorder {
       transport: TransportKind;
       required: RequiredCapabilities;
       auth?: AuthObserver;
-      clientSupportedVersions?: string[];
+      protocol: ProtocolDefaults;
     },
   ) {
+    this.state = {
+      era: options.protocol.era,
+      requestedVersion: options.protocol.requestedVersion,
+      serverCapabilities: [],
+      clientCapabilities: [],
+      answered: false,
+      discovered: false,
+    };
     tap.onRequestSent((method, id, params) => {
       if (method !== "initialize") return;
-      if (typeof params.protocolVersion === "string") this.requestedVersion = params.protocolVersion;
-      this.clientCapabilities = capabilityPaths(params.capabilities);
+      this.state.era = "legacy";
+      if (typeof params.protocolVersion === "string") this.state.requestedVersion = params.protocolVersion;
+      this.state.clientCapabilities = capabilityPaths(params.capabilities);
       tap.onResponse(id, (response) => {
-        this.answered = true;
+        this.state.answered = true;
         const result = response.result;
         if (!result) return;
-        if (typeof result.protocolVersion === "string") this.answeredVersion = result.protocolVersion;
-        this.server = serverInfo(result.serverInfo);
-        this.serverCapabilities = capabilityPaths(result.capabilities);
+        if (typeof result.protocolVersion === "string") this.state.acceptedVersion = result.protocolVersion;
+        this.state.server = peerInfo(result.serverInfo);
+        this.state.serverCapabilities = capabilityPaths(result.capabilities);
       });
     });
     tap.onNotificationSent((method, _params, at) => {
-      if (method === "notifications/initialized") this.initializedAt = at;
+      if (method === "notifications/initialized") this.state.initializedAt = at;
     });
+    observeModernWire(tap, this.state);
   }
 
   snapshot(): SessionEvidence {
-    const supported = this.options.clientSupportedVersions ?? [...SUPPORTED_PROTOCOL_VERSIONS];
-    const requested = this.requestedVersion ?? LATEST_PROTOCOL_VERSION;
+    const { state, options } = this;
+    const requested = VERSION.test(state.requestedVersion)
+      ? state.requestedVersion
+      : options.protocol.requestedVersion;
     const session: SessionEvidence = {
       id: this.id,
-      client: clip(this.options.clientInfo),
-      transport: this.options.transport,
+      client: clipPeer(options.clientInfo),
+      transport: options.transport,
       protocol: {
-        era: "legacy",
-        requestedVersion: VERSION.test(requested) ? requested : LATEST_PROTOCOL_VERSION,
-        clientSupportedVersions: supported,
+        era: state.era,
+        requestedVersion: requested,
+        clientSupportedVersions: [...options.protocol.clientSupportedVersions],
       },
       capabilities: {
-        server: [...this.serverCapabilities],
-        client: [...this.clientCapabilities],
+        server: [...state.serverCapabilities],
+        client: [...state.clientCapabilities],
         required: {
-          server: [...(this.options.required.server ?? [])],
-          client: [...(this.options.required.client ?? [])],
+          server: [...(options.required.server ?? [])],
+          client: [...(options.required.client ?? [])],
         },
       },
     };
-    if (this.server) session.server = this.server;
+    // "absent when the server never answered": one that answered without naming itself is still there.
+    const server = state.server ?? (state.answered ? UNIDENTIFIED : undefined);
+    if (server) session.server = server;
     // A version that is not even a date cannot be recorded as one; leaving it out says
     // "no agreed version", which is what happened.
-    if (this.answeredVersion && VERSION.test(this.answeredVersion))
-      session.protocol.acceptedVersion = this.answeredVersion;
-    if (this.initializedAt !== undefined) session.protocol.initializedAt = iso(this.initializedAt);
-    const auth = this.options.auth;
+    if (state.acceptedVersion && VERSION.test(state.acceptedVersion))
+      session.protocol.acceptedVersion = state.acceptedVersion;
+    const supported = state.serverSupportedVersions?.filter((version) => VERSION.test(version));
+    if (supported && supported.length > 0) session.protocol.serverSupportedVersions = supported;
+    if (state.era === "legacy" && state.initializedAt !== undefined)
+      session.protocol.initializedAt = iso(state.initializedAt);
+    const auth = options.auth;
     if (auth?.challenge) {
       session.auth = { challenge: { ...auth.challenge } };
       if (auth.resolvedAt) session.auth.resolvedAt = auth.resolvedAt;
     }
     return session;
   }
-}
-
-function serverInfo(value: unknown): { name: string; version: string } | undefined {
-  if (!value || typeof value !== "object") return undefined;
-  const info = value as { name?: unknown; version?: unknown };
-  return clip({
-    name: typeof info.name === "string" && info.name ? info.name : "unknown",
-    version: typeof info.version === "string" && info.version ? info.version : "unknown",
-  });
-}
-
-function clip(info: { name: string; version: string }): { name: string; version: string } {
-  return { name: info.name.slice(0, 128), version: info.version.slice(0, 64) };
 }

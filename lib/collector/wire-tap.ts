@@ -1,43 +1,47 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-
 /**
  * Sees every JSON-RPC message of one session. The SDK has no accessor for the negotiated
  * version, the request ids it picks or the arrival time of progress, so the collector reads
- * them off the transport: `send` is wrapped, and `onmessage` is set before `client.connect`
- * (the SDK keeps a pre-set `onmessage` and calls it before its own handling).
+ * them off the transport: `send` is wrapped, and `onmessage` becomes an accessor that observes
+ * every incoming message whoever installs the handler. (The v2 SDK swaps in its own handler
+ * while it probes with `server/discover`, and both SDKs chain a pre-set handler inside theirs:
+ * a message seen twice on that chain is observed once.)
+ *
+ * Structural types only, so the same tap serves SDK 1.x and 2.x transports.
  */
 export type RequestId = string | number;
-export type WireResponse = { at: number; result?: Record<string, unknown>; error?: { code: number } };
+export type WireError = { code: number; data?: unknown };
+export type WireResponse = { at: number; result?: Record<string, unknown>; error?: WireError };
+export type TappableTransport = {
+  send(message: never, options?: never): Promise<void>;
+  onmessage?: ((message: never, extra?: never) => void) | undefined;
+};
 type Json = Record<string, unknown>;
+type Handler = (message: unknown, extra?: unknown) => void;
 type ResponseListener = (response: WireResponse) => void;
 type OutgoingListener = (id: RequestId, params: Json, at: number) => void;
 type NotificationListener = (method: string, params: Json, at: number) => void;
+type RequestListener = (method: string, id: RequestId, params: Json, at: number) => void;
 
 export class WireTap {
   private readonly responseListeners = new Map<RequestId, ResponseListener>();
+  private readonly anyResponse = new Set<(id: RequestId, response: WireResponse) => void>();
   private readonly claims: { method: string; listener: OutgoingListener }[] = [];
   private readonly incoming = new Set<NotificationListener>();
   private readonly outgoing = new Set<NotificationListener>();
-  private readonly requestListeners = new Set<
-    (method: string, id: RequestId, params: Json, at: number) => void
-  >();
+  private readonly requestListeners = new Set<RequestListener>();
+  private readonly observed = new WeakSet<object>();
 
   constructor(
-    readonly transport: Transport,
+    readonly transport: TappableTransport,
     private readonly now: () => number = Date.now,
   ) {
-    const send = transport.send.bind(transport);
-    transport.send = (message, options) => {
+    const target = transport as unknown as { send: (message: unknown, options?: unknown) => Promise<void> };
+    const send = target.send.bind(transport);
+    target.send = (message, options) => {
       this.observeOutgoing(message);
       return send(message, options);
     };
-    // Keep a handler the caller may have set already; the SDK will chain its own after ours.
-    const previous = transport.onmessage;
-    transport.onmessage = (message, extra) => {
-      this.observeIncoming(message);
-      previous?.(message, extra);
-    };
+    this.interceptIncoming(transport as unknown as { onmessage?: Handler });
   }
 
   /** The next outgoing request of `method` is handed to `listener` (synchronously, as the SDK sends it). */
@@ -54,12 +58,17 @@ export class WireTap {
     this.responseListeners.set(id, listener);
   }
 
+  /** Every response, whoever asked: the session layer reads versions and server identity off them. */
+  onAnyResponse(listener: (id: RequestId, response: WireResponse) => void): void {
+    this.anyResponse.add(listener);
+  }
+
   /** Stops waiting for a response (a call that ended without one must not leak its listener). */
   forgetResponse(id: RequestId): void {
     this.responseListeners.delete(id);
   }
 
-  onRequestSent(listener: (method: string, id: RequestId, params: Json, at: number) => void): () => void {
+  onRequestSent(listener: RequestListener): () => void {
     this.requestListeners.add(listener);
     return () => {
       this.requestListeners.delete(listener);
@@ -80,7 +89,37 @@ export class WireTap {
     };
   }
 
-  private observeOutgoing(message: JSONRPCMessage): void {
+  private interceptIncoming(transport: { onmessage?: Handler }): void {
+    const wrappers = new WeakMap<Handler, Handler>();
+    const raw = new WeakMap<Handler, Handler | undefined>();
+    let inner: Handler | undefined = transport.onmessage;
+    const observeOnly: Handler = (message) => this.observeIncoming(message);
+    Object.defineProperty(transport, "onmessage", {
+      configurable: true,
+      enumerable: true,
+      // One stable wrapper per handler: an SDK that saves and later restores the handler gets it back unchanged.
+      get: () => {
+        if (!inner) return observeOnly;
+        let wrapper = wrappers.get(inner);
+        if (!wrapper) {
+          const handler = inner;
+          wrapper = (message, extra) => {
+            this.observeIncoming(message);
+            handler(message, extra);
+          };
+          wrappers.set(handler, wrapper);
+          raw.set(wrapper, handler);
+        }
+        return wrapper;
+      },
+      set: (handler: Handler | undefined) => {
+        inner =
+          handler && (raw.has(handler) ? raw.get(handler) : handler === observeOnly ? undefined : handler);
+      },
+    });
+  }
+
+  private observeOutgoing(message: unknown): void {
     const at = this.now();
     const m = message as Json;
     if (typeof m.method !== "string") return;
@@ -96,7 +135,9 @@ export class WireTap {
     for (const listener of this.outgoing) listener(m.method, params, at);
   }
 
-  private observeIncoming(message: JSONRPCMessage): void {
+  private observeIncoming(message: unknown): void {
+    if (!message || typeof message !== "object" || this.observed.has(message)) return;
+    this.observed.add(message);
     const at = this.now();
     const m = message as Json;
     if (typeof m.method === "string") {
@@ -107,11 +148,15 @@ export class WireTap {
       return;
     }
     if (!("id" in m) || (typeof m.id !== "string" && typeof m.id !== "number")) return;
+    const error = m.error as { code?: unknown; data?: unknown } | undefined;
+    const response: WireResponse =
+      error && typeof error.code === "number"
+        ? { at, error: { code: error.code, data: error.data } }
+        : { at, result: (m.result ?? {}) as Json };
+    for (const listener of this.anyResponse) listener(m.id, response);
     const listener = this.responseListeners.get(m.id);
     if (!listener) return;
     this.responseListeners.delete(m.id);
-    const error = m.error as { code?: unknown } | undefined;
-    if (error && typeof error.code === "number") listener({ at, error: { code: error.code } });
-    else listener({ at, result: (m.result ?? {}) as Json });
+    listener(response);
   }
 }

@@ -1,0 +1,88 @@
+import { classify } from "../classifier";
+import { CatalogTracker, type CatalogOptions } from "./catalog";
+import { SessionFailedError } from "./errors";
+import type { AuthObserver } from "./http-auth";
+import type { CollectorRecord, TransportKind } from "./record-types";
+import { buildRecord, newId } from "./records";
+import type { SessionClient } from "./sdk/session-client";
+import type { ProtocolDefaults } from "./sdk/v2";
+import { type RequiredCapabilities, SessionRecorder } from "./session";
+import { versionRejected } from "./session-modern";
+import { type TappableTransport, WireTap } from "./wire-tap";
+
+/** Everything the collector keeps for one connected client. */
+export type LiveSession = {
+  client: SessionClient;
+  tap: WireTap;
+  session: SessionRecorder;
+  catalog: CatalogTracker;
+};
+
+export type OpenSessionInput = {
+  transport: TappableTransport;
+  transportKind: TransportKind;
+  protocol: ProtocolDefaults;
+  clientInfo: { name: string; version: string };
+  required: RequiredCapabilities;
+  auth?: AuthObserver;
+  catalogOptions?: CatalogOptions;
+  readCatalog: boolean;
+  labels?: Record<string, string>;
+  emit: (record: CollectorRecord) => void;
+  client: SessionClient;
+  /** The SDK's own connect: initialize, or the modern `server/discover` probe. */
+  connect: () => Promise<void>;
+  /** A modern session whose probe the tap did not see (SDK 2.x probes stdio on a sibling process). */
+  discover?: () => Promise<unknown>;
+};
+
+const UNSUPPORTED_VERSION = -32022;
+
+/**
+ * Connects through the SDK with the tap already on the transport. A session that fails (401/403,
+ * an unsupported version, no answer) is recorded on chain `<sessionId>.connect` and thrown as
+ * `SessionFailedError`; a connected session the classifier already rejects is recorded too.
+ */
+export async function openSession(input: OpenSessionInput): Promise<LiveSession> {
+  const tap = new WireTap(input.transport); // before connect: the tap must see the first message
+  const session = new SessionRecorder(newId("session"), tap, {
+    clientInfo: input.clientInfo,
+    transport: input.transportKind,
+    required: input.required,
+    auth: input.auth,
+    protocol: input.protocol,
+  });
+  const catalog = new CatalogTracker(input.client, tap, input.catalogOptions);
+  const chainId = `${session.id}.connect`;
+  try {
+    await input.connect();
+  } catch (error) {
+    // SDK 2.x may have probed on a process the tap never saw: its typed -32022 is still the server's answer.
+    const rejected = error as { code?: unknown; data?: unknown };
+    if (!session.state.answered && rejected?.code === UNSUPPORTED_VERSION)
+      versionRejected(session.state, rejected.data);
+    const record = buildRecord({
+      chainId,
+      phase: "connect",
+      session: session.snapshot(),
+      labels: input.labels,
+    });
+    input.emit(record);
+    await input.client.close().catch(() => undefined);
+    throw new SessionFailedError(chainId, error, record);
+  }
+  if (session.state.era === "modern" && !session.state.discovered && input.discover)
+    await input.discover().catch(() => undefined); // without it the record lacks the server's versions, nothing worse
+  if (input.readCatalog && input.client.serverCapabilities()?.tools)
+    await catalog.refresh().catch(() => undefined); // unread stays absent: the classifier says catalog.not_read
+  const record = buildRecord({
+    chainId,
+    phase: "connect",
+    session: session.snapshot(),
+    catalog: catalog.snapshot(),
+    labels: input.labels,
+  });
+  const state = classify(record).state;
+  if (state === "needs_auth" || state === "incompatible_session") input.emit(record);
+  return { client: input.client, tap, session, catalog };
+}

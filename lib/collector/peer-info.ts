@@ -1,0 +1,15 @@
+/** A peer's self-reported name and version, clipped to the contract's lengths. */
+export type PeerInfo = { name: string; version: string };
+
+export function peerInfo(value: unknown): PeerInfo | undefined {
+  if (!value || typeof value !== "object") return undefined;
+  const info = value as { name?: unknown; version?: unknown };
+  return clipPeer({
+    name: typeof info.name === "string" && info.name ? info.name : "unknown",
+    version: typeof info.version === "string" && info.version ? info.version : "unknown",
+  });
+}
+
+export function clipPeer(info: PeerInfo): PeerInfo {
+  return { name: info.name.slice(0, 128), version: info.version.slice(0, 64) };
+}

@@ -1,0 +1,76 @@
+import {
+  type Client,
+  type ClientOptions,
+  LATEST_PROTOCOL_VERSION,
+  SdkError,
+  SdkErrorCode,
+  SSEClientTransport,
+  StreamableHTTPClientTransport,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type Transport,
+} from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { TransportKind } from "../record-types";
+import type { SessionClient, ToolResult } from "./session-client";
+
+/**
+ * The first (and, in SDK 2.4.0, only) modern revision. The SDK keeps its list of modern versions
+ * internal (it exports only the legacy `SUPPORTED_PROTOCOL_VERSIONS`), so it is spelled out here.
+ */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+const isModern = (version: string) => version >= MODERN_PROTOCOL_VERSION;
+
+export type ProtocolDefaults = {
+  era: "legacy" | "modern";
+  requestedVersion: string;
+  clientSupportedVersions: string[];
+};
+
+/**
+ * What a 2.x client configured with `options` offers before anything crossed the wire, mirroring
+ * the SDK's own negotiation plan: `'legacy'` (the SDK default) is the plain initialize handshake,
+ * `{ pin }` speaks exactly that modern revision, `'auto'` probes with the modern revisions and may
+ * fall back to the legacy ones. The wire then says which era the session really is.
+ */
+export function v2Protocol(options: ClientOptions): ProtocolDefaults {
+  const mode = options.versionNegotiation?.mode ?? "legacy";
+  const explicit = options.supportedProtocolVersions;
+  const legacy = (explicit ?? [...SUPPORTED_PROTOCOL_VERSIONS]).filter((version) => !isModern(version));
+  if (mode === "legacy")
+    return {
+      era: "legacy",
+      requestedVersion: legacy[0] ?? LATEST_PROTOCOL_VERSION,
+      clientSupportedVersions: legacy,
+    };
+  if (typeof mode === "object")
+    return { era: "modern", requestedVersion: mode.pin, clientSupportedVersions: [mode.pin] };
+  const explicitModern = (explicit ?? []).filter(isModern);
+  const modern = explicitModern.length > 0 ? explicitModern : [MODERN_PROTOCOL_VERSION];
+  // Without an explicit list the SDK may always fall back; with one, only to the legacy versions it names.
+  const fallback = explicit ? legacy : [...SUPPORTED_PROTOCOL_VERSIONS];
+  return {
+    era: "modern",
+    requestedVersion: modern[0] as string,
+    clientSupportedVersions: [...modern, ...fallback],
+  };
+}
+
+export function v2SessionClient(client: Client): SessionClient {
+  return {
+    sdk: "v2",
+    // Raw pages: the 2.x `listTools()` aggregates every page itself, which would hide the page count.
+    listToolsPage: (cursor) =>
+      client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
+    callTool: async (params, options) => (await client.callTool(params, options)) as unknown as ToolResult,
+    isConnectionClosed: (error) => error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed,
+    serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
+    close: () => client.close(),
+  };
+}
+
+export function v2TransportKind(transport: Transport): TransportKind {
+  if (transport instanceof StdioClientTransport) return "stdio";
+  if (transport instanceof StreamableHTTPClientTransport) return "streamable-http";
+  if (transport instanceof SSEClientTransport) return "sse";
+  return "other";
+}
