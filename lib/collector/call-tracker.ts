@@ -79,11 +79,20 @@ export class CallTracker {
     const token = (params._meta as { progressToken?: unknown } | undefined)?.progressToken;
     if (typeof token === "string" || typeof token === "number") this.call.progressToken = token;
     this.ctx.tap.onResponse(id, (response) => this.responded(response));
+    this.snapshot("start");
   }
 
-  /** Hands the next outgoing tools/call to this tracker; returns the release for an unused claim. */
+  /**
+   * Hands the next outgoing tools/call of this tool to this tracker; returns the release for an
+   * unused claim. SDK 1.x sends synchronously inside `callTool`, SDK 2.x after a few awaits, so the
+   * claim stays open until the call settles; the tool name keeps concurrent calls apart.
+   */
   claim(): () => void {
-    return this.ctx.tap.claimNextRequest("tools/call", (id, params) => this.sent(id, params));
+    return this.ctx.tap.claimNextRequest(
+      "tools/call",
+      (id, params) => this.sent(id, params),
+      (params) => params.name === this.call.tool,
+    );
   }
 
   /** Best-effort `tasks/cancel` for a task still running when a clock or the caller stopped it. */

@@ -123,16 +123,17 @@ function sdkOptions(tracker: CallTracker, options: CallToolOptions) {
 
 async function runPlain(tracker: CallTracker, client: SessionClient, options: CallToolOptions) {
   const release = tracker.claim();
-  const pending = client.callTool(
-    { name: options.name, arguments: options.arguments },
-    sdkOptions(tracker, options),
-  );
-  release();
-  if (tracker.requestId !== undefined) tracker.snapshot("start");
   try {
-    return { result: await pending };
+    return {
+      result: await client.callTool(
+        { name: options.name, arguments: options.arguments },
+        sdkOptions(tracker, options),
+      ),
+    };
   } catch (error) {
     return { error };
+  } finally {
+    release();
   }
 }
 
@@ -145,7 +146,6 @@ async function runTask(tracker: CallTracker, client: SessionClient, options: Cal
   const release = tracker.claim();
   const first = iterator.next(); // the generator sends tools/call synchronously here
   release();
-  if (tracker.requestId !== undefined) tracker.snapshot("start");
   const aborted = new Promise<"aborted">((resolve) => {
     if (tracker.abort.signal.aborted) resolve("aborted");
     tracker.abort.signal.addEventListener("abort", () => resolve("aborted"), { once: true });

@@ -25,7 +25,11 @@ type RequestListener = (method: string, id: RequestId, params: Json, at: number)
 export class WireTap {
   private readonly responseListeners = new Map<RequestId, ResponseListener>();
   private readonly anyResponse = new Set<(id: RequestId, response: WireResponse) => void>();
-  private readonly claims: { method: string; listener: OutgoingListener }[] = [];
+  private readonly claims: {
+    method: string;
+    listener: OutgoingListener;
+    match?: (params: Json) => boolean;
+  }[] = [];
   private readonly incoming = new Set<NotificationListener>();
   private readonly outgoing = new Set<NotificationListener>();
   private readonly requestListeners = new Set<RequestListener>();
@@ -44,9 +48,13 @@ export class WireTap {
     this.interceptIncoming(transport as unknown as { onmessage?: Handler });
   }
 
-  /** The next outgoing request of `method` is handed to `listener` (synchronously, as the SDK sends it). */
-  claimNextRequest(method: string, listener: OutgoingListener): () => void {
-    const claim = { method, listener };
+  /** The next outgoing request of `method` (that `match` accepts) is handed to `listener`, as the SDK sends it. */
+  claimNextRequest(
+    method: string,
+    listener: OutgoingListener,
+    match?: (params: Json) => boolean,
+  ): () => void {
+    const claim = { method, listener, match };
     this.claims.push(claim);
     return () => {
       const index = this.claims.indexOf(claim);
@@ -127,7 +135,9 @@ export class WireTap {
     if ("id" in m && (typeof m.id === "string" || typeof m.id === "number")) {
       const id = m.id;
       for (const listener of this.requestListeners) listener(m.method, id, params, at);
-      const index = this.claims.findIndex((claim) => claim.method === m.method);
+      const index = this.claims.findIndex(
+        (claim) => claim.method === m.method && (claim.match?.(params) ?? true),
+      );
       const claim = index >= 0 ? this.claims.splice(index, 1)[0] : undefined;
       claim?.listener(id, params, at);
       return;

@@ -1,0 +1,46 @@
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+
+export const MODERN_SERVER = resolve("tests/collector/servers/modern-server.ts");
+
+/** Any stdio server through the SDK 2.x client transport. */
+export function v2Stdio(command: string, args: string[] = [], env: Record<string, string> = {}) {
+  return new StdioClientTransport({
+    command,
+    args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: "ignore",
+  });
+}
+
+/** The SDK 2.x test server over stdio, through the 2.x client transport. */
+export function modernStdio(env: Record<string, string> = {}): StdioClientTransport {
+  return v2Stdio(process.execPath, ["--import", "tsx", MODERN_SERVER, "stdio"], env);
+}
+
+/** The SDK 2.x test server over Streamable HTTP on 127.0.0.1; resolves once it listens. */
+export async function startModernHttp(env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, ["--import", "tsx", MODERN_SERVER, "http"], {
+    env: { ...process.env, ...env, PORT: "0" },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const port = await new Promise<number>((done, fail) => {
+    const timer = setTimeout(() => fail(new Error("modern test server did not start")), 15_000);
+    child.stderr?.on("data", (chunk: Buffer) => {
+      const match = /listening (\d+)/.exec(chunk.toString());
+      if (match) {
+        clearTimeout(timer);
+        done(Number(match[1]));
+      }
+    });
+    child.once("exit", (code) => fail(new Error(`modern test server exited ${code}`)));
+  });
+  const stop = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null) return done();
+      child.once("exit", () => done());
+      child.kill("SIGTERM");
+    });
+  return { url: new URL(`http://127.0.0.1:${port}/mcp`), stop };
+}
