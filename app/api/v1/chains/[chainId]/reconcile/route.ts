@@ -1,0 +1,11 @@
+import { apiRoute } from "@/lib/server/http/api-route";
+import { readJsonBody } from "@/lib/server/http/read-json";
+import { ZReconcileBody } from "@/lib/server/triage/triage-schemas";
+import { reconcile } from "@/lib/server/triage/triage-service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute<{ chainId: string }>("admin", async ({ request, params, caller }) => {
+  const body = await readJsonBody(request, ZReconcileBody);
+  return Response.json(await reconcile(params.chainId, body, caller));
+});

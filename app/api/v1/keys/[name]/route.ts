@@ -1,0 +1,10 @@
+import { apiRoute } from "@/lib/server/http/api-route";
+import { revokeKeyByName } from "@/lib/server/key-admin/manage-keys";
+
+export const dynamic = "force-dynamic";
+
+/** Revokes (never deletes) the key: it stays listed as revoked, and its next request is refused. */
+export const DELETE = apiRoute<{ name: string }>("admin", async ({ params }) => {
+  await revokeKeyByName(params.name);
+  return Response.json({ revoked: params.name });
+});

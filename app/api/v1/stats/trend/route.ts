@@ -1,0 +1,11 @@
+import { stateTrend } from "@/lib/server/db/state-trend";
+import { apiRoute } from "@/lib/server/http/api-route";
+import { parseQuery } from "@/lib/server/reading/chain-query";
+import { ZTrendQuery } from "@/lib/server/reading/dashboard-queries";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute("read", async ({ request }) => {
+  const { window } = parseQuery(ZTrendQuery, new URL(request.url));
+  return Response.json(await stateTrend(window));
+});

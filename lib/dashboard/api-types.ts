@@ -1,0 +1,175 @@
+/**
+ * The JSON the dashboard reads from /api/v1, as types both sides share. Client-safe: no server imports, so
+ * components can type their queries and the server's response builders can be checked against the same shape.
+ */
+import type { HealthRecord } from "../contract/record";
+import type { State } from "../contract/states";
+
+export type ChainSummary = {
+  chainId: string;
+  sessionId: string;
+  state: State;
+  layer: string;
+  reasons: string[];
+  retrySafe: boolean | null;
+  evidence: string | null;
+  shadowed: { state: State; reason: string } | null;
+  nextCheckAt: string | null;
+  observedAt: string;
+  evaluatedAt: string;
+  firstSeenAt: string;
+  server: { name: string; version: string | null } | null;
+  client: { name: string; version: string };
+  transport: string;
+  tool: string | null;
+  labels: Record<string, string>;
+  recordCount: number;
+  currentRecordId: string;
+};
+
+export type ChainListItem = ChainSummary & { matchedBy: "state" | "shadowed" };
+
+export type ChainPage = { chains: ChainListItem[]; nextCursor: string | null };
+
+export type RecordEntry = {
+  recordId: string;
+  observedAt: string;
+  receivedAt: string;
+  state: string;
+  layer: string;
+  reasons: string[];
+  retrySafe: boolean | null;
+  shadowed: { state: string; reason: string | null } | null;
+  current: boolean;
+  body: HealthRecord;
+};
+
+export type HistoryEntry = {
+  fromState: string | null;
+  toState: string;
+  reason: string;
+  at: string;
+  recordId: string | null;
+  cause: string;
+};
+
+export type ChainDetail = { chain: ChainSummary; records: RecordEntry[]; history: HistoryEntry[] };
+
+export type SessionView = {
+  sessionId: string;
+  worstState: State | undefined;
+  worstIncludingShadowed: State | undefined;
+  chains: ChainSummary[];
+};
+
+export type Stats = {
+  since: string | null;
+  total: number;
+  states: Record<State, number>;
+  shadowed: Record<State, number>;
+  queues: { falseSuccess: number; effectUnknown: number };
+};
+
+export const TIME_WINDOWS = ["1h", "24h", "7d"] as const;
+export type TimeWindow = (typeof TIME_WINDOWS)[number];
+
+export type Trend = {
+  window: TimeWindow;
+  bucketMs: number;
+  buckets: { start: string; counts: Partial<Record<State, number>> }[];
+};
+
+export const QUEUES = ["false_success", "effect_unknown"] as const;
+export type QueueName = (typeof QUEUES)[number];
+
+export const TRIAGE_STATUSES = ["open", "acknowledged", "resolved"] as const;
+export type TriageStatus = (typeof TRIAGE_STATUSES)[number];
+
+export type TriageItemView = {
+  queue: QueueName;
+  status: TriageStatus;
+  owner: string | null;
+  acknowledgedAt: string | null;
+  acknowledgedBy: string | null;
+  resolvedAt: string | null;
+  resolvedBy: string | null;
+  updatedAt: string | null;
+};
+
+export type QueueEntry = { chain: ChainSummary; matchedBy: "state" | "shadowed"; triage: TriageItemView };
+
+export type QueuePage = {
+  queue: QueueName;
+  entries: QueueEntry[];
+  nextCursor: string | null;
+  counts: Record<TriageStatus, number>;
+};
+
+export const TRIAGE_ACTIONS = ["acknowledge", "assign", "note", "resolve", "reopen"] as const;
+export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
+
+export type TriageEventView = {
+  id: string;
+  chainId: string;
+  queue: string | null;
+  actor: string;
+  action: string;
+  note: string | null;
+  data: Record<string, unknown> | null;
+  at: string;
+};
+
+export type OperatorEffectView = {
+  id: string;
+  status: "committed" | "absent";
+  receipt: string | null;
+  checkedAt: string;
+  actor: string;
+  note: string | null;
+};
+
+export type ChainTriage = {
+  items: TriageItemView[];
+  events: TriageEventView[];
+  operatorEffects: OperatorEffectView[];
+};
+
+export type ReconcileResult = {
+  chainId: string;
+  fromState: State;
+  toState: State;
+  reasons: string[];
+  retrySafe: boolean | null;
+  shadowed: { state: State; reason: string } | null;
+};
+
+export type CoverageCounts = {
+  calls: number;
+  withReceipt: number;
+  weak: number;
+  pending: number;
+  unavailable: number;
+  noVerifier: number;
+};
+
+export type CoverageRow = CoverageCounts & { server: string | null; tool: string };
+
+export type Coverage = { since: string | null; rows: CoverageRow[]; totals: CoverageCounts };
+
+export type Facets = { servers: string[]; clients: string[]; tools: string[]; labelKeys: string[] };
+
+export type KeySummary = {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+};
+
+export type CreatedKey = { key: string; summary: KeySummary };
+
+export type ApiErrorBody = {
+  error: { code: string; message: string; issues?: { path: string; code: string; message: string }[] };
+};

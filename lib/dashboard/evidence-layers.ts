@@ -1,0 +1,125 @@
+import { layerOfReason, type ReasonCode } from "../classifier/reasons";
+import type { HealthRecord } from "../contract/record";
+import { LAYERS, type Layer, type State } from "../contract/states";
+import { evidenceGaps } from "./evidence-gaps";
+import { type EffectiveEffect, type Fact, layerFacts } from "./layer-facts";
+
+/**
+ * ok: the layer's evidence passed. failed: it decided a bad state. missing: the evidence that would settle it is
+ * absent. warning: it passed, but some of its evidence was ignored. pending: in flight, inside both clocks.
+ * not_reached: an earlier layer decided the state, so this one was not evaluated (its evidence is still shown).
+ */
+export type LayerStatus = "ok" | "failed" | "missing" | "warning" | "pending" | "not_reached";
+
+export type LayerView = {
+  layer: Layer;
+  status: LayerStatus;
+  /** The layer whose rule decided the chain's state. */
+  deciding: boolean;
+  /** The layer of the shadowed state's reason, hidden behind a session or catalog decision. */
+  shadowed: boolean;
+  /** The classification's reason codes that belong to this layer, deciding one first. */
+  reasons: string[];
+  facts: Fact[];
+  gaps: string[];
+};
+
+export type ClassificationView = {
+  state: State;
+  layer: string;
+  reasons: string[];
+  shadowed: { state: State; reason: string } | null;
+};
+
+// Path codes that mean the call never gave a definitive answer: the request layer is missing its result.
+const NO_ANSWER_CODES = new Set([
+  "request.deadline_exceeded",
+  "request.inactive",
+  "request.cancelled",
+  "task.cancelled",
+]);
+const MISSING_REASONS = new Set([
+  "session.no_answer",
+  "catalog.not_read",
+  "effect.unreconciled",
+  "outcome.pending",
+  "outcome.no_receipt",
+  "outcome.unavailable",
+  "chain.no_call",
+]);
+
+function layerOf(code: string): Layer | undefined {
+  try {
+    return layerOfReason(code as ReasonCode);
+  } catch {
+    return undefined;
+  }
+}
+
+function decidingStatus(state: State, reason: string | undefined): LayerStatus {
+  if (state === "healthy") return "ok";
+  if (state === "working") return "pending";
+  if (state === "effect_unknown" || state === "unverified" || MISSING_REASONS.has(reason ?? ""))
+    return "missing";
+  return "failed";
+}
+
+/** The five layers of one chain as the chain page draws them. */
+export function evidenceLayers(
+  record: HealthRecord,
+  result: ClassificationView,
+  effect: EffectiveEffect | undefined = record.call?.effect,
+): LayerView[] {
+  const decidingIndex = LAYERS.indexOf(result.layer as Layer);
+  const shadowLayer = result.shadowed ? layerOf(result.shadowed.reason) : undefined;
+  return LAYERS.map((layer, index) => {
+    const reasons = result.reasons.filter((code) => layerOf(code) === layer);
+    const gaps = evidenceGaps(record, layer, effect);
+    const shadowed = shadowLayer === layer;
+    let status: LayerStatus;
+    if (!record.call && (layer === "request" || layer === "effect"))
+      status = layer === "request" ? "missing" : "not_reached";
+    else if (index === decidingIndex) status = decidingStatus(result.state, result.reasons[0]);
+    else if (index > decidingIndex) {
+      status =
+        shadowed && result.shadowed
+          ? decidingStatus(result.shadowed.state, result.shadowed.reason)
+          : "not_reached";
+    } else if (reasons.some((code) => NO_ANSWER_CODES.has(code))) status = "missing";
+    else if (reasons.length > 0) status = "warning";
+    else status = gaps.length > 0 && layer === "effect" ? "missing" : "ok";
+    return {
+      layer,
+      status,
+      deciding: index === decidingIndex,
+      shadowed,
+      reasons: shadowed && result.shadowed ? [result.shadowed.reason, ...reasons] : reasons,
+      facts: layerFacts(record, layer, effect),
+      gaps,
+    };
+  });
+}
+
+/**
+ * The destination evidence in force: an operator's reconciliation stands in for the record's own check unless the
+ * record brings a newer one (the same rule as lib/server/ingest/operator-evidence.ts).
+ */
+export function effectiveEffect(
+  record: HealthRecord,
+  operatorEffects: {
+    status: "committed" | "absent";
+    receipt: string | null;
+    checkedAt: string;
+    actor: string;
+  }[],
+): EffectiveEffect | undefined {
+  const own = record.call?.effect;
+  const latest = [...operatorEffects].sort((a, b) => Date.parse(b.checkedAt) - Date.parse(a.checkedAt))[0];
+  if (!latest || (own && Date.parse(own.checkedAt) >= Date.parse(latest.checkedAt))) return own;
+  return {
+    status: latest.status,
+    checkedAt: latest.checkedAt,
+    ...(latest.receipt ? { receipt: latest.receipt } : {}),
+    recordedBy: latest.actor,
+  };
+}

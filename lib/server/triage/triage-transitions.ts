@@ -1,0 +1,74 @@
+import type { TriageStatus } from "@/lib/dashboard/api-types";
+import { ApiError } from "../http/api-error";
+import type { TriageActionBody } from "./triage-schemas";
+
+export type TriageItemState = {
+  status: TriageStatus;
+  owner: string | null;
+  acknowledgedAt: Date | null;
+  acknowledgedBy: string | null;
+  resolvedAt: Date | null;
+  resolvedBy: string | null;
+};
+
+export const UNTOUCHED_ITEM: TriageItemState = {
+  status: "open",
+  owner: null,
+  acknowledgedAt: null,
+  acknowledgedBy: null,
+  resolvedAt: null,
+  resolvedBy: null,
+};
+
+export type TriageOutcome = {
+  next: TriageItemState;
+  event: { action: string; note: string | null; data: Record<string, string | null> };
+};
+
+const conflict = (message: string) =>
+  new ApiError(409, "invalid_transition", message, [
+    { path: "$.action", code: "invalid_transition", message },
+  ]);
+
+/**
+ * The triage workflow as a pure function (open → acknowledged → resolved, reopen from resolved; owner and notes at
+ * any time). Refusing a no-op (acknowledging twice) keeps the audit trail honest: every event changed something.
+ */
+export function applyTriageAction(
+  current: TriageItemState,
+  body: TriageActionBody,
+  actor: string,
+  now: Date,
+): TriageOutcome {
+  const note = body.note ?? null;
+  const statusChange = (to: TriageStatus) => ({ from: current.status, to });
+  switch (body.action) {
+    case "acknowledge":
+      if (current.status !== "open")
+        throw conflict(`only an open item can be acknowledged (it is ${current.status})`);
+      return {
+        next: { ...current, status: "acknowledged", acknowledgedAt: now, acknowledgedBy: actor },
+        event: { action: "acknowledge", note, data: statusChange("acknowledged") },
+      };
+    case "assign":
+      if (current.owner === body.owner) throw conflict(`the owner is already ${body.owner ?? "nobody"}`);
+      return {
+        next: { ...current, owner: body.owner },
+        event: { action: "assign", note, data: { from: current.owner, to: body.owner } },
+      };
+    case "note":
+      return { next: current, event: { action: "note", note: body.note, data: {} } };
+    case "resolve":
+      if (current.status === "resolved") throw conflict("the item is already resolved");
+      return {
+        next: { ...current, status: "resolved", resolvedAt: now, resolvedBy: actor },
+        event: { action: "resolve", note, data: statusChange("resolved") },
+      };
+    case "reopen":
+      if (current.status !== "resolved") throw conflict("only a resolved item can be reopened");
+      return {
+        next: { ...current, status: "open", resolvedAt: null, resolvedBy: null },
+        event: { action: "reopen", note, data: statusChange("open") },
+      };
+  }
+}
