@@ -1,13 +1,87 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
+import { alertContextFromRecord } from "@/lib/routing/context";
+import {
+  type AlertRowWrite,
+  appendOutboxEvents,
+  forgetResolveMarks,
+  insertFiringAlerts,
+  readOpenAlertsOfChains,
+  readRecordBodies,
+  refreshFiringAlerts,
+  resolveAlerts,
+} from "../db/alerting-alerts";
+import {
+  confirmStaleSessions,
+  resolveRediscoveredSessions,
+  type SessionRecord,
+} from "../db/alerting-rediscovery";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
+import { type AlertWrite, planChainAlerts } from "./alert-plan";
+
+// States decided before the catalog layer: a record in one of them says nothing about the session's tool list.
+const BEFORE_CATALOG = new Set(["needs_auth", "incompatible_session", "stale_catalog"]);
 
 /**
  * Called in the same transaction as every write of chain state (ingestion, deadline re-classification,
- * reconciliation), so an alert event exists exactly when the state change it reports was committed.
- * Placeholder until the routing outbox lands: writes nothing.
+ * reconciliation), so an alert event exists exactly when the state change it reports was committed: none lost if
+ * the process dies after commit, none sent for a rolled-back change. Alerts are diffed against each chain's open
+ * alerts and the outbox gets one event per change; delivery happens later, in the background worker.
+ * A constant number of statements per batch, whatever its size.
  */
 export async function enqueueAlertEvents(
-  _tx: Prisma.TransactionClient,
-  _rows: ChainRow[],
+  tx: Prisma.TransactionClient,
+  rows: ChainRow[],
   _changes: StateChange[],
-): Promise<void> {}
+): Promise<void> {
+  if (rows.length === 0) return;
+  const now = new Date();
+  const stored = await readOpenAlertsOfChains(
+    tx,
+    rows.map((row) => row.chainId),
+  );
+  const plan = planChainAlerts(rows, stored);
+  const writes = [...plan.opened, ...plan.refreshed];
+  const bodies = await readRecordBodies(
+    tx,
+    writes.map((w) => w.recordSeq),
+  );
+  const toRow = (write: AlertWrite): AlertRowWrite => {
+    const body = bodies.get(write.recordSeq);
+    const { alert } = write;
+    return {
+      fingerprint: alert.fingerprint,
+      chainId: alert.chainId,
+      sessionId: alert.sessionId,
+      state: alert.state,
+      severity: alert.severity,
+      labels: { ...alert.labels },
+      reasons: alert.reasons,
+      retrySafe: alert.retrySafe ?? null,
+      recordId: write.recordId,
+      context: body ? alertContextFromRecord(body) : {},
+      confirmedAt: write.confirm ? now : null,
+    };
+  };
+  await insertFiringAlerts(tx, plan.opened.map(toRow), now);
+  await refreshFiringAlerts(tx, plan.refreshed.map(toRow), now);
+  await resolveAlerts(tx, plan.resolved, now);
+  await forgetResolveMarks(tx, plan.unmarked);
+  await appendOutboxEvents(tx, plan.events);
+  await applyBoundedRediscovery(tx, rows, now);
+}
+
+/** stale_catalog's bounded re-discovery, across the chains of one session (see alerting-rediscovery.ts). */
+async function applyBoundedRediscovery(tx: Prisma.TransactionClient, rows: ChainRow[], now: Date) {
+  const asRecord = (row: ChainRow): SessionRecord => ({
+    chainId: row.chainId,
+    sessionId: row.sessionId,
+    serverName: row.serverName,
+    observedAt: row.observedAt,
+  });
+  const stale = rows.filter((row) => row.state === "stale_catalog").map(asRecord);
+  const pastCatalog = rows.filter((row) => !BEFORE_CATALOG.has(row.state)).map(asRecord);
+  // After the writes above, so alerts opened in this very batch take part. A confirmation is stamped a
+  // millisecond after `now` because it must come after the alert it confirms started (alertReadyAt).
+  await confirmStaleSessions(tx, stale, new Date(now.getTime() + 1));
+  await resolveRediscoveredSessions(tx, pastCatalog, now);
+}

@@ -1,3 +1,4 @@
+import { alertJobs } from "../alerts/jobs";
 import { reclassifyDueChains } from "../db/deadlines";
 
 // Background work of the server process: no extra service to run. Each job runs at most once at a time here;
@@ -10,6 +11,8 @@ const jobs: Job[] = [
     everyMs: Number(process.env.RECEIPT_DEADLINE_TICK_MS ?? 1000),
     run: () => reclassifyDueChains(),
   },
+  // Alert routing: outbox → notification groups → deliveries (lib/server/alerts).
+  ...alertJobs(),
 ];
 
 export function registerJob(job: Job) {

@@ -1,0 +1,9 @@
+import { postResolveAlert } from "@/lib/server/alerts/api/alerts-api";
+import { apiRoute } from "@/lib/server/http/api-route";
+import { actorName } from "@/lib/server/http/authenticate";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute<{ fingerprint: string }>("admin", ({ params, caller }) =>
+  postResolveAlert(params.fingerprint, actorName(caller)),
+);

@@ -1,0 +1,8 @@
+import { getRoutingConfig, putRoutingConfig } from "@/lib/server/alerts/api/config-api";
+import { apiRoute } from "@/lib/server/http/api-route";
+import { actorName } from "@/lib/server/http/authenticate";
+
+export const dynamic = "force-dynamic";
+
+export const GET = apiRoute("read", ({ request }) => getRoutingConfig(request));
+export const PUT = apiRoute("admin", ({ request, caller }) => putRoutingConfig(request, actorName(caller)));

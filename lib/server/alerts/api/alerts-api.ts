@@ -1,0 +1,49 @@
+import { z } from "zod";
+import { getPrisma } from "../../db/client";
+import { ApiError, notFound } from "../../http/api-error";
+import { resolveAlertByOperator } from "../operator-resolve";
+
+const ZQuery = z.object({
+  status: z.enum(["firing", "resolved"]).default("firing"),
+  limit: z.coerce.number().int().min(1).max(500).default(200),
+});
+
+/** GET alerts: the current firing alerts (or the latest resolved ones), newest first. */
+export async function getAlerts(request: Request): Promise<Response> {
+  const parsed = ZQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
+  if (!parsed.success)
+    throw new ApiError(422, "invalid_query", "the query is invalid", [
+      { path: "$.query", code: "invalid_query", message: parsed.error.issues[0]?.message ?? "invalid" },
+    ]);
+  const rows = await getPrisma().alert.findMany({
+    where: { status: parsed.data.status },
+    orderBy: [{ startsAt: "desc" }, { fingerprint: "asc" }],
+    take: parsed.data.limit,
+  });
+  return Response.json({
+    alerts: rows.map((row) => ({
+      fingerprint: row.fingerprint,
+      chainId: row.chainId,
+      sessionId: row.sessionId,
+      state: row.state,
+      severity: row.severity,
+      status: row.status,
+      reasons: row.reasons,
+      labels: row.labels,
+      startsAt: row.startsAt.toISOString(),
+      endsAt: row.endsAt?.toISOString() ?? null,
+      confirmedAt: row.confirmedAt?.toISOString() ?? null,
+      resolvedBy: row.resolvedBy,
+    })),
+  });
+}
+
+/** POST resolve: an operator resolves a firing alert; its receivers are told it is resolved. */
+export async function postResolveAlert(fingerprint: string, actor: string): Promise<Response> {
+  const resolved = /^[0-9a-f]{16}$/.test(fingerprint)
+    ? await resolveAlertByOperator(fingerprint, actor)
+    : null;
+  if (resolved === null) throw notFound("alert");
+  if (resolved.length === 0) throw new ApiError(409, "not_firing", "the alert is not firing");
+  return Response.json({ fingerprint, status: "resolved" });
+}

@@ -1,0 +1,69 @@
+import { maskSecrets } from "@/lib/routing/config";
+import { listConfigVersions } from "../../db/alerting-config";
+import { ApiError } from "../../http/api-error";
+import { currentRouting, saveRoutingConfig } from "../routing-config";
+import { readJson } from "./read-body";
+
+const versionText = (id: bigint | null) => (id === null ? "default" : id.toString());
+
+/** GET config: the current version, secrets masked. `?download=1` answers the bare config as a file to keep in git. */
+export async function getRoutingConfig(request: Request): Promise<Response> {
+  const current = await currentRouting();
+  const config = maskSecrets(current.config);
+  const version = versionText(current.versionId);
+  if (new URL(request.url).searchParams.get("download") === "1") {
+    return new Response(`${JSON.stringify(config, null, 2)}\n`, {
+      headers: {
+        "content-type": "application/json",
+        "content-disposition": `attachment; filename="receipt-routing-${version}.json"`,
+        etag: `"${version}"`,
+      },
+    });
+  }
+  return Response.json(
+    { version, isDefault: current.versionId === null, config },
+    { headers: { etag: `"${version}"` } },
+  );
+}
+
+/**
+ * PUT config: the body is the config itself (an exported file imports unchanged). `If-Match: "<version>"` guards
+ * against overwriting a change made since it was read; `?comment=` describes the version.
+ */
+export async function putRoutingConfig(request: Request, actor: string): Promise<Response> {
+  const body = await readJson(request);
+  const ifMatch = request.headers.get("if-match");
+  const comment = new URL(request.url).searchParams.get("comment")?.slice(0, 500) || null;
+  const saved = await saveRoutingConfig({
+    config: body,
+    actor,
+    comment,
+    ...(ifMatch ? { baseVersion: parseIfMatch(ifMatch) } : {}),
+  });
+  const version = versionText(saved.versionId);
+  return Response.json(
+    { version, isDefault: false, config: maskSecrets(saved.config) },
+    { headers: { etag: `"${version}"` } },
+  );
+}
+
+function parseIfMatch(header: string): bigint | null {
+  const value = header.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
+  if (value === "default") return null;
+  if (/^\d{1,18}$/.test(value)) return BigInt(value);
+  throw new ApiError(400, "invalid_if_match", 'If-Match must be "<version>" or "default"', [
+    { path: "$.headers.if-match", code: "invalid_if_match", message: "not a config version" },
+  ]);
+}
+
+export async function getConfigVersions(): Promise<Response> {
+  const versions = await listConfigVersions(100);
+  return Response.json({
+    versions: versions.map((v) => ({
+      version: v.id.toString(),
+      createdAt: v.createdAt.toISOString(),
+      createdBy: v.createdBy,
+      comment: v.comment,
+    })),
+  });
+}

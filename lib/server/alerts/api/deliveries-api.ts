@@ -1,0 +1,99 @@
+import { z } from "zod";
+import { MASK } from "@/lib/routing/config";
+import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/alerting-deliveries";
+import { ApiError, notFound } from "../../http/api-error";
+import { idParam } from "./read-body";
+
+const ZQuery = z.object({
+  status: z.enum(["pending", "delivered", "dead"]).optional(),
+  channel: z.string().min(1).max(64).optional(),
+  before: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
+
+/** Slack webhook URLs carry their credential in the path; PagerDuty bodies carry the routing key. */
+function safeUrl(row: DeliveryRow): string {
+  return row.targetType === "slack" ? `${new URL(row.url).origin}/${MASK}` : row.url;
+}
+
+function safeBody(row: DeliveryRow): unknown {
+  try {
+    const body = JSON.parse(row.body) as Record<string, unknown>;
+    return row.targetType === "pagerduty" && "routing_key" in body ? { ...body, routing_key: MASK } : body;
+  } catch {
+    return null;
+  }
+}
+
+function deliveryView(row: DeliveryRow) {
+  return {
+    id: row.id.toString(),
+    kind: row.kind,
+    groupKey: row.groupKey,
+    channel: row.channel,
+    targetIndex: row.targetIndex,
+    targetType: row.targetType,
+    url: safeUrl(row),
+    status: row.status,
+    attempts: row.attempts,
+    maxAttempts: row.maxAttempts,
+    nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
+    lastError: row.lastError,
+    createdAt: row.createdAt.toISOString(),
+    deliveredAt: row.deliveredAt?.toISOString() ?? null,
+    alertFingerprints: row.alertFingerprints,
+    body: safeBody(row),
+    attemptLog: row.attemptLog.map((a) => ({
+      at: a.at.toISOString(),
+      statusCode: a.statusCode,
+      latencyMs: a.latencyMs,
+      error: a.error,
+    })),
+  };
+}
+
+/** GET deliveries: newest first, each with its attempt log; `?before=<id>` pages back. */
+export async function getDeliveries(request: Request): Promise<Response> {
+  const params = Object.fromEntries(new URL(request.url).searchParams);
+  const parsed = ZQuery.safeParse(params);
+  if (!parsed.success) {
+    throw new ApiError(
+      422,
+      "invalid_query",
+      "the query is invalid",
+      parsed.error.issues.map((i) => ({
+        path: `$.query.${i.path.join(".")}`,
+        code: i.code,
+        message: i.message,
+      })),
+    );
+  }
+  const q = parsed.data;
+  const rows = await listDeliveries({
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.channel ? { channel: q.channel } : {}),
+    ...(q.before ? { beforeId: BigInt(q.before) } : {}),
+    limit: q.limit + 1,
+  });
+  const page = rows.slice(0, q.limit);
+  return Response.json({
+    deliveries: page.map(deliveryView),
+    nextCursor: rows.length > q.limit ? (page.at(-1)?.id.toString() ?? null) : null,
+  });
+}
+
+/** POST retry: a dead letter goes back to pending with a fresh set of attempts. */
+export async function retryDelivery(id: string): Promise<Response> {
+  const deliveryId = idParam(id, "delivery");
+  if (await reviveDeadDelivery(deliveryId, new Date()))
+    return Response.json({ id, status: "pending" }, { status: 202 });
+  if (!(await deliveryExists(deliveryId))) throw notFound("delivery");
+  throw new ApiError(409, "not_dead", "only a dead delivery can be retried", [
+    { path: "$.id", code: "not_dead", message: "this delivery is pending or delivered" },
+  ]);
+}

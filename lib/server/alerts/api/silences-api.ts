@@ -1,0 +1,101 @@
+import { z } from "zod";
+import { ZDuration } from "@/lib/routing/config";
+import { parseDuration } from "@/lib/routing/duration";
+import { parseMatcher } from "@/lib/routing/matcher";
+import {
+  expireSilence,
+  findSilence,
+  insertSilence,
+  listSilences,
+  type SilenceInput,
+  type SilenceRow,
+  updateSilence,
+} from "../../db/alerting-silences";
+import { ApiError, type ApiIssue, notFound } from "../../http/api-error";
+import { parseBody, readJson } from "./read-body";
+
+const ZSilenceBody = z.strictObject({
+  matchers: z.array(z.string().min(1).max(1024)).min(1).max(32),
+  startsAt: z.iso.datetime({ offset: true }).optional(),
+  /** Either an end or a duration from the start ("2h"). */
+  endsAt: z.iso.datetime({ offset: true }).optional(),
+  duration: ZDuration.optional(),
+  comment: z.string().trim().min(1).max(1024),
+});
+
+const RECENT_MS = 7 * 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function silenceView(row: SilenceRow, now: Date) {
+  const status =
+    row.expiredAt !== null || row.endsAt <= now ? "expired" : row.startsAt > now ? "pending" : "active";
+  return {
+    id: row.id,
+    matchers: row.matchers,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    createdBy: row.createdBy,
+    comment: row.comment,
+    createdAt: row.createdAt.toISOString(),
+    status,
+  };
+}
+
+/** Matchers use the one routing syntax; the window must be non-empty. Every problem is reported with its path. */
+function toInput(body: z.infer<typeof ZSilenceBody>, now: Date): SilenceInput {
+  const issues: ApiIssue[] = [];
+  body.matchers.forEach((text, i) => {
+    const parsed = parseMatcher(text);
+    if (!parsed.ok) issues.push({ path: `$.matchers[${i}]`, code: parsed.code, message: parsed.message });
+  });
+  const startsAt = body.startsAt ? new Date(body.startsAt) : now;
+  const durationMs = body.duration ? parseDuration(body.duration) : null;
+  if (body.duration && durationMs === null)
+    issues.push({ path: "$.duration", code: "invalid_duration", message: "units largest first, each once" });
+  const endsAt = body.endsAt ? new Date(body.endsAt) : new Date(startsAt.getTime() + (durationMs ?? 0));
+  if (!body.endsAt && !body.duration)
+    issues.push({ path: "$.endsAt", code: "required", message: "give endsAt or duration" });
+  else if (endsAt <= startsAt)
+    issues.push({
+      path: body.endsAt ? "$.endsAt" : "$.duration",
+      code: "silence_window",
+      message: "must end after it starts",
+    });
+  if (issues.length > 0) throw new ApiError(422, "invalid_silence", "the silence is invalid", issues);
+  return { matchers: body.matchers, startsAt, endsAt, comment: body.comment };
+}
+
+async function existing(id: string): Promise<SilenceRow> {
+  const row = UUID.test(id) ? await findSilence(id) : null;
+  if (!row) throw notFound("silence");
+  return row;
+}
+
+export async function getSilences(): Promise<Response> {
+  const now = new Date();
+  const rows = await listSilences(now, RECENT_MS);
+  return Response.json({ silences: rows.map((row) => silenceView(row, now)) });
+}
+
+export async function postSilence(request: Request, actor: string): Promise<Response> {
+  const now = new Date();
+  const input = toInput(parseBody(ZSilenceBody, await readJson(request)), now);
+  return Response.json({ silence: silenceView(await insertSilence(input, actor), now) }, { status: 201 });
+}
+
+export async function putSilence(request: Request, id: string): Promise<Response> {
+  const now = new Date();
+  const input = toInput(parseBody(ZSilenceBody, await readJson(request)), now);
+  const row = await existing(id);
+  if (row.expiredAt !== null)
+    throw new ApiError(409, "silence_expired", "an expired silence cannot be edited");
+  return Response.json({ silence: silenceView(await updateSilence(row.id, input), now) });
+}
+
+/** DELETE expires the silence (it stays in the history). */
+export async function deleteSilence(id: string): Promise<Response> {
+  const now = new Date();
+  const row = await existing(id);
+  if (row.expiredAt !== null) return Response.json({ silence: silenceView(row, now) });
+  return Response.json({ silence: silenceView(await expireSilence(row.id, now), now) });
+}

@@ -1,0 +1,52 @@
+import { signRequest } from "@/lib/routing/sign";
+import { type ClaimedDelivery, claimDueDeliveries, recordAttempt } from "../db/alerting-deliveries";
+import { backoffDelay, isPermanentRefusal, postOnce } from "./http-post";
+import { alertSettings } from "./settings";
+
+/**
+ * Sends due deliveries: claim (attempt + lease in one statement), POST outside any transaction, then log the attempt
+ * and move the delivery to delivered, a later retry, or dead. State lives in the database, so a restart between the
+ * commit that created a delivery and its send still sends it. Returns how many attempts were made.
+ */
+export async function sendDueDeliveries(now: Date = new Date(), limit = 20): Promise<number> {
+  const settings = alertSettings();
+  // The lease must outlast the attempt, or a slow receiver could be sent the same notification twice.
+  const leaseMs = settings.timeoutMs + 30_000;
+  const claimed = await claimDueDeliveries(now, leaseMs, limit);
+  await Promise.all(claimed.map((delivery) => attempt(delivery)));
+  return claimed.length;
+}
+
+async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  const settings = alertSettings();
+  // Signed at send time: every attempt carries a fresh timestamp inside the receiver's replay window.
+  const { headers } = signRequest(
+    {
+      channel: "",
+      targetIndex: 0,
+      targetType: "webhook",
+      url: delivery.url,
+      body: delivery.body,
+      headers: delivery.headers,
+      ...(delivery.signingSecret ? { signingSecret: delivery.signingSecret } : {}),
+    },
+    Date.now(),
+  );
+  const at = new Date();
+  const result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs);
+  const exhausted = delivery.attempts >= delivery.maxAttempts;
+  const status = result.ok
+    ? "delivered"
+    : exhausted || isPermanentRefusal(result.statusCode)
+      ? "dead"
+      : "pending";
+  const retryIn = backoffDelay(delivery.attempts, settings.backoffMs, settings.backoffMaxMs);
+  await recordAttempt(delivery.id, {
+    at,
+    statusCode: result.statusCode,
+    latencyMs: result.latencyMs,
+    error: result.error,
+    status,
+    nextAttemptAt: status === "pending" ? new Date(Date.now() + retryIn) : new Date(),
+  });
+}

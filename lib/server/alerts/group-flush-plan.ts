@@ -1,0 +1,131 @@
+import type { CompiledRouting } from "@/lib/routing/compile";
+import { type EvaluateOptions, evaluateAlert, type RoutedMatch } from "@/lib/routing/evaluate";
+import { alertReadyAt, nextGroupAction } from "@/lib/routing/group";
+import type { AlertContext, Notification, NotifiedAlert } from "@/lib/routing/payload";
+import type { MemberAlert } from "../db/alerting-groups";
+import { alertOf } from "./alert-rows";
+
+export type GroupSnapshot = {
+  groupKey: string;
+  firstSeenAt: Date;
+  lastSentAt: Date | null;
+  lastSentFingerprints: string[];
+  members: string[];
+};
+
+export type FlushPlan = {
+  /** The notification to send now, if any. */
+  notification?: Notification;
+  /** No member left: the group row goes (a later alert starts a fresh group). */
+  drop: boolean;
+  members: string[];
+  lastSentAt: Date | null;
+  lastSentFingerprints: string[];
+  nextActionAt: Date | null;
+};
+
+type Member = { row: MemberAlert; match: RoutedMatch };
+
+const notified = ({ row, match }: Member, status: "firing" | "resolved"): NotifiedAlert => ({
+  alert: alertOf(row),
+  status,
+  startsAt: row.startsAt.toISOString(),
+  ...(status === "resolved" && row.endsAt ? { endsAt: row.endsAt.toISOString() } : {}),
+  severity: match.severity,
+  context: (row.context ?? {}) as AlertContext,
+});
+
+/**
+ * One group's decision at `now` (Alertmanager's aggregation group, made durable). Members are sorted into:
+ * notifying (firing, not silenced or inhibited, past any route delay), pending (still inside a route's bounded
+ * wait), muted (silenced or inhibited: neither announced nor reported resolved), and resolved (announced firing
+ * earlier, so the resolution must be sent). Timing follows nextGroupAction: groupWait, groupInterval, repeatInterval.
+ */
+export function planGroupFlush(
+  group: GroupSnapshot,
+  alerts: readonly MemberAlert[],
+  routing: CompiledRouting,
+  nowMs: number,
+  options: EvaluateOptions,
+): FlushPlan {
+  const rows = new Map(alerts.map((a) => [a.fingerprint, a]));
+  const lastSent = new Set(group.lastSentFingerprints);
+  const notifying: Member[] = [];
+  const resolved: Member[] = [];
+  const wakeUps: number[] = [];
+  const members: string[] = [];
+  let timing: RoutedMatch | undefined;
+  for (const fingerprint of group.members) {
+    const row = rows.get(fingerprint);
+    if (!row) continue;
+    const decision = evaluateAlert(routing, alertOf(row), nowMs, options);
+    const match = decision.routes.find((r) => r.groupKey === group.groupKey);
+    if (!match) continue; // routed elsewhere since (config changed): it leaves without a word
+    timing ??= match;
+    if (row.status !== "firing") {
+      // Resolved before it was ever announced: nothing to take back.
+      if (lastSent.has(fingerprint)) {
+        resolved.push({ row, match });
+        members.push(fingerprint);
+      }
+      continue;
+    }
+    members.push(fingerprint);
+    if (!decision.notifies) {
+      // Re-check muted alerts every groupInterval: a silence may end, an inhibiting alert may resolve.
+      wakeUps.push(nowMs + match.groupInterval);
+      continue;
+    }
+    const readyAt = alertReadyAt({
+      firingSince: row.startsAt.getTime(),
+      delayMs: match.delayMs,
+      confirmOnNextRecord: match.confirmOnNextRecord,
+      confirmedAt: row.confirmedAt?.getTime(),
+    });
+    if (readyAt > nowMs) wakeUps.push(readyAt);
+    else notifying.push({ row, match });
+  }
+  const keep = { lastSentAt: group.lastSentAt, lastSentFingerprints: group.lastSentFingerprints };
+  if (!timing || members.length === 0) return { drop: true, members: [], ...keep, nextActionAt: null };
+
+  const byStart = (a: Member, b: Member) =>
+    a.row.startsAt.getTime() - b.row.startsAt.getTime() || (a.row.fingerprint < b.row.fingerprint ? -1 : 1);
+  notifying.sort(byStart);
+  const firing = notifying.map((m) => m.row.fingerprint);
+  const resolvedSet = new Set(resolved.map((m) => m.row.fingerprint));
+  // Muted, pending or departed alerts are not part of what the receiver is told changed.
+  const comparable = group.lastSentFingerprints.filter((fp) => firing.includes(fp) || resolvedSet.has(fp));
+  const state = (lastSentAt: Date | null, sent: string[]) => ({
+    firstSeenAt: group.firstSeenAt.getTime(),
+    ...(lastSentAt ? { lastSentAt: lastSentAt.getTime() } : {}),
+    lastSentFingerprints: sent,
+  });
+  const action = nextGroupAction(state(group.lastSentAt, comparable), firing, nowMs, timing);
+
+  let plan: FlushPlan = { drop: false, members, ...keep, nextActionAt: null };
+  let after = action;
+  if (action.action === "send") {
+    const now = new Date(nowMs);
+    resolved.sort(byStart);
+    plan = {
+      notification: {
+        groupKey: group.groupKey,
+        receiver: timing.receiver,
+        alerts: [
+          ...notifying.map((m) => notified(m, "firing")),
+          ...resolved.map((m) => notified(m, "resolved")),
+        ],
+      },
+      drop: false,
+      members: members.filter((fp) => !resolvedSet.has(fp)),
+      lastSentAt: now,
+      lastSentFingerprints: firing,
+      nextActionAt: null,
+    };
+    after = nextGroupAction(state(now, firing), firing, nowMs, timing);
+  }
+  if (after.action === "wait") wakeUps.push(after.until);
+  plan.drop = plan.members.length === 0;
+  plan.nextActionAt = wakeUps.length > 0 ? new Date(Math.min(...wakeUps)) : null;
+  return plan;
+}

@@ -1,0 +1,82 @@
+import { type CompiledRouting, compileRouting, loadRoutingConfig } from "@/lib/routing/compile";
+import type { TRoutingConfig } from "@/lib/routing/config";
+import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
+import { unmaskSecrets } from "@/lib/routing/secrets";
+import type { ConfigError } from "@/lib/routing/validate";
+import { insertConfigVersion, newestConfigVersionId, readConfigVersion } from "../db/alerting-config";
+import { ApiError } from "../http/api-error";
+
+export type CurrentRouting = {
+  /** null: no version saved yet, the shipped default is in force. */
+  versionId: bigint | null;
+  config: TRoutingConfig;
+  compiled: CompiledRouting;
+};
+
+// Versions are immutable rows, so a compiled version can be cached for as long as it stays the newest; every
+// reader checks the newest id (one indexed lookup) and another instance's save is picked up on its next read.
+let cache: CurrentRouting | undefined;
+
+export async function currentRouting(): Promise<CurrentRouting> {
+  const id = await newestConfigVersionId();
+  if (cache && cache.versionId === id) return cache;
+  cache = id === null ? defaultRouting() : await compileVersion(id);
+  return cache;
+}
+
+function defaultRouting(): CurrentRouting {
+  return {
+    versionId: null,
+    config: DEFAULT_ROUTING_CONFIG,
+    compiled: compileRouting(DEFAULT_ROUTING_CONFIG),
+  };
+}
+
+async function compileVersion(id: bigint): Promise<CurrentRouting> {
+  const row = await readConfigVersion(id);
+  const loaded = row ? loadRoutingConfig(row.config) : undefined;
+  // Only validated configs are saved; a row that no longer loads (a rule tightened since) must not stop alerting.
+  if (!loaded?.ok) {
+    console.error(`receipt: routing config version ${id} does not load; using the shipped default`);
+    return { ...defaultRouting(), versionId: id };
+  }
+  return { versionId: id, config: loaded.config, compiled: loaded.compiled };
+}
+
+export const configErrors = (errors: ConfigError[]) =>
+  new ApiError(
+    422,
+    "invalid_routing_config",
+    "the routing config is invalid; nothing was saved",
+    errors.map(({ path, code, message }) => ({ path, code, message })),
+  );
+
+/**
+ * Validates and saves a config (as imported or edited in the UI) as the new current version. Masked secrets are
+ * restored from the version the caller read (`baseVersion`, when given: a save based on an older version is
+ * refused with 409 rather than silently overwriting someone else's change).
+ */
+export async function saveRoutingConfig(input: {
+  config: unknown;
+  actor: string;
+  comment: string | null;
+  baseVersion?: bigint | null;
+}): Promise<{ versionId: bigint; config: TRoutingConfig }> {
+  const current = await currentRouting();
+  const unmasked = unmaskSecrets(input.config, current.config);
+  if (!unmasked.ok) throw configErrors(unmasked.errors);
+  const loaded = loadRoutingConfig(unmasked.value);
+  if (!loaded.ok) throw configErrors(loaded.errors);
+  const versionId = await insertConfigVersion(
+    { config: loaded.config, createdBy: input.actor, comment: input.comment, baseVersion: input.baseVersion },
+    (found) =>
+      new ApiError(409, "config_changed", "the routing config changed since it was read; reload and retry", [
+        {
+          path: "$.baseVersion",
+          code: "config_changed",
+          message: `current version is ${found ?? "default"}`,
+        },
+      ]),
+  );
+  return { versionId, config: loaded.config };
+}

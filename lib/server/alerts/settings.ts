@@ -1,0 +1,53 @@
+import { z } from "zod";
+
+// Alert delivery settings from the environment, validated once. Defaults suit production; the tests shorten the
+// ticks and the backoff so a whole routing scenario runs in seconds.
+const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
+
+const ZAlertSettings = z.object({
+  /** How often the outbox is routed into notification groups and due groups are flushed. */
+  RECEIPT_ALERT_TICK_MS: ms(1000, 10),
+  /** How often due deliveries are sent. */
+  RECEIPT_DELIVERY_TICK_MS: ms(1000, 10),
+  /** Per-attempt HTTP timeout. */
+  RECEIPT_DELIVERY_TIMEOUT_MS: ms(10_000, 100),
+  RECEIPT_DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
+  /** First retry delay; doubled per attempt up to the maximum. */
+  RECEIPT_DELIVERY_BACKOFF_MS: ms(5_000),
+  RECEIPT_DELIVERY_BACKOFF_MAX_MS: ms(15 * 60_000),
+  /** The dashboard's address as receivers should reach it (links in payloads). */
+  RECEIPT_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
+  PORT: z.coerce.number().int().default(3000),
+});
+
+export type AlertSettings = {
+  alertTickMs: number;
+  deliveryTickMs: number;
+  timeoutMs: number;
+  maxAttempts: number;
+  backoffMs: number;
+  backoffMaxMs: number;
+  publicUrl: string;
+};
+
+let cached: AlertSettings | undefined;
+
+export function alertSettings(): AlertSettings {
+  if (cached) return cached;
+  const parsed = ZAlertSettings.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new Error(`Invalid environment variable(s): ${problems.join("; ")}`);
+  }
+  const env = parsed.data;
+  cached = {
+    alertTickMs: env.RECEIPT_ALERT_TICK_MS,
+    deliveryTickMs: env.RECEIPT_DELIVERY_TICK_MS,
+    timeoutMs: env.RECEIPT_DELIVERY_TIMEOUT_MS,
+    maxAttempts: env.RECEIPT_DELIVERY_MAX_ATTEMPTS,
+    backoffMs: env.RECEIPT_DELIVERY_BACKOFF_MS,
+    backoffMaxMs: Math.max(env.RECEIPT_DELIVERY_BACKOFF_MAX_MS, env.RECEIPT_DELIVERY_BACKOFF_MS),
+    publicUrl: env.RECEIPT_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
+  };
+  return cached;
+}

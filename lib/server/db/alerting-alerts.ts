@@ -1,0 +1,153 @@
+import type { HealthRecord } from "@/lib/contract";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { AlertContext } from "@/lib/routing/payload";
+import type { OutboxEvent } from "../alerts/alert-plan";
+import type { StoredAlert } from "../alerts/alert-rows";
+
+type Tx = Prisma.TransactionClient;
+
+// Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
+// wait on each other; every one is a single multi-row statement, whatever the batch size.
+
+export const storedAlertColumns = {
+  fingerprint: true,
+  chainId: true,
+  sessionId: true,
+  state: true,
+  severity: true,
+  status: true,
+  labels: true,
+  reasons: true,
+  retrySafe: true,
+  recordId: true,
+  confirmedAt: true,
+  resolvedBy: true,
+} satisfies Prisma.AlertSelect;
+
+/** Each chain's firing alerts, and its alerts resolved with a mark (see planChainAlerts). */
+export async function readOpenAlertsOfChains(tx: Tx, chainIds: string[]): Promise<StoredAlert[]> {
+  if (chainIds.length === 0) return [];
+  return tx.alert.findMany({
+    where: { chainId: { in: chainIds }, OR: [{ status: "firing" }, { resolvedBy: { not: null } }] },
+    select: storedAlertColumns,
+  });
+}
+
+/** Record bodies by seq: the evidence an alert's context is taken from. */
+export async function readRecordBodies(tx: Tx, seqs: bigint[]): Promise<Map<bigint, HealthRecord>> {
+  if (seqs.length === 0) return new Map();
+  const rows = await tx.healthRecord.findMany({
+    where: { seq: { in: [...new Set(seqs)] } },
+    select: { seq: true, body: true },
+  });
+  return new Map(rows.map((row) => [row.seq, row.body as unknown as HealthRecord]));
+}
+
+export type AlertRowWrite = {
+  fingerprint: string;
+  chainId: string;
+  sessionId: string;
+  state: string;
+  severity: string;
+  labels: Record<string, string>;
+  reasons: string[];
+  retrySafe: boolean | null;
+  recordId: string;
+  context: AlertContext;
+  confirmedAt: Date | null;
+};
+
+const columns = (rows: AlertRowWrite[]) => ({
+  fingerprint: rows.map((r) => r.fingerprint),
+  chainId: rows.map((r) => r.chainId),
+  sessionId: rows.map((r) => r.sessionId),
+  state: rows.map((r) => r.state),
+  severity: rows.map((r) => r.severity),
+  labels: rows.map((r) => JSON.stringify(r.labels)),
+  reasons: rows.map((r) => JSON.stringify(r.reasons)),
+  retrySafe: rows.map((r) => r.retrySafe),
+  recordId: rows.map((r) => r.recordId),
+  context: rows.map((r) => JSON.stringify(r.context)),
+  confirmedAt: rows.map((r) => r.confirmedAt),
+});
+
+/** New alerts, or resolved ones firing again: a fresh start, no confirmation, no resolve mark. */
+export async function insertFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const c = columns(rows);
+  await tx.$executeRaw`
+    insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
+      starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by)
+    select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context,
+      array(select jsonb_array_elements_text(u.reasons)), ${now}, null, ${now}, u.retry_safe, u.record_id, null, null
+    from unnest(${c.fingerprint}::text[], ${c.chainId}::text[], ${c.sessionId}::text[], ${c.state}::text[],
+      ${c.severity}::text[], ${c.labels}::jsonb[], ${c.context}::jsonb[], ${c.reasons}::jsonb[],
+      ${c.retrySafe}::boolean[], ${c.recordId}::text[])
+      as u(fingerprint, chain_id, session_id, state, severity, labels, context, reasons, retry_safe, record_id)
+    on conflict (fingerprint) do update set
+      session_id = excluded.session_id, severity = excluded.severity, status = 'firing', labels = excluded.labels,
+      context = excluded.context, reasons = excluded.reasons, starts_at = excluded.starts_at, ends_at = null,
+      updated_at = excluded.updated_at, retry_safe = excluded.retry_safe, record_id = excluded.record_id,
+      confirmed_at = null, resolved_by = null`;
+}
+
+/** Firing alerts refreshed from a newer record; a confirmation, once set, stays. */
+export async function refreshFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  const c = columns(rows);
+  await tx.$executeRaw`
+    update alerts a set severity = u.severity, labels = u.labels, context = u.context,
+      reasons = array(select jsonb_array_elements_text(u.reasons)), retry_safe = u.retry_safe,
+      record_id = u.record_id, confirmed_at = coalesce(a.confirmed_at, u.confirmed_at), updated_at = ${now}
+    from unnest(${c.fingerprint}::text[], ${c.severity}::text[], ${c.labels}::jsonb[], ${c.context}::jsonb[],
+      ${c.reasons}::jsonb[], ${c.retrySafe}::boolean[], ${c.recordId}::text[], ${c.confirmedAt}::timestamptz[])
+      as u(fingerprint, severity, labels, context, reasons, retry_safe, record_id, confirmed_at)
+    where a.fingerprint = u.fingerprint`;
+}
+
+export async function resolveAlerts(tx: Tx, fingerprints: string[], now: Date): Promise<void> {
+  if (fingerprints.length === 0) return;
+  await tx.$executeRaw`update alerts set status = 'resolved', ends_at = ${now}, updated_at = ${now}
+    where fingerprint = any(${fingerprints}::text[]) and status = 'firing'`;
+}
+
+export async function forgetResolveMarks(tx: Tx, fingerprints: string[]): Promise<void> {
+  if (fingerprints.length === 0) return;
+  await tx.$executeRaw`update alerts set resolved_by = null where fingerprint = any(${fingerprints}::text[])`;
+}
+
+export async function appendOutboxEvents(tx: Tx, events: OutboxEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  await tx.alertOutbox.createMany({ data: events });
+}
+
+/**
+ * An operator resolves alerts by hand (the alert list, or a triage queue's "resolve"): they resolve now and carry the
+ * mark, so re-evaluating the same record does not raise them again. Returns the alerts resolved.
+ */
+export async function resolveAlertsByOperator(
+  tx: Tx,
+  where: { fingerprint?: string; chainId?: string; states?: string[] },
+  mark: string,
+  now: Date,
+): Promise<{ fingerprint: string; chainId: string }[]> {
+  const rows = await tx.alert.findMany({
+    where: {
+      status: "firing",
+      ...(where.fingerprint ? { fingerprint: where.fingerprint } : {}),
+      ...(where.chainId ? { chainId: where.chainId } : {}),
+      ...(where.states ? { state: { in: where.states } } : {}),
+    },
+    select: { fingerprint: true, chainId: true },
+  });
+  if (rows.length === 0) return [];
+  await tx.alert.updateMany({
+    where: { fingerprint: { in: rows.map((r) => r.fingerprint) }, status: "firing" },
+    data: { status: "resolved", endsAt: now, updatedAt: now, resolvedBy: mark },
+  });
+  await appendOutboxEvents(
+    tx,
+    rows.map((r) => ({ ...r, event: "resolved" as const })),
+  );
+  return rows;
+}

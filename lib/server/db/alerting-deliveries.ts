@@ -1,0 +1,170 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { getPrisma } from "./client";
+
+type Tx = Prisma.TransactionClient;
+
+export type DeliveryInsert = {
+  groupKey: string;
+  channel: string;
+  targetIndex: number;
+  targetType: string;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  signingSecret: string | null;
+  kind: "notification" | "test";
+  alertFingerprints: string[];
+  maxAttempts: number;
+};
+
+export async function insertDeliveries(
+  tx: Tx | undefined,
+  rows: DeliveryInsert[],
+  now: Date,
+): Promise<bigint[]> {
+  if (rows.length === 0) return [];
+  const created = await (tx ?? getPrisma()).delivery.createManyAndReturn({
+    data: rows.map((row) => ({ ...row, status: "pending", nextAttemptAt: now, createdAt: now })),
+    select: { id: true },
+  });
+  return created.map((row) => row.id);
+}
+
+export type ClaimedDelivery = {
+  id: bigint;
+  url: string;
+  body: string;
+  headers: Record<string, string>;
+  signingSecret: string | null;
+  attempts: number;
+  maxAttempts: number;
+};
+
+/**
+ * Claims due deliveries for one attempt each: the attempt counter and a lease (nextAttemptAt in the future) are
+ * written in the same statement that picks the rows with SKIP LOCKED, so no other instance can pick them until the
+ * lease ends — a crash mid-send is retried after it, a normal send records its outcome long before.
+ * A delivery waits while an older notification of the same group to the same target is still pending, so a
+ * receiver never sees a group's "resolved" before its "firing".
+ */
+export async function claimDueDeliveries(
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedDelivery[]> {
+  const rows = await getPrisma().$queryRaw<
+    {
+      id: bigint;
+      url: string;
+      body: string;
+      headers: Record<string, string>;
+      signing_secret: string | null;
+      attempts: number;
+      max_attempts: number;
+    }[]
+  >`
+    update deliveries set attempts = attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}
+    where id in (
+      select d.id from deliveries d
+      where d.status = 'pending' and d.next_attempt_at <= ${now}
+        and not exists (select 1 from deliveries o
+          where o.group_key = d.group_key and o.channel = d.channel and o.target_index = d.target_index
+            and o.status = 'pending' and o.created_at < d.created_at)
+      order by d.next_attempt_at, d.id
+      limit ${limit}
+      for update of d skip locked)
+    returning id, url, body, headers, signing_secret, attempts, max_attempts`;
+  return rows.map((row) => ({
+    id: row.id,
+    url: row.url,
+    body: row.body,
+    headers: row.headers,
+    signingSecret: row.signing_secret,
+    attempts: row.attempts,
+    maxAttempts: row.max_attempts,
+  }));
+}
+
+export type AttemptOutcome = {
+  at: Date;
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  /** delivered, retry at nextAttemptAt, or dead (attempts exhausted or a permanent refusal). */
+  status: "delivered" | "pending" | "dead";
+  nextAttemptAt: Date;
+};
+
+/** Logs one attempt and moves the delivery on, in one transaction. */
+export async function recordAttempt(id: bigint, outcome: AttemptOutcome): Promise<void> {
+  await getPrisma().$transaction([
+    getPrisma().deliveryAttempt.create({
+      data: {
+        deliveryId: id,
+        at: outcome.at,
+        statusCode: outcome.statusCode,
+        latencyMs: outcome.latencyMs,
+        error: outcome.error,
+      },
+    }),
+    getPrisma().delivery.update({
+      where: { id },
+      data: {
+        status: outcome.status,
+        lastError: outcome.error,
+        nextAttemptAt: outcome.nextAttemptAt,
+        ...(outcome.status === "delivered" ? { deliveredAt: outcome.at } : {}),
+      },
+    }),
+  ]);
+}
+
+/** A dead letter gets a fresh set of attempts (its attempt log is kept). Null when it is not dead. */
+export async function reviveDeadDelivery(id: bigint, now: Date) {
+  const { count } = await getPrisma().delivery.updateMany({
+    where: { id, status: "dead" },
+    data: { status: "pending", attempts: 0, nextAttemptAt: now, lastError: null },
+  });
+  return count === 1;
+}
+
+export async function deliveryExists(id: bigint): Promise<boolean> {
+  return (await getPrisma().delivery.count({ where: { id } })) === 1;
+}
+
+export type DeliveryFilter = { status?: string; channel?: string; beforeId?: bigint; limit: number };
+
+/** Newest first, with each delivery's attempts (oldest first); the signing secret is never selected. */
+export async function listDeliveries(filter: DeliveryFilter) {
+  return getPrisma().delivery.findMany({
+    where: {
+      ...(filter.status ? { status: filter.status } : {}),
+      ...(filter.channel ? { channel: filter.channel } : {}),
+      ...(filter.beforeId !== undefined ? { id: { lt: filter.beforeId } } : {}),
+    },
+    orderBy: { id: "desc" },
+    take: filter.limit,
+    select: {
+      id: true,
+      groupKey: true,
+      channel: true,
+      targetIndex: true,
+      targetType: true,
+      url: true,
+      body: true,
+      kind: true,
+      alertFingerprints: true,
+      status: true,
+      attempts: true,
+      maxAttempts: true,
+      nextAttemptAt: true,
+      lastError: true,
+      createdAt: true,
+      deliveredAt: true,
+      attemptLog: {
+        orderBy: { id: "asc" },
+        select: { at: true, statusCode: true, latencyMs: true, error: true },
+      },
+    },
+  });
+}

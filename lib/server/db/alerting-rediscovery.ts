@@ -1,0 +1,76 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+
+type Tx = Prisma.TransactionClient;
+
+/** A newly written chain row, seen as "the session's next record" for stale_catalog's bounded re-discovery. */
+export type SessionRecord = {
+  chainId: string;
+  sessionId: string;
+  serverName: string | null;
+  observedAt: Date;
+};
+
+const columns = (records: SessionRecord[]) => ({
+  chainId: records.map((r) => r.chainId),
+  sessionId: records.map((r) => r.sessionId),
+  serverName: records.map((r) => r.serverName),
+  observedAt: records.map((r) => r.observedAt),
+});
+
+// Both statements touch alerts of OTHER chains than the ones this transaction holds locks for, so they take those
+// rows with SKIP LOCKED: an alert being written by another transaction right now is skipped, never waited for
+// (waiting could deadlock two ingestion batches of one session). Each writes its outbox events in the same
+// statement.
+
+/**
+ * The session is still stale on its next record: a newer record of the same session and server, in another chain,
+ * is stale_catalog too. Confirms those sessions' waiting stale_catalog alerts (ends a confirmOnNextRecord delay).
+ */
+export async function confirmStaleSessions(tx: Tx, records: SessionRecord[], now: Date): Promise<number> {
+  if (records.length === 0) return 0;
+  const c = columns(records);
+  return tx.$executeRaw`
+    with src as (
+      select * from unnest(${c.chainId}::text[], ${c.sessionId}::text[], ${c.serverName}::text[],
+        ${c.observedAt}::timestamptz[]) as u(chain_id, session_id, server_name, observed_at)),
+    target as (
+      select a.fingerprint from alerts a
+        join chains ch on ch.chain_id = a.chain_id
+        join src on src.session_id = a.session_id and src.server_name is not distinct from ch.server_name
+      where a.state = 'stale_catalog' and a.status = 'firing' and a.confirmed_at is null
+        and a.chain_id <> src.chain_id and ch.observed_at < src.observed_at
+      for update of a skip locked),
+    confirmed as (
+      update alerts set confirmed_at = ${now}, updated_at = ${now}
+      where fingerprint in (select fingerprint from target) returning fingerprint, chain_id)
+    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'updated' from confirmed`;
+}
+
+/**
+ * The bounded re-discovery worked: a newer record of the same session and server got past the catalog layer
+ * (any state but needs_auth, incompatible_session and stale_catalog). Resolves that session's stale_catalog alerts
+ * with the mark "rediscovery", so re-evaluating the same old record does not raise them again.
+ */
+export async function resolveRediscoveredSessions(
+  tx: Tx,
+  records: SessionRecord[],
+  now: Date,
+): Promise<number> {
+  if (records.length === 0) return 0;
+  const c = columns(records);
+  return tx.$executeRaw`
+    with src as (
+      select * from unnest(${c.chainId}::text[], ${c.sessionId}::text[], ${c.serverName}::text[],
+        ${c.observedAt}::timestamptz[]) as u(chain_id, session_id, server_name, observed_at)),
+    target as (
+      select a.fingerprint from alerts a
+        join chains ch on ch.chain_id = a.chain_id
+        join src on src.session_id = a.session_id and src.server_name is not distinct from ch.server_name
+      where a.state = 'stale_catalog' and a.status = 'firing'
+        and a.chain_id <> src.chain_id and ch.observed_at < src.observed_at
+      for update of a skip locked),
+    resolved as (
+      update alerts set status = 'resolved', ends_at = ${now}, updated_at = ${now}, resolved_by = 'rediscovery'
+      where fingerprint in (select fingerprint from target) returning fingerprint, chain_id)
+    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'resolved' from resolved`;
+}

@@ -1,0 +1,68 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { TSilence } from "@/lib/routing/config";
+import { getPrisma } from "./client";
+
+export type SilenceRow = {
+  id: string;
+  matchers: string[];
+  startsAt: Date;
+  endsAt: Date;
+  createdBy: string;
+  comment: string;
+  createdAt: Date;
+  expiredAt: Date | null;
+};
+
+export type SilenceInput = { matchers: string[]; startsAt: Date; endsAt: Date; comment: string };
+
+/** Silences that are or will be in force, and those that ended within `recentMs` (for the UI's history). */
+export async function listSilences(now: Date, recentMs: number): Promise<SilenceRow[]> {
+  return getPrisma().silence.findMany({
+    where: { endsAt: { gt: new Date(now.getTime() - recentMs) } },
+    orderBy: [{ endsAt: "desc" }, { createdAt: "desc" }],
+    take: 500,
+  });
+}
+
+export async function findSilence(id: string): Promise<SilenceRow | null> {
+  return getPrisma().silence.findUnique({ where: { id } });
+}
+
+/** Silences in force at `now`, in the routing domain's shape. */
+export async function activeSilences(now: Date): Promise<TSilence[]> {
+  const rows = await getPrisma().silence.findMany({
+    where: { startsAt: { lte: now }, endsAt: { gt: now }, expiredAt: null },
+    take: 1024,
+  });
+  return rows.map((row) => ({
+    id: row.id,
+    matchers: row.matchers,
+    startsAt: row.startsAt.toISOString(),
+    endsAt: row.endsAt.toISOString(),
+    createdBy: row.createdBy,
+    comment: row.comment,
+  }));
+}
+
+// Every change wakes all notification groups: a new silence mutes alerts from their next evaluation on, an ended one
+// lets muted alerts notify again.
+async function withWake<T>(write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return getPrisma().$transaction(async (tx) => {
+    const result = await write(tx);
+    await tx.notificationGroup.updateMany({ data: { nextActionAt: new Date() } });
+    return result;
+  });
+}
+
+export async function insertSilence(input: SilenceInput, createdBy: string): Promise<SilenceRow> {
+  return withWake((tx) => tx.silence.create({ data: { ...input, createdBy } }));
+}
+
+export async function updateSilence(id: string, input: SilenceInput): Promise<SilenceRow> {
+  return withWake((tx) => tx.silence.update({ where: { id }, data: input }));
+}
+
+/** Ends a silence now (kept for the history). */
+export async function expireSilence(id: string, now: Date): Promise<SilenceRow> {
+  return withWake((tx) => tx.silence.update({ where: { id }, data: { expiredAt: now, endsAt: now } }));
+}
