@@ -36,8 +36,9 @@ export function evaluateCall(call: Call, atMs: number): Decision {
   if (progress.inconsistent) pathCodes.push(REASONS.REQUEST_PROGRESS_INCONSISTENT);
 
   if (terminal.path === "task_failed") {
-    const reason = isCallerError(terminal.code) ? REASONS.TASK_CALLER_ERROR : REASONS.TASK_FAILED;
-    return decide(reason === REASONS.TASK_CALLER_ERROR ? "protocol_error" : "tool_failed", reason, pathCodes);
+    return isCallerError(terminal.code)
+      ? decide("protocol_error", REASONS.TASK_CALLER_ERROR, pathCodes)
+      : decide("tool_failed", REASONS.TASK_FAILED, pathCodes);
   }
 
   let unfinished = terminal.path === "unfinished";
@@ -61,8 +62,9 @@ export function evaluateCall(call: Call, atMs: number): Decision {
   // 17.
   if (unfinished) return decideUnfinished(call, evidence, pathCodes);
   // 18.
-  if (terminal.path === "result" && terminal.isError)
+  if (terminal.path === "result" && terminal.isError) {
     return decide("tool_failed", REASONS.REQUEST_TOOL_ERROR, pathCodes);
+  }
   // 19–22.
   return decideEffectAndOutcome(call, evidence, pathCodes);
 }

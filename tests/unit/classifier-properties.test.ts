@@ -19,7 +19,8 @@ const RUNS = { numRuns: 2_000 };
 
 const plus = (timestamp: string, ms: number) => new Date(Date.parse(timestamp) + ms).toISOString();
 
-describe("classify: properties over generated records", () => {
+// Property runs are CPU-bound; generous timeouts keep them stable when the machine is busy.
+describe("classify: properties over generated records", { timeout: 60_000 }, () => {
   it("the generator reaches every state, so the properties below are not vacuous", () => {
     const states = new Set(
       fc.sample(recordArb, { numRuns: 3_000, seed: 20261130 }).map((r) => classify(r).state),
