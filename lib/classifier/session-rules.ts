@@ -11,7 +11,7 @@ import { REASONS } from "./reasons";
 export function sessionDecision(record: HealthRecord): Decision | undefined {
   const { session, call } = record;
   const { protocol, capabilities } = session;
-  const serverErrorCodes = callErrorCodes(call);
+  const errors = callErrorCodes(call);
 
   // 1. Equal times count as resolved: the retry that succeeded answered that very challenge.
   const challenge = session.auth?.challenge;
@@ -22,7 +22,7 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
     }
   }
   // 2.
-  if (serverErrorCodes.includes(MCP_URL_ELICITATION_REQUIRED)) {
+  if (errors.response === MCP_URL_ELICITATION_REQUIRED || errors.task === MCP_URL_ELICITATION_REQUIRED) {
     return decide("needs_auth", REASONS.AUTH_URL_ELICITATION_REQUIRED);
   }
   // 3.
@@ -46,22 +46,20 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
     return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
   }
   // 7.
-  if (serverErrorCodes.includes(MCP_CAPABILITY_MISSING)) {
+  if (errors.response === MCP_CAPABILITY_MISSING || errors.task === MCP_CAPABILITY_MISSING) {
     return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
   }
-  if (serverErrorCodes.includes(MCP_VERSION_UNSUPPORTED)) {
+  if (errors.response === MCP_VERSION_UNSUPPORTED || errors.task === MCP_VERSION_UNSUPPORTED) {
     return decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED);
   }
   return undefined;
 }
 
 /** The call's JSON-RPC error code and its failed task's error code, where present (rules 2, 7). */
-function callErrorCodes(call: Call | undefined): number[] {
-  const codes: number[] = [];
-  if (call === undefined) return codes;
-  const responseCode = call.response?.kind === "error" ? call.response.error?.code : undefined;
-  if (responseCode !== undefined) codes.push(responseCode);
-  const taskCode = call.task?.status === "failed" ? call.task.error?.code : undefined;
-  if (taskCode !== undefined) codes.push(taskCode);
-  return codes;
+function callErrorCodes(call: Call | undefined): { response?: number; task?: number } {
+  if (call === undefined) return {};
+  return {
+    response: call.response?.kind === "error" ? call.response.error?.code : undefined,
+    task: call.task?.status === "failed" ? call.task.error?.code : undefined,
+  };
 }
