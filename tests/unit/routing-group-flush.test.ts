@@ -1,0 +1,150 @@
+// One notification group's decision at an instant: groupWait, groupInterval, repeatInterval, resolved
+// notifications, silences (muted, not resolved), route delays and their early confirmation.
+import { describe, expect, it } from "vitest";
+import { compileRouting } from "@/lib/routing/compile";
+import type { TRoutingConfig } from "@/lib/routing/config";
+import { alertsForChain } from "@/lib/routing/alerts";
+import { groupKey } from "@/lib/routing/group";
+import { compileSilence } from "@/lib/routing/silence";
+import type { MemberAlert } from "@/lib/server/db/alerting-groups";
+import { type GroupSnapshot, planGroupFlush } from "@/lib/server/alerts/group-flush-plan";
+
+const config: TRoutingConfig = {
+  version: 1,
+  channels: [{ name: "ops", ownerRole: "ops", targets: [] }],
+  route: {
+    receiver: "ops",
+    groupBy: ["server"],
+    groupWait: "10s",
+    groupInterval: "1m",
+    repeatInterval: "1h",
+    routes: [{ matchers: ['state="stale_catalog"'], delay: "10m", confirmOnNextRecord: true }],
+  },
+  inhibitRules: [],
+  silences: [],
+};
+const routing = compileRouting(config);
+const T = Date.parse("2026-11-30T10:00:00.000Z");
+
+function member(
+  chainId: string,
+  state: "tool_failed" | "stale_catalog",
+  over: Partial<MemberAlert> = {},
+): MemberAlert {
+  const [alert] = alertsForChain({
+    chainId,
+    sessionId: "s",
+    state,
+    layer: state === "stale_catalog" ? "catalog" : "request",
+    reasons: [state === "stale_catalog" ? "catalog.incomplete" : "request.tool_error"],
+    server: "srv",
+    labels: {},
+  });
+  if (!alert) throw new Error("alerting state");
+  return {
+    fingerprint: alert.fingerprint,
+    chainId,
+    sessionId: "s",
+    state,
+    severity: alert.severity,
+    status: "firing",
+    labels: alert.labels,
+    reasons: alert.reasons,
+    retrySafe: null,
+    recordId: "r",
+    confirmedAt: null,
+    resolvedBy: null,
+    startsAt: new Date(T),
+    endsAt: null,
+    context: {},
+    ...over,
+  };
+}
+
+const keyFor = (path: string) => groupKey(path, ["server"], { server: "srv" });
+const group = (members: MemberAlert[], over: Partial<GroupSnapshot> = {}): GroupSnapshot => ({
+  groupKey: keyFor("$.route"),
+  firstSeenAt: new Date(T),
+  lastSentAt: null,
+  lastSentFingerprints: [],
+  members: members.map((m) => m.fingerprint),
+  ...over,
+});
+
+describe("planGroupFlush", () => {
+  const a = member("a", "tool_failed");
+  const b = member("b", "tool_failed");
+
+  it("waits groupWait, then sends every firing alert in one notification", () => {
+    const early = planGroupFlush(group([a, b]), [a, b], routing, T + 5_000, {});
+    expect(early.notification).toBeUndefined();
+    expect(early.nextActionAt?.getTime()).toBe(T + 10_000);
+    const due = planGroupFlush(group([a, b]), [a, b], routing, T + 10_000, {});
+    expect(due.notification?.alerts.map((x) => [x.alert.chainId, x.status])).toEqual([
+      ["a", "firing"],
+      ["b", "firing"],
+    ]);
+    expect(due.nextActionAt?.getTime()).toBe(T + 10_000 + 3_600_000);
+  });
+
+  it("an unchanged group repeats after repeatInterval", () => {
+    const sent = group([a, b], {
+      lastSentAt: new Date(T),
+      lastSentFingerprints: [a.fingerprint, b.fingerprint],
+    });
+    expect(planGroupFlush(sent, [a, b], routing, T + 60_000, {}).notification).toBeUndefined();
+    expect(planGroupFlush(sent, [a, b], routing, T + 3_600_000, {}).notification?.alerts).toHaveLength(2);
+  });
+
+  it("a resolution is sent after groupInterval, then the alert leaves the group", () => {
+    const resolvedB = { ...b, status: "resolved", endsAt: new Date(T + 1000) };
+    const sent = group([a, b], {
+      lastSentAt: new Date(T),
+      lastSentFingerprints: [a.fingerprint, b.fingerprint],
+    });
+    expect(planGroupFlush(sent, [a, resolvedB], routing, T + 30_000, {}).nextActionAt?.getTime()).toBe(
+      T + 60_000,
+    );
+    const plan = planGroupFlush(sent, [a, resolvedB], routing, T + 60_000, {});
+    expect(plan.notification?.alerts.map((x) => x.status)).toEqual(["firing", "resolved"]);
+    expect(plan.members).toEqual([a.fingerprint]);
+  });
+
+  it("an alert resolved before it was ever sent is dropped silently, and an empty group goes", () => {
+    const resolvedA = { ...a, status: "resolved" };
+    expect(planGroupFlush(group([a]), [resolvedA], routing, T + 20_000, {})).toMatchObject({ drop: true });
+  });
+
+  it("a silenced alert is neither sent nor reported resolved, and is re-checked every groupInterval", () => {
+    const silence = compileSilence({
+      id: "s1",
+      matchers: ['chain="b"'],
+      startsAt: new Date(T).toISOString(),
+      endsAt: new Date(T + 86_400_000).toISOString(),
+      createdBy: "alice",
+      comment: "known",
+    });
+    const sent = group([a, b], {
+      lastSentAt: new Date(T),
+      lastSentFingerprints: [a.fingerprint, b.fingerprint],
+    });
+    const plan = planGroupFlush(sent, [a, b], routing, T + 120_000, { extraSilences: [silence] });
+    expect(plan.notification).toBeUndefined();
+    expect(plan.nextActionAt?.getTime()).toBe(T + 120_000 + 60_000);
+  });
+
+  it("a delayed alert waits out its route's delay, unless a newer record confirms it first", () => {
+    const stale = member("c", "stale_catalog");
+    const staleGroup = group([stale], { groupKey: keyFor("$.route.routes[0]") });
+    const waiting = planGroupFlush(staleGroup, [stale], routing, T + 60_000, {});
+    expect(waiting.notification).toBeUndefined();
+    expect(waiting.nextActionAt?.getTime()).toBe(T + 600_000);
+    expect(planGroupFlush(staleGroup, [stale], routing, T + 600_000, {}).notification?.alerts).toHaveLength(
+      1,
+    );
+    const confirmed = { ...stale, confirmedAt: new Date(T + 30_000) };
+    expect(
+      planGroupFlush(staleGroup, [confirmed], routing, T + 30_000, {}).notification?.alerts,
+    ).toHaveLength(1);
+  });
+});
