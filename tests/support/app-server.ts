@@ -31,6 +31,9 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
       String(port),
       "--hostname",
       "127.0.0.1",
+      // Longer than clients keep idle sockets, so a reused keep-alive connection is never closed under a request.
+      "--keepAliveTimeout",
+      "70000",
     ],
     {
       cwd: root,
@@ -62,10 +65,13 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
   };
 }
 
+// `npm run keys` without npm's and npx's start-up time: the same script under the same TypeScript loader.
+const TSX = ["--import", "tsx"];
+
 /** Creates an ingestion key through the real CLI, as a user would, and returns the key it printed. */
 export function createKeyWithCli(databaseUrl: string, name: string, scopes: string[] = []): string {
-  const args = ["tsx", "scripts/keys.ts", "create", "--name", name, ...scopes.flatMap((s) => ["--scope", s])];
-  const result = spawnSync("npx", args, {
+  const args = [...TSX, "scripts/keys.ts", "create", "--name", name, ...scopes.flatMap((s) => ["--scope", s])];
+  const result = spawnSync(process.execPath, args, {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",
@@ -75,7 +81,7 @@ export function createKeyWithCli(databaseUrl: string, name: string, scopes: stri
 }
 
 export function runKeysCli(databaseUrl: string, args: string[]) {
-  return spawnSync("npx", ["tsx", "scripts/keys.ts", ...args], {
+  return spawnSync(process.execPath, [...TSX, "scripts/keys.ts", ...args], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",

@@ -71,5 +71,8 @@ export async function setRecordCounts(
 
 async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void> {
   if (changes.length === 0) return;
-  await tx.chainStateChange.createMany({ data: changes });
+  const col = <K extends keyof StateChange>(key: K) => changes.map((change) => change[key]);
+  await tx.$executeRaw`insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
+    select * from unnest(${col("chainId")}::text[], ${col("fromState")}::text[], ${col("toState")}::text[],
+      ${col("reason")}::text[], ${col("at")}::timestamptz[], ${col("recordId")}::text[], ${col("cause")}::text[])`;
 }

@@ -51,31 +51,32 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
+/** One multi-row statement (unnest of column arrays) whatever the batch size; returns the rows it inserted. */
 async function insertNewRecords(
   tx: Prisma.TransactionClient,
   items: PreparedRecord[],
 ): Promise<Map<string, bigint>> {
-  const rows = await tx.healthRecord.createManyAndReturn({
-    data: items.map(({ record, contentHash, classification }) => ({
-      recordId: record.recordId,
-      chainId: record.chainId,
-      sessionId: record.session.id,
-      observedAt: new Date(record.observedAt),
-      contentHash,
-      body: record as unknown as Prisma.InputJsonValue,
-      state: classification.state,
-      layer: classification.layer,
-      reasons: [...classification.reasons],
-      retrySafe: classification.retrySafe ?? null,
-      evidence: classification.evidence ?? null,
-      shadowedState: classification.shadowed?.state ?? null,
-      shadowedReason: classification.shadowed?.reason ?? null,
-      nextCheckAt: classification.nextCheckAt ? new Date(classification.nextCheckAt) : null,
-    })),
-    skipDuplicates: true,
-    select: { recordId: true, seq: true },
-  });
-  return new Map(rows.map((row) => [row.recordId, row.seq]));
+  const col = <T>(pick: (item: PreparedRecord) => T) => items.map(pick);
+  const rows = await tx.$queryRaw<{ record_id: string; seq: bigint }[]>`
+    insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
+      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
+    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
+      array(select jsonb_array_elements_text(u.reasons)), u.retry_safe, u.evidence, u.shadowed_state,
+      u.shadowed_reason, u.next_check_at
+    from unnest(${col((i) => i.record.recordId)}::text[], ${col((i) => i.record.chainId)}::text[],
+      ${col((i) => i.record.session.id)}::text[], ${col((i) => new Date(i.observedAtMs))}::timestamptz[],
+      ${col((i) => i.contentHash)}::text[], ${col((i) => JSON.stringify(i.record))}::jsonb[],
+      ${col((i) => i.classification.state)}::text[], ${col((i) => i.classification.layer)}::text[],
+      ${col((i) => JSON.stringify(i.classification.reasons))}::jsonb[],
+      ${col((i) => i.classification.retrySafe ?? null)}::boolean[], ${col((i) => i.classification.evidence ?? null)}::text[],
+      ${col((i) => i.classification.shadowed?.state ?? null)}::text[],
+      ${col((i) => i.classification.shadowed?.reason ?? null)}::text[],
+      ${col((i) => (i.classification.nextCheckAt ? new Date(i.classification.nextCheckAt) : null))}::timestamptz[])
+      as u(record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons, retry_safe,
+        evidence, shadowed_state, shadowed_reason, next_check_at)
+    on conflict (record_id) do nothing
+    returning record_id, seq`;
+  return new Map(rows.map((row) => [row.record_id, BigInt(row.seq)]));
 }
 
 async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedRecord[]): Promise<void> {

@@ -14,7 +14,7 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
       const caller = await authenticate(request, scope);
       return await handler({ request, caller, params: await context.params });
     } catch (error) {
-      if (error instanceof ApiError) return error.toResponse();
+      if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
       console.error(
         `receipt: ${request.method} ${new URL(request.url).pathname} failed:`,
         errorSummary(error),
@@ -23,6 +23,32 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
     }
   };
 }
+
+/**
+ * A request refused before its body was read (401, 403, 415) still has that body in flight: answering before it is
+ * consumed makes HTTP clients see a reset socket instead of the error. Drain it (within the API's size limit);
+ * past the limit, ask the client to close the connection.
+ */
+async function finishUnreadBody(request: Request, response: Response): Promise<Response> {
+  if (!request.body || request.bodyUsed) return response;
+  let size = 0;
+  try {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return response;
+      size += value.byteLength;
+      if (size > DRAIN_LIMIT_BYTES) {
+        await reader.cancel();
+        break;
+      }
+    }
+  } catch {}
+  response.headers.set("connection", "close");
+  return response;
+}
+
+const DRAIN_LIMIT_BYTES = 5 * 1024 * 1024;
 
 // Log the error's name and message only: a driver error could quote a bound value.
 function errorSummary(error: unknown): string {

@@ -1,0 +1,204 @@
+/**
+ * Ingestion throughput (issue 4): `npm run bench:ingest`.
+ *
+ * Starts the production build (`next start`, run `npm run build` first) on a throwaway database and posts the
+ * seed fixture's shapes (fresh recordIds, three records per chain: start, end, verified) through
+ * POST /api/v1/records in batches of 100 and of 1000, a few requests in flight. In the same run, the same rows
+ * (records, chains, state history) are written by raw `pg` multi-row INSERTs, one transaction per batch: the
+ * ceiling that HTTP + validation + classification + Prisma is compared with.
+ */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { startEmbeddedPostgres, freePort } from "../lib/server/db/embedded";
+import { applyMigrations } from "../lib/server/db/migrate";
+import { contentHash, prepareRecords } from "../lib/server/ingest/prepare-records";
+import type { HealthRecord } from "../lib/contract";
+
+const root = path.resolve(import.meta.dirname, "..");
+const TOTAL = Number(process.env.BENCH_RECORDS ?? 30_000);
+const IN_FLIGHT = 3;
+
+const seeds = (
+  JSON.parse(readFileSync(path.join(root, "tests/fixtures/seed-cases.json"), "utf8")) as {
+    cases: { record: HealthRecord }[];
+  }
+).cases.map((c) => c.record);
+
+function makeRecords(prefix: string, count: number): HealthRecord[] {
+  return Array.from({ length: count }, (_, i) => {
+    const record = structuredClone(seeds[i % seeds.length] as HealthRecord);
+    const chain = Math.floor(i / 3);
+    record.recordId = `rec:${prefix}-${i}`;
+    record.chainId = `chain:${prefix}-${chain}`;
+    record.observedAt = new Date(Date.parse(record.observedAt) + (i % 3) * 1000).toISOString();
+    return record;
+  });
+}
+
+function batches<T>(items: T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+async function inParallel<T>(items: T[], worker: (item: T) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      while (next < items.length) await worker(items[next++] as T);
+    }),
+  );
+}
+
+async function createDatabase(admin: pg.Client, serverUrl: (db: string) => string, name: string) {
+  await admin.query(`create database "${name}"`);
+  const url = serverUrl(name);
+  await applyMigrations(url);
+  return url;
+}
+
+async function viaHttp(baseUrl: string, key: string, size: number): Promise<number> {
+  const bodies = batches(makeRecords(`http${size}`, TOTAL), size).map((b) => JSON.stringify({ records: b }));
+  const started = performance.now();
+  await inParallel(bodies, async (body) => {
+    const response = await fetch(`${baseUrl}/api/v1/records`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body,
+    });
+    if (response.status !== 200) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
+  });
+  return TOTAL / ((performance.now() - started) / 1000);
+}
+
+/** The same rows our path writes, as plain multi-row INSERTs: no HTTP, no validation, no ORM. */
+async function viaRawInsert(url: string, size: number): Promise<number> {
+  const prepared = batches(prepareRecords(makeRecords(`raw${size}`, TOTAL)), size);
+  const pool = new pg.Pool({ connectionString: url, max: IN_FLIGHT });
+  const started = performance.now();
+  await inParallel(prepared, async (batch) => {
+    const client = await pool.connect();
+    try {
+      await client.query("begin");
+      const recordValues: unknown[] = [];
+      const recordRows = batch.map(({ record, classification }, i) => {
+        recordValues.push(
+          record.recordId,
+          record.chainId,
+          record.session.id,
+          record.observedAt,
+          contentHash(record),
+          JSON.stringify(record),
+          classification.state,
+          classification.layer,
+          classification.reasons,
+        );
+        const o = i * 9;
+        return `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8},$${o + 9})`;
+      });
+      await client.query(
+        `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons) values ${recordRows.join(",")}`,
+        recordValues,
+      );
+      const latest = new Map(batch.map((p) => [p.record.chainId, p]));
+      const chainValues: unknown[] = [];
+      const chainRows = [...latest.values()].map(({ record, classification }, i) => {
+        chainValues.push(
+          record.chainId,
+          record.session.id,
+          classification.state,
+          classification.layer,
+          classification.reasons,
+          record.recordId,
+          0,
+          record.observedAt,
+          record.observedAt,
+          record.session.client.name,
+          record.session.client.version,
+          record.session.transport,
+          JSON.stringify(record.labels ?? {}),
+        );
+        const o = i * 13;
+        return `(${Array.from({ length: 13 }, (_, k) => `$${o + k + 1}`).join(",")})`;
+      });
+      await client.query(
+        `insert into chains (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at, evaluated_at, client_name, client_version, transport, labels) values ${chainRows.join(",")}
+         on conflict (chain_id) do update set state = excluded.state`,
+        chainValues,
+      );
+      const historyValues: unknown[] = [];
+      const historyRows = batch.map(({ record, classification }, i) => {
+        historyValues.push(
+          record.chainId,
+          classification.state,
+          classification.reasons[0],
+          record.observedAt,
+          record.recordId,
+        );
+        const o = i * 5;
+        return `($${o + 1},null,$${o + 2},$${o + 3},$${o + 4},$${o + 5},'record')`;
+      });
+      await client.query(
+        `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause) values ${historyRows.join(",")}`,
+        historyValues,
+      );
+      await client.query("commit");
+    } finally {
+      client.release();
+    }
+  });
+  const rate = TOTAL / ((performance.now() - started) / 1000);
+  await pool.end();
+  return rate;
+}
+
+const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
+const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
+const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
+await admin.connect();
+const appDb = await createDatabase(admin, server.serverUrl, "bench_app");
+process.env.DATABASE_URL = appDb;
+const { createKey } = await import("../lib/server/key-service");
+const { key } = await createKey("bench", ["ingest"]);
+const port = await freePort();
+const app = spawn(
+  process.execPath,
+  [path.join(root, "node_modules/next/dist/bin/next"), "start", "--port", String(port)],
+  {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: appDb, NEXT_TELEMETRY_DISABLED: "1" },
+    stdio: "ignore",
+  },
+);
+const baseUrl = `http://127.0.0.1:${port}`;
+for (let i = 0; i < 100; i++) {
+  try {
+    if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+  } catch {}
+  await new Promise((r) => setTimeout(r, 200));
+}
+
+try {
+  await viaHttp(baseUrl, key, 100); // warm-up: JIT, connection pools, Next.js route compilation
+  const rows: string[] = [];
+  for (const size of [100, 1000]) {
+    const http = await viaHttp(baseUrl, key, size);
+    const rawDb = await createDatabase(admin, server.serverUrl, `bench_raw_${size}`);
+    const raw = await viaRawInsert(rawDb, size);
+    rows.push(
+      `| ${size} | ${Math.round(http).toLocaleString("en")} | ${Math.round(raw).toLocaleString("en")} | ${Math.round((http / raw) * 100)}% |`,
+    );
+  }
+  console.log(`Ingestion, ${TOTAL.toLocaleString("en")} records per run, ${IN_FLIGHT} requests in flight`);
+  console.log("| batch | HTTP → PostgreSQL (records/s) | raw pg multi-row INSERT (records/s) | ratio |");
+  console.log("|---|---|---|---|");
+  for (const row of rows) console.log(row);
+} finally {
+  app.kill("SIGTERM");
+  await admin.end();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
