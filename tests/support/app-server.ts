@@ -70,7 +70,14 @@ const TSX = ["--import", "tsx"];
 
 /** Creates an ingestion key through the real CLI, as a user would, and returns the key it printed. */
 export function createKeyWithCli(databaseUrl: string, name: string, scopes: string[] = []): string {
-  const args = [...TSX, "scripts/keys.ts", "create", "--name", name, ...scopes.flatMap((s) => ["--scope", s])];
+  const args = [
+    ...TSX,
+    "scripts/keys.ts",
+    "create",
+    "--name",
+    name,
+    ...scopes.flatMap((s) => ["--scope", s]),
+  ];
   const result = spawnSync(process.execPath, args, {
     cwd: root,
     env: { ...process.env, DATABASE_URL: databaseUrl },
