@@ -1,18 +1,18 @@
 /**
  * A hand-written fast path for `validateRecord` on well-formed input.
  *
- * Zod costs ~10 µs per record, which alone would miss the ingestion budget (issue 3:
- * ≥ 50,000 validated and classified records/s on one core). This checks the same rules as
- * `ZHealthRecord` directly and builds the same null-free copy. It only ever says "valid, here
- * is the record" or "not sure": on `undefined` the zod schema decides and reports the issues,
- * so zod stays the single authority on errors.
+ * Zod costs ~10 µs per record and copies it, which alone would miss the ingestion budget
+ * (issue 3: ≥ 50,000 validated and classified records/s on one core). This checks the same
+ * rules as `ZHealthRecord` directly, without allocating. It only ever says "valid" or "not
+ * sure": on "not sure" the zod schema decides and reports the issues, so zod stays the single
+ * authority on errors. Unusual spellings (a URL with an upper-case scheme, a non-plain
+ * object) are left to zod. A property test asserts that whatever this accepts, zod accepts
+ * with the same output.
  *
  * It also applies the redaction guard (§5) in the same pass: every free-text string and
  * label key is checked for credentials; a hit means "not sure", and the slow path names it.
  * Only timestamps, versions, the schema hash and enum values skip the check: their
- * character sets cannot spell any credential pattern. Unusual spellings (a URL with upper-case
- * scheme, a non-plain object) are left to zod. A property test asserts that whatever this
- * accepts, zod accepts with the same output.
+ * character sets cannot spell any credential pattern.
  */
 import type { HealthRecord } from "./record";
 import {
@@ -27,6 +27,7 @@ import { looksLikeSecret } from "./redaction";
 import { parseTimestamp } from "./timestamp";
 
 type Obj = Record<string, unknown>;
+type Check = (value: unknown) => void;
 
 /** Thrown internally to abandon the fast path; never escapes `fastParseRecord`. */
 const NOT_SURE = Symbol("not sure");
@@ -35,10 +36,37 @@ function fail(): never {
   throw NOT_SURE;
 }
 
+/** Set when an optional field is `null`: the result then needs a null-free copy. */
+let sawNull = false;
+
+/**
+ * The validated record, or `undefined` when zod must decide. Without nulls the input is
+ * returned as is (it is exactly the record zod would build); with nulls, a copy without them.
+ */
+export function fastParseRecord(input: unknown): HealthRecord | undefined {
+  sawNull = false;
+  try {
+    checkRecord(input);
+  } catch (error) {
+    if (error === NOT_SURE) return undefined;
+    throw error;
+  }
+  return (sawNull ? copyWithoutNulls(input) : input) as HealthRecord;
+}
+
+function copyWithoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(copyWithoutNulls);
+  if (typeof value !== "object" || value === null) return value;
+  const copy: Obj = {};
+  for (const [key, item] of Object.entries(value)) if (item !== null) copy[key] = copyWithoutNulls(item);
+  return copy;
+}
+
+// ── primitives ──────────────────────────────────────────────────────────────────────────────
+
 function object(value: unknown, allowed: ReadonlySet<string>): Obj {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail();
-  const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) fail();
+  if (Object.getPrototypeOf(value) !== Object.prototype) fail();
   // for-in skips the key array Object.keys would allocate; with Object.prototype as the
   // prototype it only sees own keys (a polluted prototype fails, leaving it to zod).
   for (const key in value) if (!allowed.has(key)) fail();
@@ -47,87 +75,71 @@ function object(value: unknown, allowed: ReadonlySet<string>): Obj {
 
 const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
 
-const absent = (value: unknown): value is null | undefined => value === undefined || value === null;
+/** Runs `check` on `source[key]` unless it is absent; `null` counts as absent (and is noted). */
+function optional(source: Obj, key: string, check: Check): void {
+  const value = source[key];
+  if (value === null) sawNull = true;
+  else if (value !== undefined) check(value);
+}
 
 /** A free-text string: checked for credentials. */
-function string(value: unknown, max = Number.POSITIVE_INFINITY): string {
+function string(value: unknown, max = Number.POSITIVE_INFINITY): void {
   if (typeof value !== "string" || value.length > max || looksLikeSecret(value)) fail();
-  return value;
 }
 
 /** A string with a restricted pattern; `mayHoldSecret` when the pattern's charset could spell one. */
-function matching(value: unknown, pattern: RegExp, mayHoldSecret: boolean): string {
+function matching(value: unknown, pattern: RegExp, mayHoldSecret: boolean): void {
   if (typeof value !== "string" || !pattern.test(value)) fail();
   if (mayHoldSecret && looksLikeSecret(value)) fail();
-  return value;
 }
 
 // Ids allow letters, digits and "._:-": enough to spell "sk-…" or "AKIA…", so they are checked.
-const id = (value: unknown) => matching(value, ID_PATTERN, true);
+const id: Check = (value) => matching(value, ID_PATTERN, true);
 // Digits and dashes only.
-const version = (value: unknown) => matching(value, VERSION_PATTERN, false);
+const version: Check = (value) => matching(value, VERSION_PATTERN, false);
 
 /** Digits, "T", "Z", ":", ".", "+" and "-" cannot spell a credential: not checked. */
-function timestamp(value: unknown): string {
+const timestamp: Check = (value) => {
   if (typeof value !== "string" || parseTimestamp(value) === undefined) fail();
-  return value;
-}
+};
 
 function integer(value: unknown, min = Number.NEGATIVE_INFINITY): number {
   if (!Number.isSafeInteger(value) || (value as number) < min) fail();
   return value as number;
 }
 
-function finite(value: unknown): number {
+const finite: Check = (value) => {
   if (typeof value !== "number" || !Number.isFinite(value)) fail();
-  return value;
-}
+};
 
-function boolean(value: unknown): boolean {
+const boolean: Check = (value) => {
   if (typeof value !== "boolean") fail();
-  return value;
+};
+
+function oneOf(value: unknown, options: readonly string[]): void {
+  if (!options.includes(value as string)) fail();
 }
 
-function oneOf<T extends string>(value: unknown, options: readonly T[]): T {
-  if (!options.includes(value as T)) fail();
-  return value as T;
-}
+const jsonRpcId: Check = (value) => {
+  if (typeof value === "string") string(value);
+  else integer(value);
+};
 
-function jsonRpcId(value: unknown): string | number {
-  return typeof value === "string" ? string(value) : integer(value);
-}
-
-function array<T>(value: unknown, item: (entry: unknown) => T, minLength = 0): T[] {
+function array(value: unknown, item: Check, minLength = 0): void {
   if (!Array.isArray(value) || value.length < minLength) fail();
-  return value.map(item);
+  for (const entry of value) item(entry);
 }
-
-/** Copies `source[key]` through `parse` into `target` unless it is absent (null = absent). */
-function optional<T>(target: Obj, source: Obj, key: string, parse: (value: unknown) => T): void {
-  const value = source[key];
-  if (!absent(value)) target[key] = parse(value);
-}
-
-const TRANSPORTS = ["stdio", "streamable-http", "sse", "other"] as const;
-const ERAS = ["legacy", "modern"] as const;
-const RESPONSE_KINDS = ["result", "error"] as const;
-const RESULT_TYPES = ["complete", "input_required", "task"] as const;
-const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
-const EFFECT_STATUSES = ["committed", "absent", "unknown"] as const;
-const VERDICTS = ["pass", "fail", "unavailable"] as const;
-const SIDE_EFFECTS = ["none", "write", "unknown"] as const;
-const VERIFIERS = ["file_hash", "db_row", "http_status", "test", "llm_judge", "other"] as const;
 
 /**
  * Only the plain form: lower-case http(s)://, no whitespace anywhere (so zod's trimming and
  * tab/newline stripping change nothing), parseable, ≤ 2048. Any other spelling goes to zod.
  */
 const PLAIN_HTTP_URL = /^https?:\/\/\S+$/;
-function plainHttpUrl(value: unknown): string {
+const plainHttpUrl: Check = (value) => {
   if (typeof value !== "string" || value.length > 2048 || !PLAIN_HTTP_URL.test(value) || !canParseUrl(value))
     fail();
-  return value;
-}
+  if (looksLikeSecret(value)) fail();
+};
 
 function canParseUrl(value: string): boolean {
   if (typeof URL.canParse === "function") return URL.canParse(value);
@@ -139,17 +151,17 @@ function canParseUrl(value: string): boolean {
   }
 }
 
-// Named single-argument parsers for `optional` and `array` (no closures allocated per record).
-const string64 = (value: unknown) => string(value, 64);
-const string256 = (value: unknown) => string(value, 256);
-const string512 = (value: unknown) => string(value, 512);
-const anyString = (value: unknown) => string(value);
-const names = (value: unknown) => array(value, anyString);
-const versions = (value: unknown) => array(value, version);
-const positiveInteger = (value: unknown) => integer(value, 1);
-const verifier = (value: unknown) => oneOf(value, VERIFIERS);
-const resultType = (value: unknown) => oneOf(value, RESULT_TYPES);
-const taskResult = (value: unknown) => ({ isError: boolean(object(value, TASK_RESULT_KEYS).isError) });
+// ── the record, level by level (mirrors record.ts) ─────────────────────────────────────────
+
+const TRANSPORTS = ["stdio", "streamable-http", "sse", "other"];
+const ERAS = ["legacy", "modern"];
+const RESPONSE_KINDS = ["result", "error"];
+const RESULT_TYPES = ["complete", "input_required", "task"];
+const TASK_STATUSES = ["working", "input_required", "completed", "failed", "cancelled"];
+const EFFECT_STATUSES = ["committed", "absent", "unknown"];
+const VERDICTS = ["pass", "fail", "unavailable"];
+const SIDE_EFFECTS = ["none", "write", "unknown"];
+const VERIFIERS = ["file_hash", "db_row", "http_status", "test", "llm_judge", "other"];
 
 const RECORD_KEYS = keys(
   "schemaVersion",
@@ -210,195 +222,178 @@ const TASK_RESULT_KEYS = keys("isError");
 const EFFECT_KEYS = keys("checkedAt", "status", "receipt");
 const OUTCOME_KEYS = keys("checkedAt", "verifier", "verdict", "receipt");
 
-function nameVersion(value: unknown): Obj {
-  const source = object(value, NAME_VERSION_KEYS);
-  return { name: string(source.name, 128), version: string(source.version, 64) };
+// Named single-argument checks for `optional` and `array` (no closures allocated per record).
+const string64: Check = (value) => string(value, 64);
+const string256: Check = (value) => string(value, 256);
+const string512: Check = (value) => string(value, 512);
+const anyString: Check = (value) => string(value);
+const versions: Check = (value) => array(value, version);
+const positiveInteger: Check = (value) => integer(value, 1);
+const verifier: Check = (value) => oneOf(value, VERIFIERS);
+const resultType: Check = (value) => oneOf(value, RESULT_TYPES);
+
+function checkRecord(value: unknown): void {
+  const record = object(value, RECORD_KEYS);
+  if (record.schemaVersion !== 1) fail();
+  id(record.recordId);
+  id(record.chainId);
+  timestamp(record.observedAt);
+  optional(record, "labels", labels);
+  session(record.session);
+  optional(record, "catalog", catalog);
+  optional(record, "call", call);
 }
 
-function labels(value: unknown): Obj {
+const nameVersion: Check = (value) => {
+  const source = object(value, NAME_VERSION_KEYS);
+  string(source.name, 128);
+  string(source.version, 64);
+};
+
+const labels: Check = (value) => {
   if (typeof value !== "object" || value === null || Array.isArray(value)) fail();
   if (Object.getPrototypeOf(value) !== Object.prototype) fail();
   const source = value as Obj;
-  const labelKeys = Object.keys(source);
-  if (labelKeys.length > MAX_LABELS) fail();
-  const copy: Obj = {};
-  for (const key of labelKeys) {
-    copy[matching(key, LABEL_KEY_PATTERN, true)] = string(source[key], MAX_LABEL_VALUE_LENGTH);
+  let count = 0;
+  for (const key in source) {
+    if (++count > MAX_LABELS) fail();
+    matching(key, LABEL_KEY_PATTERN, true);
+    string(source[key], MAX_LABEL_VALUE_LENGTH);
   }
-  return copy;
-}
+};
 
-function session(value: unknown): Obj {
+function session(value: unknown): void {
   const source = object(value, SESSION_KEYS);
-  const out: Obj = { id: id(source.id), client: nameVersion(source.client) };
-  optional(out, source, "server", nameVersion);
-  out.transport = oneOf(source.transport, TRANSPORTS);
-  optional(out, source, "auth", auth);
-  out.protocol = protocol(source.protocol);
-  out.capabilities = capabilities(source.capabilities);
-  return out;
+  id(source.id);
+  nameVersion(source.client);
+  optional(source, "server", nameVersion);
+  oneOf(source.transport, TRANSPORTS);
+  optional(source, "auth", auth);
+  protocol(source.protocol);
+  capabilities(source.capabilities);
 }
 
-function auth(value: unknown): Obj {
+const auth: Check = (value) => {
   const source = object(value, AUTH_KEYS);
-  const out: Obj = {};
-  optional(out, source, "challenge", challenge);
-  optional(out, source, "resolvedAt", timestamp);
-  return out;
-}
+  optional(source, "challenge", challenge);
+  optional(source, "resolvedAt", timestamp);
+};
 
-function challenge(value: unknown): Obj {
+const challenge: Check = (value) => {
   const source = object(value, CHALLENGE_KEYS);
-  const status = source.status;
-  if (status !== 401 && status !== 403) fail();
-  const out: Obj = { status, at: timestamp(source.at) };
-  optional(out, source, "error", string64);
-  optional(out, source, "requiredScope", string512);
-  optional(out, source, "resourceMetadataUrl", plainHttpUrl);
-  optional(out, source, "resource", plainHttpUrl);
-  return out;
-}
+  if (source.status !== 401 && source.status !== 403) fail();
+  timestamp(source.at);
+  optional(source, "error", string64);
+  optional(source, "requiredScope", string512);
+  optional(source, "resourceMetadataUrl", plainHttpUrl);
+  optional(source, "resource", plainHttpUrl);
+};
 
-function protocol(value: unknown): Obj {
+function protocol(value: unknown): void {
   const source = object(value, PROTOCOL_KEYS);
-  const out: Obj = { era: oneOf(source.era, ERAS), requestedVersion: version(source.requestedVersion) };
-  optional(out, source, "acceptedVersion", version);
-  out.clientSupportedVersions = array(source.clientSupportedVersions, version, 1);
-  optional(out, source, "serverSupportedVersions", versions);
-  optional(out, source, "initializedAt", timestamp);
-  return out;
+  oneOf(source.era, ERAS);
+  version(source.requestedVersion);
+  optional(source, "acceptedVersion", version);
+  array(source.clientSupportedVersions, version, 1);
+  optional(source, "serverSupportedVersions", versions);
+  optional(source, "initializedAt", timestamp);
 }
 
-function capabilities(value: unknown): Obj {
+function capabilities(value: unknown): void {
   const source = object(value, CAPABILITIES_KEYS);
   const required = object(source.required, REQUIRED_KEYS);
-  return {
-    server: names(source.server),
-    client: names(source.client),
-    required: { server: names(required.server), client: names(required.client) },
-  };
+  array(source.server, anyString);
+  array(source.client, anyString);
+  array(required.server, anyString);
+  array(required.client, anyString);
 }
 
-function catalog(value: unknown): Obj {
+const catalog: Check = (value) => {
   const source = object(value, CATALOG_KEYS);
-  const out: Obj = {
-    pages: integer(source.pages, 0),
-    complete: boolean(source.complete),
-    toolCount: integer(source.toolCount, 0),
-    // "sha256:" and lower-case hex cannot spell a credential.
-    schemaHash: matching(source.schemaHash, SCHEMA_HASH_PATTERN, false),
-    refreshedAt: timestamp(source.refreshedAt),
-  };
-  optional(out, source, "ttlMs", positiveInteger);
-  out.listChangedAt = array(source.listChangedAt, timestamp);
-  return out;
-}
+  integer(source.pages, 0);
+  boolean(source.complete);
+  integer(source.toolCount, 0);
+  // "sha256:" and lower-case hex cannot spell a credential.
+  matching(source.schemaHash, SCHEMA_HASH_PATTERN, false);
+  timestamp(source.refreshedAt);
+  optional(source, "ttlMs", positiveInteger);
+  array(source.listChangedAt, timestamp);
+};
 
-function progressEntry(value: unknown): Obj {
+const progressEntry: Check = (value) => {
   const source = object(value, PROGRESS_KEYS);
-  const out: Obj = {
-    at: timestamp(source.at),
-    token: jsonRpcId(source.token),
-    progress: finite(source.progress),
-  };
-  optional(out, source, "total", finite);
-  return out;
-}
+  timestamp(source.at);
+  jsonRpcId(source.token);
+  finite(source.progress);
+  optional(source, "total", finite);
+};
 
-function rpcError(value: unknown): Obj {
+const rpcError: Check = (value) => {
   const source = object(value, RPC_ERROR_KEYS);
-  return { code: integer(source.code), class: string(source.class, 64) };
-}
+  integer(source.code);
+  string(source.class, 64);
+};
 
 function response(value: unknown): Obj {
   const source = object(value, RESPONSE_KEYS);
-  const out: Obj = { at: timestamp(source.at), kind: oneOf(source.kind, RESPONSE_KINDS) };
-  optional(out, source, "error", rpcError);
+  timestamp(source.at);
+  oneOf(source.kind, RESPONSE_KINDS);
+  optional(source, "error", rpcError);
   // Cross-field rule: error present iff kind is "error".
-  if ("error" in out !== (out.kind === "error")) fail();
-  optional(out, source, "isError", boolean);
-  optional(out, source, "resultType", resultType);
-  return out;
+  const hasError = source.error !== undefined && source.error !== null;
+  if (hasError !== (source.kind === "error")) fail();
+  optional(source, "isError", boolean);
+  optional(source, "resultType", resultType);
+  return source;
 }
 
-function task(value: unknown): Obj {
+const task: Check = (value) => {
   const source = object(value, TASK_KEYS);
-  const out: Obj = {
-    id: id(source.id),
-    status: oneOf(source.status, TASK_STATUSES),
-    updatedAt: timestamp(source.updatedAt),
-  };
-  optional(out, source, "polledAt", timestamp);
-  optional(out, source, "result", taskResult);
-  optional(out, source, "error", rpcError);
-  return out;
-}
+  id(source.id);
+  oneOf(source.status, TASK_STATUSES);
+  timestamp(source.updatedAt);
+  optional(source, "polledAt", timestamp);
+  optional(source, "result", (result) => boolean(object(result, TASK_RESULT_KEYS).isError));
+  optional(source, "error", rpcError);
+};
 
-function effect(value: unknown): Obj {
+const effect: Check = (value) => {
   const source = object(value, EFFECT_KEYS);
-  const out: Obj = {
-    checkedAt: timestamp(source.checkedAt),
-    status: oneOf(source.status, EFFECT_STATUSES),
-  };
-  optional(out, source, "receipt", string256);
-  return out;
-}
+  timestamp(source.checkedAt);
+  oneOf(source.status, EFFECT_STATUSES);
+  optional(source, "receipt", string256);
+};
 
-function outcome(value: unknown): Obj {
+const outcome: Check = (value) => {
   const source = object(value, OUTCOME_KEYS);
-  const out: Obj = {
-    checkedAt: timestamp(source.checkedAt),
-    verifier: verifier(source.verifier),
-    verdict: oneOf(source.verdict, VERDICTS),
-  };
-  optional(out, source, "receipt", string256);
-  return out;
-}
+  timestamp(source.checkedAt);
+  verifier(source.verifier);
+  oneOf(source.verdict, VERDICTS);
+  optional(source, "receipt", string256);
+};
 
-function call(value: unknown): Obj {
+const call: Check = (value) => {
   const source = object(value, CALL_KEYS);
-  const out: Obj = { requestId: jsonRpcId(source.requestId), tool: string(source.tool, 128) };
-  optional(out, source, "inCatalog", boolean);
-  out.sideEffect = oneOf(source.sideEffect, SIDE_EFFECTS);
-  optional(out, source, "operationKey", id);
-  optional(out, source, "expectedVerifier", verifier);
-  out.startedAt = timestamp(source.startedAt);
-  const deadlineMs = integer(source.deadlineMs, 1);
-  const inactivityMs = integer(source.inactivityMs, 1);
+  jsonRpcId(source.requestId);
+  string(source.tool, 128);
+  optional(source, "inCatalog", boolean);
+  oneOf(source.sideEffect, SIDE_EFFECTS);
+  optional(source, "operationKey", id);
+  optional(source, "expectedVerifier", verifier);
+  timestamp(source.startedAt);
   // Cross-field rule: the idle window fits inside the deadline.
-  if (inactivityMs > deadlineMs) fail();
-  out.deadlineMs = deadlineMs;
-  out.inactivityMs = inactivityMs;
-  optional(out, source, "progressToken", jsonRpcId);
-  out.progress = array(source.progress, progressEntry);
-  optional(out, source, "cancelledAt", timestamp);
-  optional(out, source, "response", response);
-  optional(out, source, "task", task);
+  if (integer(source.inactivityMs, 1) > integer(source.deadlineMs, 1)) fail();
+  optional(source, "progressToken", jsonRpcId);
+  array(source.progress, progressEntry);
+  optional(source, "cancelledAt", timestamp);
+  const responseValue = source.response;
+  const responseSource =
+    responseValue === undefined || responseValue === null ? undefined : response(responseValue);
+  if (responseValue === null) sawNull = true;
+  optional(source, "task", task);
   // Cross-field rule: a task handle only comes with resultType "task".
-  if ("task" in out && (out.response as Obj | undefined)?.resultType !== "task") fail();
-  optional(out, source, "effect", effect);
-  optional(out, source, "outcome", outcome);
-  return out;
-}
-
-/** The validated, null-free copy of `input`, or `undefined` when zod must decide. */
-export function fastParseRecord(input: unknown): HealthRecord | undefined {
-  try {
-    const source = object(input, RECORD_KEYS);
-    if (source.schemaVersion !== 1) fail();
-    const out: Obj = {
-      schemaVersion: 1,
-      recordId: id(source.recordId),
-      chainId: id(source.chainId),
-      observedAt: timestamp(source.observedAt),
-    };
-    optional(out, source, "labels", labels);
-    out.session = session(source.session);
-    optional(out, source, "catalog", catalog);
-    optional(out, source, "call", call);
-    return out as HealthRecord;
-  } catch (error) {
-    if (error === NOT_SURE) return undefined;
-    throw error;
-  }
-}
+  const hasTask = source.task !== undefined && source.task !== null;
+  if (hasTask && responseSource?.resultType !== "task") fail();
+  optional(source, "effect", effect);
+  optional(source, "outcome", outcome);
+};

@@ -23,6 +23,9 @@ export const SECRET_ISSUE_CODE = "secret_detected";
  * field (which the schema only reports as "unknown") is still named as a credential; then
  * zod reports schema issues. A record with any secret is `secret_detected`, with the schema
  * issues listed after the secret issues so the producer can fix everything in one round.
+ *
+ * The input is never modified. A valid record without nulls is returned as is (it already is
+ * exactly the record), so treat input and result as immutable.
  */
 export function validateRecord(input: unknown): ValidationResult {
   const fast = fastParseRecord(input);
