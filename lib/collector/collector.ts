@@ -59,7 +59,8 @@ export type ConnectV2Options = CommonConnectOptions & {
   /**
    * Options of the 2.x client the collector builds, e.g. `{ versionNegotiation: { mode: "auto" } }`
    * or `{ mode: { pin: "2026-07-28" } }`. The SDK's default is the legacy handshake. The collector
-   * builds the client itself so that the versions it offers are known to the record.
+   * builds the client itself so that the versions it offers are known to the record. Unless
+   * `listChanged.tools` is given, a modern session subscribes to tools/list_changed.
    */
   clientOptions?: Omit<V2ClientOptions, "capabilities">;
 };
@@ -136,7 +137,16 @@ export function createCollector(options: CollectorOptions) {
 
     /** Connects an SDK 2.x client: legacy, modern (2026-07-28) or either, as `clientOptions` says. */
     async connectV2(transport: V2Transport, connect: ConnectV2Options = {}): Promise<V2Client> {
-      const clientOptions = { ...connect.clientOptions, capabilities: options.capabilities ?? {} };
+      const clientOptions = {
+        ...connect.clientOptions,
+        capabilities: options.capabilities ?? {},
+        // Modern servers send list_changed only on a subscriptions/listen stream: subscribe, so the
+        // catalog's re-discovery sees them (the collector re-reads the list itself, not the SDK).
+        listChanged: {
+          tools: { onChanged: () => undefined, autoRefresh: false },
+          ...connect.clientOptions?.listChanged,
+        },
+      };
       const client = new V2Client(options.clientInfo, clientOptions as V2ClientOptions);
       const session = await openSession({
         ...common(transport, connect),

@@ -63,7 +63,7 @@ describe("modern era over stdio (SDK 2.x)", () => {
     expect(session.capabilities.server).toEqual(
       expect.arrayContaining(["tools", "tools.listChanged", "extensions.com.example/receipts"]),
     );
-    expect(catalog).toMatchObject({ pages: 1, complete: true, toolCount: 3 });
+    expect(catalog).toMatchObject({ pages: 1, complete: true, toolCount: 4 });
     expect(catalog).not.toHaveProperty("ttlMs"); // the SDK's default hint is 0: "immediately stale"
     expect(call).toMatchObject({ inCatalog: true, response: { kind: "result", isError: false } });
     expect(JSON.stringify(report.records)).not.toContain("modern report");
@@ -99,7 +99,28 @@ describe("modern era over stdio (SDK 2.x)", () => {
     const report = await receipt.callTool(client, { name: "refuse", arguments: {}, deadlineMs: 5_000 });
     expectState(report.record, "tool_failed", "request.tool_error");
   });
+
+  it("list_changed on the subscriptions/listen stream → one re-discovery; the new tool is in the catalog", async () => {
+    await expectRediscovery(receipt, client);
+  });
 });
+
+/** A tool registered after the catalog was read: its list_changed is recorded, then one refresh, then a fresh call. */
+async function expectRediscovery(receipt: ReturnType<typeof createCollector>, client: Client) {
+  const before = receipt.catalogState(client);
+  const added = await receipt.callTool(client, { name: "add-tool", arguments: {}, deadlineMs: 5_000 });
+  const name = (added.result?.content[0] as { text: string }).text;
+  await expect.poll(() => receipt.catalogState(client).refreshes).toBe(before.refreshes + 1);
+  const report = await receipt.callTool(client, {
+    name,
+    arguments: {},
+    sideEffect: "none",
+    deadlineMs: 5_000,
+  });
+  expect(report.record.call?.inCatalog).toBe(true);
+  expect(report.record.catalog?.listChangedAt.length).toBe((before.catalog?.listChangedAt.length ?? 0) + 1);
+  expectState(report.record, "unverified", "outcome.no_receipt");
+}
 
 describe("modern era over Streamable HTTP (SDK 2.x)", () => {
   let server: Awaited<ReturnType<typeof startModernHttp>>;
@@ -142,6 +163,21 @@ describe("modern era over Streamable HTTP (SDK 2.x)", () => {
         expect.arrayContaining([MODERN_PROTOCOL_VERSION, "2025-11-25"]),
       );
       expect(report.record.session.protocol).not.toHaveProperty("initializedAt");
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("list_changed over HTTP, on the subscriptions/listen stream → one re-discovery", async () => {
+    const receipt = createCollector({
+      sink: new MemorySink(),
+      clientInfo: { name: "collector-test", version: "2.0.0" },
+    });
+    const client = await receipt.connectV2(receipt.streamableHttpV2(server.url), {
+      clientOptions: PIN_MODERN,
+    });
+    try {
+      await expectRediscovery(receipt, client);
     } finally {
       await client.close();
     }

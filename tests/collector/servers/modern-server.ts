@@ -1,7 +1,8 @@
 /**
  * A small MCP server built with the SDK 2.x server package (`@modelcontextprotocol/server` 2.4.0),
  * for the modern 2026-07-28 era the reference servers do not speak: a stateless session over stdio
- * (`serveStdio`) or Streamable HTTP (`createMcpHandler`), a real file write, progress, a tool error.
+ * (`serveStdio`) or Streamable HTTP (`createMcpHandler`), a real file write, progress, a tool error,
+ * and a tool list that changes at run time (list_changed on subscriptions/listen streams).
  * Any other revision a client asks for is answered by the SDK itself with -32022.
  *
  *   tsx modern-server.ts stdio          ROOT=<dir for write_file>
@@ -16,6 +17,9 @@ import { z } from "zod";
 
 const root = resolve(process.env.ROOT ?? process.cwd());
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
+/** Tools added at run time; every instance (one per HTTP request) registers them. */
+const late: string[] = [];
+let notifyToolsChanged: (() => void) | undefined;
 
 function build(): McpServer {
   const server = new McpServer(
@@ -48,6 +52,16 @@ function build(): McpServer {
       return text(`counted to ${steps}`);
     },
   );
+  for (const name of late) server.registerTool(name, { inputSchema: z.object({}) }, async () => text(name));
+  server.registerTool("add-tool", { inputSchema: z.object({}) }, async () => {
+    const name = `late-${late.length + 1}`;
+    late.push(name);
+    // Over stdio this instance lives as long as the connection: registering publishes list_changed to its
+    // subscriptions/listen streams. Over HTTP every request gets a fresh instance: the handler's bus does.
+    server.registerTool(name, { inputSchema: z.object({}) }, async () => text(name));
+    notifyToolsChanged?.();
+    return text(name);
+  });
   server.registerTool("refuse", { inputSchema: z.object({}) }, async () => ({
     ...text("the destination refused the write"),
     isError: true,
@@ -57,6 +71,7 @@ function build(): McpServer {
 
 if (process.argv[2] === "http") {
   const handler = createMcpHandler(build);
+  notifyToolsChanged = () => handler.notify.toolsChanged();
   // A minimal node:http → fetch bridge (the SDK's own adapter lives in @modelcontextprotocol/node).
   const http = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
