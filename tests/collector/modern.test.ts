@@ -109,7 +109,8 @@ describe("modern era over stdio (SDK 2.x)", () => {
 async function expectRediscovery(receipt: ReturnType<typeof createCollector>, client: Client) {
   const before = receipt.catalogState(client);
   const added = await receipt.callTool(client, { name: "add-tool", arguments: {}, deadlineMs: 5_000 });
-  const name = (added.result?.content[0] as { text: string }).text;
+  const [first] = (added.result?.content ?? []) as { text: string }[];
+  const name = first?.text ?? "late-?";
   await expect.poll(() => receipt.catalogState(client).refreshes).toBe(before.refreshes + 1);
   const report = await receipt.callTool(client, {
     name,
