@@ -157,9 +157,10 @@ describe("server-everything over Streamable HTTP on 127.0.0.1", () => {
       const running = collector.callTool(client, {
         chainId: id,
         name: "trigger-long-running-operation",
-        arguments: { duration: 3, steps: 6 },
+        arguments: { duration: 4, steps: 8 },
         sideEffect: "write",
-        deadlineMs: 1_500,
+        // Far enough from the mid-way read that Receipt's deadline worker (1 s tick) cannot get there first.
+        deadlineMs: 2_500,
       });
       await sleep(700);
       await expectChain(receipt, id, "working", "request.in_flight");
