@@ -1,28 +1,28 @@
 import Link from "next/link";
+import { SignOutButton } from "../auth/SignOutButton";
+import styles from "./AppHeader.module.css";
+import { MainNav } from "./MainNav";
 
-const sections = [
-  { href: "/", label: "Overview" },
-  { href: "/chains", label: "Chains" },
-  { href: "/queues/false-success", label: "False success" },
-  { href: "/queues/effect-unknown", label: "Effect unknown" },
-  { href: "/coverage", label: "Coverage" },
-  { href: "/routing", label: "Routing" },
-  { href: "/settings/keys", label: "Settings" },
-];
-
-export function AppHeader() {
+/** The dashboard's top bar: brand, sections, and who is signed in (with the way out). */
+export function AppHeader({ username }: { username: string }) {
   return (
-    <header className="app-header">
-      <Link href="/" className="brand">
-        Receipt<small>no green without a receipt</small>
-      </Link>
-      <nav aria-label="Main">
-        {sections.map((section) => (
-          <Link key={section.href} href={section.href}>
-            {section.label}
-          </Link>
-        ))}
-      </nav>
+    <header className={styles.header}>
+      <div className={styles.top}>
+        <Link href="/" className={styles.brand}>
+          Receipt<small>no green without a receipt</small>
+        </Link>
+        <div className={styles.user}>
+          <span data-testid="signed-in-user">
+            <span className="visually-hidden">Signed in as </span>
+            <span className={styles.userIcon} aria-hidden="true">
+              ●
+            </span>{" "}
+            {username}
+          </span>
+          <SignOutButton />
+        </div>
+      </div>
+      <MainNav />
     </header>
   );
 }

@@ -1,0 +1,17 @@
+import type { ReactNode } from "react";
+import { AppHeader } from "@/components/layout/AppHeader";
+import { QueryProvider } from "@/components/providers/QueryProvider";
+import { requirePageUser } from "@/lib/server/auth/page-guard";
+
+// Every dashboard page is behind this check, on the server: no session, no page (API routes check on their own).
+export const dynamic = "force-dynamic";
+
+export default async function DashboardLayout({ children }: { children: ReactNode }) {
+  const user = await requirePageUser();
+  return (
+    <QueryProvider>
+      <AppHeader username={user.username} />
+      <main id="main">{children}</main>
+    </QueryProvider>
+  );
+}

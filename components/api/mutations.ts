@@ -1,0 +1,74 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type {
+  CreatedKey,
+  QueueName,
+  ReconcileResult,
+  TriageAction,
+  TriageItemView,
+} from "@/lib/dashboard/api-types";
+import { apiFetch } from "./http";
+
+// Writes from the dashboard. After each, the families of queries the write can change are refetched.
+const chainPath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chainId)}`;
+
+export type TriageInput = { action: TriageAction; queue: QueueName; owner?: string | null; note?: string };
+
+export function useTriageAction(chainId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TriageInput) =>
+      apiFetch<{ item: TriageItemView }>(`${chainPath(chainId)}/triage`, { method: "POST", body: input }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: ["queue"] }),
+        client.invalidateQueries({ queryKey: ["chain-triage", chainId] }),
+      ]),
+  });
+}
+
+export type ReconcileInput =
+  | { status: "committed"; receipt: string; note?: string }
+  | { status: "absent"; note?: string };
+
+export function useReconcile(chainId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ReconcileInput) =>
+      apiFetch<ReconcileResult>(`${chainPath(chainId)}/reconcile`, { method: "POST", body: input }),
+    // Reconciling moves the chain: every view that counts or lists chains may change.
+    onSettled: () =>
+      Promise.all(
+        [
+          "queue",
+          "chain",
+          "chain-triage",
+          "chains",
+          "stats",
+          "trend",
+          "attention",
+          "session",
+          "coverage",
+        ].map((key) => client.invalidateQueries({ queryKey: [key] })),
+      ),
+  });
+}
+
+export function useCreateKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { name: string; scopes: string[] }) =>
+      apiFetch<CreatedKey>("/api/v1/keys", { method: "POST", body: input }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["keys"] }),
+  });
+}
+
+export function useRevokeKey() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (name: string) =>
+      apiFetch<{ revoked: string }>(`/api/v1/keys/${encodeURIComponent(name)}`, { method: "DELETE" }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["keys"] }),
+  });
+}

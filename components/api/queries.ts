@@ -1,0 +1,110 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import type {
+  ChainDetail,
+  ChainPage,
+  ChainSummary,
+  ChainTriage,
+  Coverage,
+  Facets,
+  KeySummary,
+  QueueName,
+  QueuePage,
+  SessionView,
+  Stats,
+  TimeWindow,
+  Trend,
+} from "@/lib/dashboard/api-types";
+import { apiFetch, queryString } from "./http";
+
+// One hook per read endpoint. Keys start with the endpoint's name so a mutation can invalidate a whole family.
+const LIVE = 30_000; // the overview and queues refresh themselves: an on-call screen stays current
+
+export function useStats(since: string) {
+  return useQuery({
+    queryKey: ["stats", since],
+    queryFn: () => apiFetch<Stats>(`/api/v1/stats${queryString({ since })}`),
+    refetchInterval: LIVE,
+  });
+}
+
+export function useTrend(window: TimeWindow) {
+  return useQuery({
+    queryKey: ["trend", window],
+    queryFn: () => apiFetch<Trend>(`/api/v1/stats/trend${queryString({ window })}`),
+    refetchInterval: LIVE,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useAttention(since: string, limit = 10) {
+  return useQuery({
+    queryKey: ["attention", since, limit],
+    queryFn: () => apiFetch<{ chains: ChainSummary[] }>(`/api/v1/attention${queryString({ since, limit })}`),
+    refetchInterval: LIVE,
+  });
+}
+
+export type ChainListParams = Record<string, string | string[] | undefined>;
+
+export function useChainList(params: ChainListParams) {
+  return useQuery({
+    queryKey: ["chains", params],
+    queryFn: () => apiFetch<ChainPage>(`/api/v1/chains${queryString(params)}`),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useChain(chainId: string) {
+  return useQuery({
+    queryKey: ["chain", chainId],
+    queryFn: () => apiFetch<ChainDetail>(`/api/v1/chains/${encodeURIComponent(chainId)}`),
+  });
+}
+
+export function useChainTriage(chainId: string) {
+  return useQuery({
+    queryKey: ["chain-triage", chainId],
+    queryFn: () => apiFetch<ChainTriage>(`/api/v1/chains/${encodeURIComponent(chainId)}/triage`),
+  });
+}
+
+export function useSession(sessionId: string) {
+  return useQuery({
+    queryKey: ["session", sessionId],
+    queryFn: () => apiFetch<SessionView>(`/api/v1/sessions/${encodeURIComponent(sessionId)}`),
+  });
+}
+
+export function useQueue(queue: QueueName, params: { status: string; cursor?: string; limit?: number }) {
+  const slug = queue === "false_success" ? "false-success" : "effect-unknown";
+  return useQuery({
+    queryKey: ["queue", queue, params],
+    queryFn: () => apiFetch<QueuePage>(`/api/v1/queues/${slug}${queryString(params)}`),
+    refetchInterval: LIVE,
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useCoverage(since: string | undefined) {
+  return useQuery({
+    queryKey: ["coverage", since ?? "all"],
+    queryFn: () => apiFetch<Coverage>(`/api/v1/coverage${queryString({ since })}`),
+  });
+}
+
+export function useFacets() {
+  return useQuery({
+    queryKey: ["facets"],
+    queryFn: () => apiFetch<Facets>("/api/v1/facets"),
+    staleTime: 5 * 60_000,
+  });
+}
+
+export function useKeys() {
+  return useQuery({
+    queryKey: ["keys"],
+    queryFn: () => apiFetch<{ keys: KeySummary[] }>("/api/v1/keys"),
+  });
+}

@@ -1,0 +1,48 @@
+"use client";
+
+import { type FormEvent, useState } from "react";
+import { AuthCard } from "./AuthCard";
+import styles from "./AuthCard.module.css";
+import { postCredentials } from "./post-credentials";
+
+export function SignInForm({ next }: { next: string }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setBusy(true);
+    const form = new FormData(event.currentTarget);
+    const failure = await postCredentials("/api/auth/sign-in", form);
+    if (failure) {
+      setError(failure);
+      setBusy(false);
+      return;
+    }
+    // A full navigation, so the guarded layout runs again with the new cookie.
+    window.location.assign(next);
+  }
+
+  return (
+    <AuthCard title="Sign in" intro="The dashboard shows where each MCP call's evidence stopped.">
+      <form className={styles.form} onSubmit={onSubmit} noValidate>
+        {error && (
+          <p className={styles.error} role="alert">
+            {error}
+          </p>
+        )}
+        <div className="field">
+          <label htmlFor="username">Username</label>
+          <input id="username" name="username" autoComplete="username" required defaultValue="admin" />
+        </div>
+        <div className="field">
+          <label htmlFor="password">Password</label>
+          <input id="password" name="password" type="password" autoComplete="current-password" required />
+        </div>
+        <button type="submit" className="button primary" disabled={busy}>
+          {busy ? "Signing in…" : "Sign in"}
+        </button>
+      </form>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,145 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import type { CoverageCounts } from "@/lib/dashboard/api-types";
+import { formatCount, formatShare } from "@/lib/dashboard/format";
+import { WINDOW_SPEC } from "@/lib/dashboard/time-windows";
+import { useCoverage } from "../api/queries";
+import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
+import { useUrlState } from "../ui/use-url-state";
+import styles from "./Coverage.module.css";
+
+const WINDOWS = [
+  { value: "24h", label: "24 h" },
+  { value: "7d", label: "7 d" },
+  { value: "all", label: "All time" },
+] as const;
+
+/**
+ * Outcome coverage per server and tool: how many calls carry an outcome receipt, how many wait for a verifier,
+ * could not be read back, or have no verifier at all. The report that makes `unverified` shrink.
+ */
+export function CoverageView() {
+  const { params } = useUrlState();
+  const window = WINDOWS.find((w) => w.value === params.get("window"))?.value ?? "7d";
+  const since = useSince(window);
+  const coverage = useCoverage(since);
+  return (
+    <div className="stack">
+      <div className="page-head">
+        <div>
+          <h1>Outcome coverage</h1>
+          <p>
+            For each server and tool: does a verifier read the deliverable back? Calls without a receipt stay
+            unverified.
+          </p>
+        </div>
+        <nav aria-label="Time window" className={styles.windows}>
+          {WINDOWS.map((w) => (
+            <Link
+              key={w.value}
+              href={`/coverage?window=${w.value}`}
+              aria-current={w.value === window ? "true" : undefined}
+            >
+              {w.label}
+            </Link>
+          ))}
+        </nav>
+      </div>
+      {coverage.isPending ? (
+        <LoadingState label="Loading coverage" rows={6} />
+      ) : coverage.isError ? (
+        <ErrorState error={coverage.error} what="coverage" onRetry={() => coverage.refetch()} />
+      ) : coverage.data.rows.length === 0 ? (
+        <div className="panel">
+          <EmptyState title="No tool calls in this window">
+            <p>Chains without a call (session or catalog only) have nothing to verify.</p>
+          </EmptyState>
+        </div>
+      ) : (
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">Outcome coverage per server and tool</caption>
+            <thead>
+              <tr>
+                <th scope="col">Server · tool</th>
+                <th scope="col" className="num">
+                  Calls
+                </th>
+                <th scope="col">With outcome receipt</th>
+                <th scope="col" className="num">
+                  Pending
+                </th>
+                <th scope="col" className="num">
+                  Unavailable
+                </th>
+                <th scope="col" className="num">
+                  No verifier
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {coverage.data.rows.map((row) => (
+                <CoverageRow
+                  key={`${row.server}/${row.tool}`}
+                  name={<Name server={row.server} tool={row.tool} />}
+                  counts={row}
+                />
+              ))}
+            </tbody>
+            <tfoot className={styles.totals}>
+              <CoverageRow name={<strong>All</strong>} counts={coverage.data.totals} />
+            </tfoot>
+          </table>
+        </div>
+      )}
+      <p className="muted">
+        Pending: a verifier was declared before the call but has not reported. Unavailable: it ran but could
+        not read the result back. No verifier: nothing was declared — declare one to turn these calls into
+        receipts. Weak receipts come from an LLM judge.
+      </p>
+    </div>
+  );
+}
+
+function Name({ server, tool }: { server: string | null; tool: string }) {
+  const query = new URLSearchParams({ tool, ...(server ? { server } : {}) });
+  return (
+    <Link href={`/chains?${query}`}>
+      {server ?? "no server"} · <span className="mono">{tool}</span>
+    </Link>
+  );
+}
+
+function CoverageRow({ name, counts }: { name: React.ReactNode; counts: CoverageCounts }) {
+  const share = counts.calls ? counts.withReceipt / counts.calls : 0;
+  return (
+    <tr>
+      <th scope="row">{name}</th>
+      <td className="num">{formatCount(counts.calls)}</td>
+      <td>
+        <span className={styles.share}>
+          <span className={styles.bar} aria-hidden="true">
+            <span style={{ width: `${share * 100}%` }} />
+          </span>
+          <strong>{formatShare(counts.withReceipt, counts.calls)}</strong>
+          <span className="muted">
+            {formatCount(counts.withReceipt)}
+            {counts.weak > 0 && ` (${counts.weak} weak)`}
+          </span>
+        </span>
+      </td>
+      <td className="num">{formatCount(counts.pending)}</td>
+      <td className="num">{formatCount(counts.unavailable)}</td>
+      <td className={`num ${counts.noVerifier > 0 ? styles.gap : ""}`}>{formatCount(counts.noVerifier)}</td>
+    </tr>
+  );
+}
+
+function useSince(window: "24h" | "7d" | "all"): string | undefined {
+  const [nowMs] = useState(() => Date.now());
+  if (window === "all") return undefined;
+  // Rounded to the minute so the query key (and the cache) is stable while the page is open.
+  return new Date(Math.floor((nowMs - WINDOW_SPEC[window].ms) / 60_000) * 60_000).toISOString();
+}

@@ -1,0 +1,56 @@
+"use client";
+
+import Link from "next/link";
+import { formatCount } from "@/lib/dashboard/format";
+import { STATE_META, STATES_BY_SEVERITY } from "@/lib/dashboard/state-meta";
+import { useStats } from "../api/queries";
+import { StateIcon } from "../state/StateIcon";
+import { ErrorState, LoadingState } from "../ui/StatusViews";
+import styles from "./Overview.module.css";
+
+/** Ten tiles, most dangerous first; each links to the chain list filtered to that state and window. */
+export function StateCounts({ since }: { since: string }) {
+  const stats = useStats(since);
+  if (stats.isPending) return <LoadingState label="Loading counts" rows={2} />;
+  if (stats.isError)
+    return <ErrorState error={stats.error} what="the counts" onRetry={() => stats.refetch()} />;
+  const { states, shadowed, total } = stats.data;
+  return (
+    <section aria-labelledby="counts-title">
+      <h2 id="counts-title" className="visually-hidden">
+        Chains per state
+      </h2>
+      <p className={styles.total}>
+        <strong data-testid="total-count">{formatCount(total)}</strong> chains in this window
+      </p>
+      <ul className={styles.tiles}>
+        {STATES_BY_SEVERITY.map((state) => {
+          const meta = STATE_META[state];
+          const count = states[state];
+          return (
+            <li key={state}>
+              <Link
+                href={`/chains?state=${state}&since=${encodeURIComponent(since)}`}
+                className={`${styles.tile} ${count > 0 && meta.tone === "bad" ? styles.alarm : ""}`}
+                style={{ "--state-color": meta.color } as React.CSSProperties}
+                data-state={state}
+                aria-label={`${meta.label}: ${count} chains${shadowed[state] ? `, plus ${shadowed[state]} shadowed` : ""}`}
+              >
+                <span className={styles.tileHead}>
+                  <StateIcon name={meta.icon} />
+                  {meta.label}
+                </span>
+                <span className={styles.tileCount} data-testid={`count-${state}`}>
+                  {formatCount(count)}
+                </span>
+                {shadowed[state] > 0 && (
+                  <span className={styles.tileShadow}>+{shadowed[state]} shadowed</span>
+                )}
+              </Link>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,77 @@
+"use client";
+
+import type { QueueEntry } from "@/lib/dashboard/api-types";
+import { ReasonInline } from "../state/ReasonList";
+import { StateWithShadow } from "../state/StateBadge";
+import { Time } from "../ui/Time";
+import { rowNavigationKeys } from "../ui/use-row-navigation";
+import styles from "./Queues.module.css";
+
+/** Queue items; Enter or a click selects one for triage (↑/↓ move, like every table here). */
+export function QueueTable({
+  entries,
+  selected,
+  onSelect,
+}: {
+  entries: QueueEntry[];
+  selected: string | null;
+  onSelect: (chainId: string) => void;
+}) {
+  return (
+    <div className="table-scroll">
+      <table className="data-table">
+        <caption className="visually-hidden">
+          Queue items. Arrow keys move, Enter selects an item for triage.
+        </caption>
+        <thead>
+          <tr>
+            <th scope="col">State</th>
+            <th scope="col" className="hide-narrow">
+              Why
+            </th>
+            <th scope="col">Server · tool</th>
+            <th scope="col">Triage</th>
+            <th scope="col">Observed</th>
+          </tr>
+        </thead>
+        <tbody onKeyDown={rowNavigationKeys}>
+          {entries.map(({ chain, triage }) => (
+            <tr
+              key={chain.chainId}
+              data-nav-row
+              data-chain-id={chain.chainId}
+              tabIndex={0}
+              aria-selected={chain.chainId === selected}
+              onClick={() => onSelect(chain.chainId)}
+            >
+              <td>
+                <StateWithShadow state={chain.state} shadowed={chain.shadowed} />
+              </td>
+              <td className="hide-narrow">
+                <ReasonInline
+                  code={
+                    chain.shadowed && chain.state !== triage.queue
+                      ? chain.shadowed.reason
+                      : (chain.reasons[0] ?? "")
+                  }
+                />
+              </td>
+              <td>
+                <strong>{chain.server?.name ?? "no server"}</strong>
+                {chain.tool && <span className="mono"> · {chain.tool}</span>}
+                <span className={`mono ${styles.id}`}>{chain.chainId}</span>
+              </td>
+              <td>
+                <span className={styles[`triage-${triage.status}`]}>{triage.status}</span>
+                <span className={styles.owner}>{triage.owner ? `owner: ${triage.owner}` : "no owner"}</span>
+              </td>
+              <td style={{ whiteSpace: "nowrap" }}>
+                <Time iso={chain.observedAt} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
