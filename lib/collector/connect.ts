@@ -7,7 +7,7 @@ import { buildRecord, newId } from "./records";
 import type { SessionClient } from "./sdk/session-client";
 import type { ProtocolDefaults } from "./sdk/v2";
 import { type RequiredCapabilities, SessionRecorder } from "./session";
-import { versionRejected } from "./session-modern";
+import { UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
 import { type TappableTransport, WireTap } from "./wire-tap";
 
 /** Everything the collector keeps for one connected client. */
@@ -35,8 +35,6 @@ export type OpenSessionInput = {
   /** A modern session whose probe the tap did not see (SDK 2.x probes stdio on a sibling process). */
   discover?: () => Promise<unknown>;
 };
-
-const UNSUPPORTED_VERSION = -32022;
 
 /**
  * Connects through the SDK with the tap already on the transport. A session that fails (401/403,

@@ -10,7 +10,7 @@ import type { RequestId, WireResponse, WireTap } from "./wire-tap";
 
 type Json = Record<string, unknown>;
 /** JSON-RPC code of "unsupported protocol version"; its data names the versions the server speaks. */
-const UNSUPPORTED_VERSION = -32022;
+export const UNSUPPORTED_VERSION = -32022;
 /** Requests still waiting for an answer, remembered at most (a server that never answers must not grow this). */
 const MAX_PENDING = 1_000;
 

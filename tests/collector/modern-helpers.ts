@@ -1,6 +1,10 @@
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { expect } from "vitest";
+import type { Collector } from "@/lib/collector";
+import { expectState } from "./helpers";
 
 export const MODERN_SERVER = resolve("tests/collector/servers/modern-server.ts");
 
@@ -43,4 +47,22 @@ export async function startModernHttp(env: Record<string, string> = {}) {
       child.kill("SIGTERM");
     });
   return { url: new URL(`http://127.0.0.1:${port}/mcp`), stop };
+}
+
+/** A tool registered after the catalog was read: its list_changed is recorded, then one refresh, then a fresh call. */
+export async function expectRediscovery(receipt: Collector, client: Client) {
+  const before = receipt.catalogState(client);
+  const added = await receipt.callTool(client, { name: "add-tool", arguments: {}, deadlineMs: 5_000 });
+  const [first] = (added.result?.content ?? []) as { text: string }[];
+  const name = first?.text ?? "late-?";
+  await expect.poll(() => receipt.catalogState(client).refreshes).toBe(before.refreshes + 1);
+  const report = await receipt.callTool(client, {
+    name,
+    arguments: {},
+    sideEffect: "none",
+    deadlineMs: 5_000,
+  });
+  expect(report.record.call?.inCatalog).toBe(true);
+  expect(report.record.catalog?.listChangedAt.length).toBe((before.catalog?.listChangedAt.length ?? 0) + 1);
+  expectState(report.record, "unverified", "outcome.no_receipt");
 }

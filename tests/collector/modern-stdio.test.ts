@@ -12,7 +12,7 @@ import {
   SessionFailedError,
 } from "@/lib/collector";
 import { EVERYTHING_BIN, expectState, expectValid, sleep } from "./helpers";
-import { modernStdio, startModernHttp, v2Stdio } from "./modern-helpers";
+import { expectRediscovery, modernStdio, v2Stdio } from "./modern-helpers";
 
 const PIN_MODERN = { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION } } };
 const content = "modern report\n";
@@ -102,106 +102,6 @@ describe("modern era over stdio (SDK 2.x)", () => {
 
   it("list_changed on the subscriptions/listen stream → one re-discovery; the new tool is in the catalog", async () => {
     await expectRediscovery(receipt, client);
-  });
-});
-
-/** A tool registered after the catalog was read: its list_changed is recorded, then one refresh, then a fresh call. */
-async function expectRediscovery(receipt: ReturnType<typeof createCollector>, client: Client) {
-  const before = receipt.catalogState(client);
-  const added = await receipt.callTool(client, { name: "add-tool", arguments: {}, deadlineMs: 5_000 });
-  const [first] = (added.result?.content ?? []) as { text: string }[];
-  const name = first?.text ?? "late-?";
-  await expect.poll(() => receipt.catalogState(client).refreshes).toBe(before.refreshes + 1);
-  const report = await receipt.callTool(client, {
-    name,
-    arguments: {},
-    sideEffect: "none",
-    deadlineMs: 5_000,
-  });
-  expect(report.record.call?.inCatalog).toBe(true);
-  expect(report.record.catalog?.listChangedAt.length).toBe((before.catalog?.listChangedAt.length ?? 0) + 1);
-  expectState(report.record, "unverified", "outcome.no_receipt");
-}
-
-describe("modern era over Streamable HTTP (SDK 2.x)", () => {
-  let server: Awaited<ReturnType<typeof startModernHttp>>;
-  let dir: string;
-  beforeAll(async () => {
-    dir = await realpath(await mkdtemp(join(tmpdir(), "receipt-modern-http-")));
-    server = await startModernHttp({ ROOT: dir });
-  }, 30_000);
-  afterAll(async () => {
-    await server?.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("'auto' negotiation probes with server/discover on the wire → a modern healthy write", async () => {
-    const sink = new MemorySink();
-    const receipt = createCollector({ sink, clientInfo: { name: "collector-test", version: "2.0.0" } });
-    const client = await receipt.connectV2(receipt.streamableHttpV2(server.url), {
-      clientOptions: { versionNegotiation: { mode: "auto" } },
-    });
-    try {
-      const path = join(dir, "http.md");
-      const report = await receipt.callTool(client, {
-        name: "write_file",
-        arguments: { path, content },
-        sideEffect: "write",
-        deadlineMs: 10_000,
-        verifyOutcome: fileHashVerifier(path, sha),
-      });
-      expectValid(report.records);
-      expectState(report.record, "healthy", "outcome.verified");
-      expect(report.record.session).toMatchObject({
-        transport: "streamable-http",
-        protocol: {
-          era: "modern",
-          acceptedVersion: MODERN_PROTOCOL_VERSION,
-          serverSupportedVersions: [MODERN_PROTOCOL_VERSION],
-        },
-      });
-      expect(report.record.session.protocol.clientSupportedVersions).toEqual(
-        expect.arrayContaining([MODERN_PROTOCOL_VERSION, "2025-11-25"]),
-      );
-      expect(report.record.session.protocol).not.toHaveProperty("initializedAt");
-    } finally {
-      await client.close();
-    }
-  });
-
-  it("list_changed over HTTP, on the subscriptions/listen stream → one re-discovery", async () => {
-    const receipt = createCollector({
-      sink: new MemorySink(),
-      clientInfo: { name: "collector-test", version: "2.0.0" },
-    });
-    const client = await receipt.connectV2(receipt.streamableHttpV2(server.url), {
-      clientOptions: PIN_MODERN,
-    });
-    try {
-      await expectRediscovery(receipt, client);
-    } finally {
-      await client.close();
-    }
-  });
-
-  it("a revision the server does not speak → -32022 → incompatible_session with its supported versions", async () => {
-    const sink = new MemorySink();
-    const receipt = createCollector({ sink, clientInfo: { name: "collector-test", version: "2.0.0" } });
-    const failure = await receipt
-      .connectV2(receipt.streamableHttpV2(server.url), {
-        clientOptions: { versionNegotiation: { mode: { pin: "2027-01-01" } } },
-      })
-      .catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(SessionFailedError);
-    const [record] = sink.records;
-    expectValid(sink.records);
-    expectState(record, "incompatible_session", "session.no_agreed_version");
-    expect(record?.session.protocol).toEqual({
-      era: "modern",
-      requestedVersion: "2027-01-01",
-      clientSupportedVersions: ["2027-01-01"],
-      serverSupportedVersions: [MODERN_PROTOCOL_VERSION],
-    });
   });
 });
 
