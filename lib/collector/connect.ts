@@ -5,7 +5,7 @@ import type { AuthObserver } from "./http-auth";
 import type { CollectorRecord, TransportKind } from "./record-types";
 import { buildRecord, newId } from "./records";
 import type { SessionClient } from "./sdk/session-client";
-import type { ProtocolDefaults } from "./sdk/v2";
+import type { ProtocolDefaults } from "./sdk/session-client";
 import { type RequiredCapabilities, SessionRecorder } from "./session";
 import { UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
 import { type TappableTransport, WireTap } from "./wire-tap";

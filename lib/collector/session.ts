@@ -2,7 +2,7 @@ import { capabilityPaths } from "./capabilities";
 import type { AuthObserver } from "./http-auth";
 import { clipPeer, peerInfo } from "./peer-info";
 import type { SessionEvidence, TransportKind } from "./record-types";
-import type { ProtocolDefaults } from "./sdk/v2";
+import type { ProtocolDefaults } from "./sdk/session-client";
 import { observeModernWire } from "./session-modern";
 import { iso } from "./time";
 import type { WireTap } from "./wire-tap";

@@ -6,6 +6,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
  * the SDK only puts messages on the wire and hands results to the caller's hooks.
  */
 export type ToolResult = CallToolResult;
+/** What a client offers before anything crossed the wire; the wire then says what the session is. */
+export type ProtocolDefaults = {
+  era: "legacy" | "modern";
+  requestedVersion: string;
+  clientSupportedVersions: string[];
+};
 export type ToolListing = {
   name: string;
   inputSchema?: unknown;

@@ -11,7 +11,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import type { TransportKind } from "../record-types";
-import type { SessionClient, ToolResult } from "./session-client";
+import type { ProtocolDefaults, SessionClient, ToolResult } from "./session-client";
 
 /**
  * The first (and, in SDK 2.4.0, only) modern revision. The SDK keeps its list of modern versions
@@ -19,12 +19,6 @@ import type { SessionClient, ToolResult } from "./session-client";
  */
 export const MODERN_PROTOCOL_VERSION = "2026-07-28";
 const isModern = (version: string) => version >= MODERN_PROTOCOL_VERSION;
-
-export type ProtocolDefaults = {
-  era: "legacy" | "modern";
-  requestedVersion: string;
-  clientSupportedVersions: string[];
-};
 
 /**
  * What a 2.x client configured with `options` offers before anything crossed the wire, mirroring
