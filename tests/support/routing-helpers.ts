@@ -14,7 +14,6 @@ export const FAST_ROUTING_ENV = {
   RECEIPT_DELIVERY_MAX_ATTEMPTS: "3",
   RECEIPT_DELIVERY_TIMEOUT_MS: "2000",
   RECEIPT_PUBLIC_URL: "https://receipt.example.com",
-  RECEIPT_ALERT_DEBUG: "1",
 };
 
 export const HOOK_SECRET = "test-hook-secret-0123456789";

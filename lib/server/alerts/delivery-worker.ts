@@ -3,6 +3,8 @@ import { type ClaimedDelivery, claimDueDeliveries, recordAttempt } from "../db/a
 import { backoffDelay, isPermanentRefusal, postOnce } from "./http-post";
 import { alertSettings } from "./settings";
 
+const PARALLEL_SENDS = 4;
+
 /**
  * Sends due deliveries: claim (attempt + lease in one statement), POST outside any transaction, then log the attempt
  * and move the delivery to delivered, a later retry, or dead. State lives in the database, so a restart between the
@@ -13,7 +15,12 @@ export async function sendDueDeliveries(now: Date = new Date(), limit = 20): Pro
   // The lease must outlast the attempt, or a slow receiver could be sent the same notification twice.
   const leaseMs = settings.timeoutMs + 30_000;
   const claimed = await claimDueDeliveries(now, leaseMs, limit);
-  await Promise.all(claimed.map((delivery) => attempt(delivery)));
+  // A few sends at a time: slow receivers overlap, and the database pool is left to the requests being served.
+  const queue = [...claimed];
+  const lane = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await attempt(next);
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_SENDS, queue.length) }, lane));
   return claimed.length;
 }
 

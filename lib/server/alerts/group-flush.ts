@@ -1,7 +1,14 @@
 import { compileSilence } from "@/lib/routing/silence";
 import { storedAlertColumns } from "../db/alerting-alerts";
-import { insertDeliveries } from "../db/alerting-deliveries";
-import { claimDueGroup, deleteGroup, readMemberAlerts, saveGroupState } from "../db/alerting-groups";
+import { type DeliveryInsert, insertDeliveries } from "../db/alerting-deliveries";
+import {
+  anyGroupDue,
+  claimDueGroups,
+  deleteGroups,
+  type GroupState,
+  readMemberAlerts,
+  saveGroupStates,
+} from "../db/alerting-groups";
 import { activeSilences } from "../db/alerting-silences";
 import { getPrisma } from "../db/client";
 import { alertOf } from "./alert-rows";
@@ -11,41 +18,67 @@ import { currentRouting } from "./routing-config";
 
 /** Inhibition needs every firing alert; far more than this many at once is an outage the cap does not hide. */
 const FIRING_ALERTS_CAP = 20_000;
+const GROUPS_PER_TRANSACTION = 100;
 
 /**
- * Flushes due notification groups, one transaction per group: the group row is claimed FOR UPDATE SKIP LOCKED, its
- * deliveries are written and its sent-state updated in the same commit, so two instances never send one
- * notification twice and a crash either sends it later or never recorded it as sent. Returns notifications made.
+ * Flushes due notification groups in batches: the groups are claimed FOR UPDATE SKIP LOCKED, and their deliveries
+ * and sent-state are written in the same commit, so two instances never send one notification twice and a crash
+ * either sends it later or never recorded it as sent. A constant number of statements per batch, so a burst of
+ * groups (effect_unknown groups by chain) flushes in one go. Returns the number of notifications made.
  */
-export async function flushDueGroups(now: Date = new Date(), budget = 200): Promise<number> {
+export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): Promise<number> {
+  if (!(await anyGroupDue(now))) return 0;
   const routing = await currentRouting();
   const silences = (await activeSilences(now)).map(compileSilence);
-  const firing = await getPrisma().alert.findMany({
-    where: { status: "firing" },
-    select: storedAlertColumns,
-    take: FIRING_ALERTS_CAP,
-  });
+  // Inhibition sources: every firing alert, read once per tick (not per group), and only when a rule exists.
+  const firing =
+    routing.compiled.inhibitRules.length === 0
+      ? []
+      : await getPrisma().alert.findMany({
+          where: { status: "firing" },
+          select: storedAlertColumns,
+          take: FIRING_ALERTS_CAP,
+        });
   const options = { extraSilences: silences, firingAlerts: firing.map(alertOf) };
   let notifications = 0;
-  for (let i = 0; i < budget; i++) {
-    const outcome = await getPrisma().$transaction(
+  for (let batch = 0; batch < maxBatches; batch++) {
+    const { claimed, sent } = await getPrisma().$transaction(
       async (tx) => {
-        const group = await claimDueGroup(tx, now);
-        if (!group) return "none" as const;
-        const alerts = await readMemberAlerts(tx, group.members);
-        const plan = planGroupFlush(group, alerts, routing.compiled, now.getTime(), options);
-        const channel = plan.notification && routing.compiled.channels.get(plan.notification.receiver);
-        if (plan.notification && channel) {
-          await insertDeliveries(tx, deliveryRowsFor(plan.notification, channel, "notification"), now);
+        const groups = await claimDueGroups(tx, now, GROUPS_PER_TRANSACTION);
+        const alerts = await readMemberAlerts(tx, [...new Set(groups.flatMap((g) => g.members))]);
+        const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
+        const deliveries: DeliveryInsert[] = [];
+        const states: GroupState[] = [];
+        const dropped: string[] = [];
+        let made = 0;
+        for (const group of groups) {
+          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
+          const channel = plan.notification && routing.compiled.channels.get(plan.notification.receiver);
+          if (plan.notification) made++;
+          if (plan.notification && channel)
+            deliveries.push(...deliveryRowsFor(plan.notification, channel, "notification"));
+          if (plan.drop) dropped.push(group.groupKey);
+          else {
+            const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
+            states.push({
+              groupKey: group.groupKey,
+              members: kept,
+              lastSentAt,
+              lastSentFingerprints,
+              nextActionAt,
+            });
+          }
         }
-        if (plan.drop) await deleteGroup(tx, group.groupKey);
-        else await saveGroupState(tx, group.groupKey, plan, now);
-        return plan.notification ? ("sent" as const) : ("waiting" as const);
+        await insertDeliveries(tx, deliveries, now);
+        await saveGroupStates(tx, states, now);
+        await deleteGroups(tx, dropped);
+        return { claimed: groups.length, sent: made };
       },
       { timeout: 30_000 },
     );
-    if (outcome === "none") break;
-    if (outcome === "sent") notifications++;
+    notifications += sent;
+    if (claimed < GROUPS_PER_TRANSACTION) break;
   }
   return notifications;
 }

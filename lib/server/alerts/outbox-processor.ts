@@ -1,7 +1,12 @@
 import { getPrisma } from "../db/client";
 import { storedAlertColumns } from "../db/alerting-alerts";
 import { addGroupMembers, groupsContaining, removeGroupMembers } from "../db/alerting-groups";
-import { markOutboxProcessed, readPendingOutbox, tryLockOutbox } from "../db/alerting-outbox";
+import {
+  markOutboxProcessed,
+  outboxHasPending,
+  readPendingOutbox,
+  tryLockOutbox,
+} from "../db/alerting-outbox";
 import { alertOf } from "./alert-rows";
 import { planMemberships } from "./group-membership";
 import { currentRouting } from "./routing-config";
@@ -11,6 +16,7 @@ import { currentRouting } from "./routing-config";
  * the truth, so events may be handled in any grouping and a repeated event is harmless. Returns how many were handled.
  */
 export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): Promise<number> {
+  if (!(await outboxHasPending())) return 0;
   const routing = await currentRouting();
   return getPrisma().$transaction(
     async (tx) => {

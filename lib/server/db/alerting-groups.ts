@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { storedAlertColumns } from "./alerting-alerts";
+import { getPrisma } from "./client";
 
 type Tx = Prisma.TransactionClient;
 
@@ -70,9 +71,18 @@ export async function removeGroupMembers(
     where g.group_key = u.group_key`;
 }
 
-/** One due group, locked for this transaction; another instance's flush skips it. */
-export async function claimDueGroup(tx: Tx, now: Date) {
-  const [row] = await tx.$queryRaw<
+/** A cheap check before a flush loads silences and firing alerts: is any group due at all? */
+export async function anyGroupDue(now: Date): Promise<boolean> {
+  const row = await getPrisma().notificationGroup.findFirst({
+    where: { nextActionAt: { lte: now } },
+    select: { groupKey: true },
+  });
+  return row !== null;
+}
+
+/** Due groups, locked for this transaction; another instance's flush skips them (and takes the next ones). */
+export async function claimDueGroups(tx: Tx, now: Date, limit: number) {
+  const rows = await tx.$queryRaw<
     {
       group_key: string;
       first_seen_at: Date;
@@ -82,15 +92,14 @@ export async function claimDueGroup(tx: Tx, now: Date) {
     }[]
   >`select group_key, first_seen_at, last_sent_at, last_sent_fingerprints, member_fingerprints
     from notification_groups where next_action_at <= ${now}
-    order by next_action_at limit 1 for update skip locked`;
-  if (!row) return null;
-  return {
+    order by next_action_at limit ${limit} for update skip locked`;
+  return rows.map((row) => ({
     groupKey: row.group_key,
     firstSeenAt: row.first_seen_at,
     lastSentAt: row.last_sent_at,
     lastSentFingerprints: row.last_sent_fingerprints ?? [],
     members: row.member_fingerprints ?? [],
-  };
+  }));
 }
 
 export const memberAlertColumns = {
@@ -107,29 +116,32 @@ export async function readMemberAlerts(tx: Tx, fingerprints: string[]): Promise<
   return tx.alert.findMany({ where: { fingerprint: { in: fingerprints } }, select: memberAlertColumns });
 }
 
-export async function saveGroupState(
-  tx: Tx,
-  groupKey: string,
-  state: {
-    members: string[];
-    lastSentAt: Date | null;
-    lastSentFingerprints: string[];
-    nextActionAt: Date | null;
-  },
-  now: Date,
-): Promise<void> {
-  await tx.notificationGroup.update({
-    where: { groupKey },
-    data: {
-      memberFingerprints: state.members,
-      lastSentAt: state.lastSentAt,
-      lastSentFingerprints: state.lastSentFingerprints,
-      nextActionAt: state.nextActionAt,
-      updatedAt: now,
-    },
-  });
+export type GroupState = {
+  groupKey: string;
+  members: string[];
+  lastSentAt: Date | null;
+  lastSentFingerprints: string[];
+  nextActionAt: Date | null;
+};
+
+/** Writes the flushed groups' state in one statement. */
+export async function saveGroupStates(tx: Tx, groups: GroupState[], now: Date): Promise<void> {
+  if (groups.length === 0) return;
+  await tx.$executeRaw`
+    update notification_groups g set
+      member_fingerprints = array(select jsonb_array_elements_text(u.members)),
+      last_sent_at = u.last_sent_at,
+      last_sent_fingerprints = array(select jsonb_array_elements_text(u.last_sent)),
+      next_action_at = u.next_action_at, updated_at = ${now}
+    from unnest(${groups.map((g) => g.groupKey)}::text[], ${groups.map((g) => JSON.stringify(g.members))}::jsonb[],
+      ${groups.map((g) => g.lastSentAt)}::timestamptz[],
+      ${groups.map((g) => JSON.stringify(g.lastSentFingerprints))}::jsonb[],
+      ${groups.map((g) => g.nextActionAt)}::timestamptz[])
+      as u(group_key, members, last_sent_at, last_sent, next_action_at)
+    where g.group_key = u.group_key`;
 }
 
-export async function deleteGroup(tx: Tx, groupKey: string): Promise<void> {
-  await tx.notificationGroup.delete({ where: { groupKey } });
+export async function deleteGroups(tx: Tx, groupKeys: string[]): Promise<void> {
+  if (groupKeys.length === 0) return;
+  await tx.notificationGroup.deleteMany({ where: { groupKey: { in: groupKeys } } });
 }

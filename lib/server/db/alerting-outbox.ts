@@ -13,6 +13,12 @@ export async function tryLockOutbox(tx: Tx): Promise<boolean> {
   return row?.locked ?? false;
 }
 
+/** A cheap check before opening a transaction: is there anything to route? */
+export async function outboxHasPending(): Promise<boolean> {
+  const row = await getPrisma().alertOutbox.findFirst({ where: { processedAt: null }, select: { id: true } });
+  return row !== null;
+}
+
 export async function readPendingOutbox(tx: Tx, limit: number) {
   return tx.alertOutbox.findMany({
     where: { processedAt: null },
