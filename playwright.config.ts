@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
+import { E2E_ADMIN } from "./tests/e2e/support/credentials";
 
 // Debian's Chromium where it exists (CI and this machine cannot download Playwright's own build);
 // Playwright's bundled browser on a developer machine that has one.
@@ -39,7 +40,11 @@ export default defineConfig({
   webServer: {
     command: "npx tsx tests/e2e/support/start-app.ts",
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port) },
+    env: {
+      PORT: String(port),
+      RECEIPT_ADMIN_USER: E2E_ADMIN.username,
+      RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password,
+    },
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: "ignore",

@@ -14,9 +14,7 @@ export function AppHeader({ username }: { username: string }) {
         <div className={styles.user}>
           <span data-testid="signed-in-user">
             <span className="visually-hidden">Signed in as </span>
-            <span className={styles.userIcon} aria-hidden="true">
-              ●
-            </span>{" "}
+            <span className={styles.userIcon} aria-hidden="true" />
             {username}
           </span>
           <SignOutButton />

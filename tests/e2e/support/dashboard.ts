@@ -1,0 +1,49 @@
+import { mkdirSync } from "node:fs";
+import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import type { HealthRecord } from "@/lib/contract";
+import { E2E_ADMIN } from "./credentials";
+
+/** Signs in through the form, as a person would; lands on `next` (the overview by default). */
+export async function signIn(page: Page, next = "/") {
+  await page.goto(next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`);
+  await page.getByLabel("Username").fill(E2E_ADMIN.username);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === next.split("?")[0]);
+}
+
+let ingestKey: string | null = null;
+
+/** Posts records with an ingestion key made through the dashboard's own key API (the page's session cookie). */
+export async function ingest(request: APIRequestContext, records: HealthRecord[]) {
+  if (!ingestKey) {
+    const created = await request.post("/api/v1/keys", {
+      data: { name: `e2e-agent-${Date.now()}`, scopes: ["ingest"] },
+    });
+    expect(created.status()).toBe(201);
+    ingestKey = ((await created.json()) as { key: string }).key;
+  }
+  const response = await request.post("/api/v1/records", {
+    data: { records },
+    headers: { authorization: `Bearer ${ingestKey}` },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+export const PHONE = { width: 390, height: 844 };
+export const DESKTOP = { width: 1280, height: 900 };
+
+/**
+ * Saves test-results/screens/<name>-1280.png and <name>-390.png (full page), waiting for loading placeholders to
+ * go so the picture shows data, not skeletons.
+ */
+export async function snap(page: Page, name: string) {
+  mkdirSync("test-results/screens", { recursive: true });
+  for (const viewport of [DESKTOP, PHONE]) {
+    await page.setViewportSize(viewport);
+    await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
+    await page.waitForTimeout(300); // the chart lays out after a resize
+    await page.screenshot({ path: `test-results/screens/${name}-${viewport.width}.png`, fullPage: true });
+  }
+  await page.setViewportSize(DESKTOP);
+}
