@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import type { ChainSummary } from "@/lib/dashboard/api-types";
+import { reasonText } from "@/lib/dashboard/reason-text";
 import { ReasonInline } from "../state/ReasonList";
 import { StateWithShadow } from "../state/StateBadge";
 import { Time } from "../ui/Time";
@@ -34,7 +35,9 @@ export function ChainTable({
         <thead>
           <tr>
             <th scope="col">State</th>
-            <th scope="col">Why</th>
+            <th scope="col" className="hide-narrow">
+              Why
+            </th>
             <th scope="col">Server · tool</th>
             <th scope="col" className="hide-narrow">
               Client
@@ -67,8 +70,11 @@ export function ChainTable({
             >
               <td>
                 <StateWithShadow state={chain.state} shadowed={chain.shadowed} />
+                <span className={`show-narrow ${styles.reason}`}>
+                  {reasonText(chain.reasons[0] ?? "").title}
+                </span>
               </td>
-              <td>
+              <td className="hide-narrow">
                 <ReasonInline code={chain.reasons[0] ?? ""} />
               </td>
               <td>

@@ -1,11 +1,16 @@
 "use client";
 
-import type { QueueEntry } from "@/lib/dashboard/api-types";
+import type { ChainSummary, QueueEntry } from "@/lib/dashboard/api-types";
+import { reasonText } from "@/lib/dashboard/reason-text";
 import { ReasonInline } from "../state/ReasonList";
 import { StateWithShadow } from "../state/StateBadge";
 import { Time } from "../ui/Time";
 import { rowNavigationKeys } from "../ui/use-row-navigation";
 import styles from "./Queues.module.css";
+
+/** The reason that put the chain in this queue: its own, or its shadowed state's. */
+const reasonFor = (chain: ChainSummary, queue: string) =>
+  chain.shadowed && chain.state !== queue ? chain.shadowed.reason : (chain.reasons[0] ?? "");
 
 /** Queue items; Enter or a click selects one for triage (↑/↓ move, like every table here). */
 export function QueueTable({
@@ -46,19 +51,21 @@ export function QueueTable({
             >
               <td>
                 <StateWithShadow state={chain.state} shadowed={chain.shadowed} />
+                <span className={`show-narrow ${styles.owner}`}>
+                  {reasonText(reasonFor(chain, triage.queue)).title}
+                </span>
               </td>
               <td className="hide-narrow">
-                <ReasonInline
-                  code={
-                    chain.shadowed && chain.state !== triage.queue
-                      ? chain.shadowed.reason
-                      : (chain.reasons[0] ?? "")
-                  }
-                />
+                <ReasonInline code={reasonFor(chain, triage.queue)} />
               </td>
               <td>
                 <strong>{chain.server?.name ?? "no server"}</strong>
-                {chain.tool && <span className="mono"> · {chain.tool}</span>}
+                {chain.tool && (
+                  <span className="mono" style={{ whiteSpace: "nowrap" }}>
+                    {" "}
+                    · {chain.tool}
+                  </span>
+                )}
                 <span className={`mono ${styles.id}`}>{chain.chainId}</span>
               </td>
               <td>

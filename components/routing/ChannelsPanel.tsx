@@ -1,0 +1,137 @@
+"use client";
+
+import { useState } from "react";
+import type { TChannel, TTarget } from "@/lib/routing/config";
+import { FormError } from "./FormError";
+import { AddTargetForm } from "./AddTargetForm";
+import { useTestNotification } from "./routing-queries";
+import styles from "./Routing.module.css";
+
+/** A target as shown: secrets are already masked by the API (webhook secret, routing key, Slack path). */
+function describeTarget(target: TTarget): string {
+  switch (target.type) {
+    case "webhook":
+      return `signed JSON webhook → ${target.url} (secret ${target.secret.split("#")[0]})`;
+    case "slack":
+      return `Slack-compatible → ${target.url.split("/••••••")[0]}/••••••`;
+    case "pagerduty":
+      return `PagerDuty Events v2 → ${target.url} (routing key ${target.routingKey.split("#")[0]})`;
+  }
+}
+
+function TestButton({ channel }: { channel: TChannel }) {
+  const test = useTestNotification();
+  return (
+    <span className={styles.actions}>
+      <button
+        type="button"
+        className="button small"
+        disabled={test.isPending || channel.targets.length === 0}
+        title={channel.targets.length === 0 ? "add a target first" : undefined}
+        onClick={() => test.mutate(channel.name)}
+      >
+        Send test notification
+      </button>
+      {test.isSuccess && (
+        <span className={styles.ok} role="status">
+          Queued {test.data.deliveries.length} deliver{test.data.deliveries.length === 1 ? "y" : "ies"} — see
+          the delivery log
+        </span>
+      )}
+      <FormError error={test.error} />
+    </span>
+  );
+}
+
+/** Channels (who owns the fix) and their targets; each can be tested end to end. */
+export function ChannelsPanel({
+  channels,
+  onRemoveTarget,
+  onAddTarget,
+  onAddChannel,
+  busy,
+  error,
+}: {
+  channels: TChannel[];
+  onRemoveTarget: (channel: string, index: number) => void;
+  onAddTarget: (channel: string, target: TTarget) => Promise<unknown>;
+  onAddChannel: (channel: TChannel) => Promise<unknown>;
+  busy: boolean;
+  error: unknown;
+}) {
+  const [name, setName] = useState("");
+  const [owner, setOwner] = useState("");
+  return (
+    <div>
+      {channels.map((channel) => (
+        <div key={channel.name} className={styles.channel} data-testid="channel" data-channel={channel.name}>
+          <div className={styles.nodeHead}>
+            <strong>{channel.name}</strong>
+            <span className="muted">owner: {channel.ownerRole}</span>
+            <TestButton channel={channel} />
+          </div>
+          {channel.targets.length === 0 ? (
+            <p className="muted" style={{ margin: "0.3rem 0 0" }}>
+              No targets: alerts routed here are recorded but not delivered.
+            </p>
+          ) : (
+            <ul className={styles.targets}>
+              {channel.targets.map((target, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: a target's position is its identity in the config
+                <li key={i}>
+                  {describeTarget(target)}{" "}
+                  <button
+                    type="button"
+                    className="button small danger"
+                    disabled={busy}
+                    onClick={() => onRemoveTarget(channel.name, i)}
+                  >
+                    Remove
+                  </button>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ))}
+      <AddTargetForm channels={channels} onAdd={onAddTarget} busy={busy} />
+      <form
+        className={styles.form}
+        aria-label="Add a channel"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onAddChannel({ name: name.trim(), ownerRole: owner.trim(), targets: [] }).then(
+            () => {
+              setName("");
+              setOwner("");
+            },
+            () => undefined,
+          );
+        }}
+      >
+        <div className="field">
+          <label htmlFor="channel-name">New channel name</label>
+          <input
+            id="channel-name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            placeholder="payments-oncall"
+          />
+        </div>
+        <div className="field">
+          <label htmlFor="channel-owner">Owner role</label>
+          <input
+            id="channel-owner"
+            value={owner}
+            onChange={(e) => setOwner(e.target.value)}
+            placeholder="payments team"
+          />
+        </div>
+        <button type="submit" className="button" disabled={busy || !name.trim() || !owner.trim()}>
+          Add channel
+        </button>
+      </form>
+      <FormError error={error} />
+    </div>
+  );
+}

@@ -1,0 +1,124 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { TRoutingConfig } from "@/lib/routing/config";
+import type { ApiErrorBody } from "@/lib/dashboard/api-types";
+import { ApiClientError, apiFetch, queryString } from "../api/http";
+import type {
+  ConfigVersion,
+  DeliveryView,
+  RouteTestAnswer,
+  RoutingConfigAnswer,
+  SilenceView,
+} from "./routing-types";
+
+// Server data of the routing page. Keys start with "routing-" so one save can refresh everything it affects.
+const BASE = "/api/v1/routing";
+
+export function useRoutingConfig() {
+  return useQuery({
+    queryKey: ["routing-config"],
+    queryFn: () => apiFetch<RoutingConfigAnswer>(`${BASE}/config`),
+  });
+}
+
+export function useConfigVersions() {
+  return useQuery({
+    queryKey: ["routing-versions"],
+    queryFn: () => apiFetch<{ versions: ConfigVersion[] }>(`${BASE}/config/versions`),
+  });
+}
+
+/**
+ * Saves a whole config (masked secrets are kept server-side). `If-Match` carries the version the edit started
+ * from, so a concurrent change is refused (409) instead of silently overwritten.
+ */
+async function putConfig(input: { config: TRoutingConfig | unknown; baseVersion: string; comment: string }) {
+  const response = await fetch(`${BASE}/config${queryString({ comment: input.comment })}`, {
+    method: "PUT",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json", "if-match": `"${input.baseVersion}"` },
+    body: JSON.stringify(input.config),
+  });
+  if (!response.ok) {
+    const body = (await response.json().catch(() => null)) as ApiErrorBody | null;
+    throw new ApiClientError(
+      response.status,
+      body?.error.code ?? "http_error",
+      body?.error.message ?? `the server answered ${response.status}`,
+      body?.error.issues,
+    );
+  }
+  return (await response.json()) as RoutingConfigAnswer;
+}
+
+export function useSaveConfig() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: putConfig,
+    onSuccess: (saved) => client.setQueryData(["routing-config"], saved),
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-versions"] }),
+  });
+}
+
+export function useSilences() {
+  return useQuery({
+    queryKey: ["routing-silences"],
+    queryFn: () => apiFetch<{ silences: SilenceView[] }>(`${BASE}/silences`),
+  });
+}
+
+export type SilenceInput = { matchers: string[]; duration: string; comment: string };
+
+export function useCreateSilence() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SilenceInput) =>
+      apiFetch<{ silence: SilenceView }>(`${BASE}/silences`, { method: "POST", body: input }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-silences"] }),
+  });
+}
+
+export function useExpireSilence() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch(`${BASE}/silences/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-silences"] }),
+  });
+}
+
+export function useRouteTest() {
+  return useMutation({
+    mutationFn: (input: { record: unknown } | { chainId: string }) =>
+      apiFetch<RouteTestAnswer>(`${BASE}/route-test`, { method: "POST", body: input }),
+  });
+}
+
+export function useTestNotification() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (channel: string) =>
+      apiFetch<{ deliveries: string[] }>(`${BASE}/test-notification`, { method: "POST", body: { channel } }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-deliveries"] }),
+  });
+}
+
+/** The delivery log refreshes itself every few seconds: retries and dead letters show up without a reload. */
+export function useDeliveries(status: string) {
+  return useQuery({
+    queryKey: ["routing-deliveries", status],
+    queryFn: () =>
+      apiFetch<{ deliveries: DeliveryView[]; nextCursor: string | null }>(
+        `${BASE}/deliveries${queryString({ status, limit: 50 })}`,
+      ),
+    refetchInterval: 3_000,
+  });
+}
+
+export function useRetryDelivery() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch(`${BASE}/deliveries/${id}/retry`, { method: "POST", body: {} }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-deliveries"] }),
+  });
+}
