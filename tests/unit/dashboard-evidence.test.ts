@@ -62,7 +62,8 @@ describe("evidence layers", () => {
       {
         session: "failed",
         catalog: "not_reached",
-        request: "not_reached",
+        request: "missing", // this chain has no call at all: the request layer lacks it
+
         effect: "not_reached",
         outcome: "not_reached",
       },
