@@ -67,7 +67,7 @@ export function CoverageView() {
                 <th scope="col" className="num">
                   Calls
                 </th>
-                <th scope="col">With outcome receipt</th>
+                <th scope="col">With outcome receipt (of checked calls)</th>
                 <th scope="col" className="num">
                   Pending
                 </th>
@@ -76,6 +76,11 @@ export function CoverageView() {
                 </th>
                 <th scope="col" className="num">
                   No verifier
+                </th>
+                <th scope="col" className="num">
+                  <abbr title="failed, in doubt, in flight, or stopped at the session or catalog">
+                    Not reached
+                  </abbr>
                 </th>
               </tr>
             </thead>
@@ -95,9 +100,11 @@ export function CoverageView() {
         </div>
       )}
       <p className="muted">
-        Pending: a verifier was declared before the call but has not reported. Unavailable: it ran but could
-        not read the result back. No verifier: nothing was declared — declare one to turn these calls into
-        receipts. Weak receipts come from an LLM judge.
+        The share counts calls that reached the outcome check (the call succeeded, or its write was
+        confirmed). Pending: a verifier was declared before the call but has not reported. Unavailable: it ran
+        but could not read the result back. No verifier: nothing was declared — declare one to turn these
+        calls into receipts. Weak receipts come from an LLM judge. Not reached: the call failed, is in doubt
+        or in flight, or its session or catalog stopped it — nothing to verify yet.
       </p>
     </div>
   );
@@ -113,7 +120,9 @@ function Name({ server, tool }: { server: string | null; tool: string }) {
 }
 
 function CoverageRow({ name, counts }: { name: React.ReactNode; counts: CoverageCounts }) {
-  const share = counts.calls ? counts.withReceipt / counts.calls : 0;
+  // The share among calls that reached the outcome check: a failed call has no deliverable to verify.
+  const checked = counts.calls - counts.notReached;
+  const share = checked ? counts.withReceipt / checked : 0;
   return (
     <tr>
       <th scope="row">{name}</th>
@@ -123,7 +132,7 @@ function CoverageRow({ name, counts }: { name: React.ReactNode; counts: Coverage
           <span className={styles.bar} aria-hidden="true">
             <span style={{ width: `${share * 100}%` }} />
           </span>
-          <strong>{formatShare(counts.withReceipt, counts.calls)}</strong>
+          <strong>{formatShare(counts.withReceipt, checked)}</strong>
           <span className="muted">
             {formatCount(counts.withReceipt)}
             {counts.weak > 0 && ` (${counts.weak} weak)`}
@@ -133,6 +142,7 @@ function CoverageRow({ name, counts }: { name: React.ReactNode; counts: Coverage
       <td className="num">{formatCount(counts.pending)}</td>
       <td className="num">{formatCount(counts.unavailable)}</td>
       <td className={`num ${counts.noVerifier > 0 ? styles.gap : ""}`}>{formatCount(counts.noVerifier)}</td>
+      <td className="num muted">{formatCount(counts.notReached)}</td>
     </tr>
   );
 }

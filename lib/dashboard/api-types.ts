@@ -143,13 +143,18 @@ export type ReconcileResult = {
   shadowed: { state: State; reason: string } | null;
 };
 
+/** withReceipt + pending + unavailable + noVerifier + notReached = calls. */
 export type CoverageCounts = {
   calls: number;
+  /** A verifier's verdict, pass or fail. */
   withReceipt: number;
+  /** Of those, verdicts of an LLM judge. */
   weak: number;
   pending: number;
   unavailable: number;
   noVerifier: number;
+  /** Failed, in doubt, in flight, or stopped at the session or catalog: no deliverable to verify (yet). */
+  notReached: number;
 };
 
 export type CoverageRow = CoverageCounts & { server: string | null; tool: string };

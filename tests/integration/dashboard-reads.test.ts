@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Call } from "@/lib/contract";
 import type { ChainSummary, Coverage, Facets, Trend } from "@/lib/dashboard/api-types";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveSeedCases } from "@/tests/support/dashboard-records";
@@ -74,21 +75,63 @@ describe("attention", () => {
 });
 
 describe("coverage", () => {
-  it("partitions every call of each server and tool into receipt, pending, unavailable and no verifier", async () => {
+  it("partitions every call: receipt, pending, unavailable, no verifier, not reached", async () => {
     const coverage = await ui.json<Coverage>("/api/v1/coverage");
     for (const row of coverage.rows) {
-      expect(row.withReceipt + row.pending + row.unavailable + row.noVerifier).toBe(row.calls);
+      expect(row.withReceipt + row.pending + row.unavailable + row.noVerifier + row.notReached).toBe(
+        row.calls,
+      );
     }
-    const calls = cases.filter((c) => c.record.call).length;
-    expect(coverage.totals.calls).toBe(calls);
-    const withOutcome = cases.filter(
-      (c) => c.record.call?.outcome && c.record.call.outcome.verdict !== "unavailable",
-    );
-    expect(coverage.totals.withReceipt).toBe(withOutcome.length);
-    const pending = cases.filter(
-      (c) => c.record.call && !c.record.call.outcome && c.record.call.expectedVerifier,
-    );
-    expect(coverage.totals.pending).toBe(pending.length);
+    expect(coverage.totals.calls).toBe(cases.filter((c) => c.record.call).length);
+    // Of the nine seed cases only the healthy export reached the outcome check (with a receipt): the false success was
+    // decided by the destination (effect.absent) before any verifier; the rest failed, are in doubt, in flight or
+    // stopped at the session or catalog.
+    expect(coverage.totals).toMatchObject({
+      withReceipt: 1,
+      weak: 0,
+      pending: 0,
+      unavailable: 0,
+      noVerifier: 0,
+    });
+  });
+
+  it("counts unverified calls by why (pending, unavailable, no verifier) and weak receipts apart", async () => {
+    const healthy = cases.find((c) => c.expectedState === "healthy")?.record;
+    const outcome = healthy?.call?.outcome;
+    if (!healthy || !outcome) throw new Error("the healthy seed case has an outcome");
+    const variants: [string, (call: Call) => void][] = [
+      ["pending", (call) => delete call.outcome],
+      ["unavailable", (call) => (call.outcome = { ...outcome, verdict: "unavailable" })],
+      [
+        "none",
+        (call) => {
+          delete call.outcome;
+          delete call.expectedVerifier;
+        },
+      ],
+      ["weak", (call) => (call.outcome = { ...outcome, verifier: "llm_judge" })],
+    ];
+    const records = variants.map(([id, change]) => {
+      const record = structuredClone(healthy);
+      record.recordId = `${record.recordId}:${id}`;
+      record.chainId = `${record.chainId}:${id}`;
+      if (record.call) {
+        record.call.tool = "coverage_probe";
+        change(record.call);
+      }
+      return record;
+    });
+    expect((await apiClient(app.baseUrl, readKey).post(records)).status).toBe(200);
+    const coverage = await ui.json<Coverage>("/api/v1/coverage");
+    expect(coverage.rows.find((row) => row.tool === "coverage_probe")).toMatchObject({
+      calls: 4,
+      withReceipt: 1,
+      weak: 1,
+      pending: 1,
+      unavailable: 1,
+      noVerifier: 1,
+      notReached: 0,
+    });
   });
 
   it("since in the future → no calls; a bad since → 400", async () => {

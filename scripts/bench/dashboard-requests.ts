@@ -1,0 +1,114 @@
+// What the dashboard asks the server for, page by page, and a timer for it.
+
+export type BenchRequest = { label: string; path: string; kind: "list" | "detail" | "page" | "report" };
+export type Timed = BenchRequest & { p50: number; p95: number; max: number };
+
+const HOUR = 3_600_000;
+const ago = (ms: number) =>
+  encodeURIComponent(new Date(Math.floor((Date.now() - ms) / HOUR) * HOUR).toISOString());
+
+/** Every request of the list pages (with their filters and a deep cursor), the overview, and the detail pages. */
+export async function dashboardRequests(
+  base: string,
+  cookie: string,
+  sample: { chain_id: string; session_id: string } | undefined,
+): Promise<BenchRequest[]> {
+  const cursor = await thirdPageCursor(base, cookie);
+  const requests: BenchRequest[] = [
+    { label: "/api/v1/chains", path: "/api/v1/chains", kind: "list" },
+    { label: "/api/v1/chains?cursor=<page 3>", path: `/api/v1/chains?cursor=${cursor}`, kind: "list" },
+    { label: "/api/v1/chains?order=asc", path: "/api/v1/chains?order=asc", kind: "list" },
+    {
+      label: "/api/v1/chains?state=effect_unknown",
+      path: "/api/v1/chains?state=effect_unknown",
+      kind: "list",
+    },
+    {
+      label: "/api/v1/chains?state=healthy&since=24h",
+      path: `/api/v1/chains?state=healthy&since=${ago(24 * HOUR)}`,
+      kind: "list",
+    },
+    {
+      label: "/api/v1/chains?server=…&tool=…",
+      path: "/api/v1/chains?server=billing-api&tool=create_invoice",
+      kind: "list",
+    },
+    { label: "/api/v1/chains?client=…", path: "/api/v1/chains?client=nightly-etl", kind: "list" },
+    { label: "/api/v1/chains?label=team:data", path: "/api/v1/chains?label=team:data", kind: "list" },
+    {
+      label: "/api/v1/chains?label=env:staging&state=tool_failed",
+      path: "/api/v1/chains?label=env:staging&state=tool_failed",
+      kind: "list",
+    },
+    { label: "/api/v1/queues/effect-unknown", path: "/api/v1/queues/effect-unknown", kind: "list" },
+    {
+      label: "/api/v1/queues/false-success?status=all",
+      path: "/api/v1/queues/false-success?status=all",
+      kind: "list",
+    },
+    { label: "/api/v1/stats?since=24h", path: `/api/v1/stats?since=${ago(24 * HOUR)}`, kind: "list" },
+    { label: "/api/v1/stats?since=7d", path: `/api/v1/stats?since=${ago(7 * 24 * HOUR)}`, kind: "list" },
+    { label: "/api/v1/stats/trend?window=24h", path: "/api/v1/stats/trend?window=24h", kind: "list" },
+    { label: "/api/v1/stats/trend?window=7d", path: "/api/v1/stats/trend?window=7d", kind: "list" },
+    { label: "/api/v1/attention?since=24h", path: `/api/v1/attention?since=${ago(24 * HOUR)}`, kind: "list" },
+    { label: "/api/v1/facets", path: "/api/v1/facets", kind: "list" },
+    {
+      label: "/api/v1/coverage?since=7d",
+      path: `/api/v1/coverage?since=${ago(7 * 24 * HOUR)}`,
+      kind: "report",
+    },
+    { label: "/api/v1/coverage (all time)", path: "/api/v1/coverage", kind: "report" },
+    { label: "/ (overview page)", path: "/", kind: "page" },
+    { label: "/chains (page)", path: "/chains?state=tool_failed", kind: "page" },
+    { label: "/queues/effect-unknown (page)", path: "/queues/effect-unknown", kind: "page" },
+    { label: "/coverage (page)", path: "/coverage", kind: "page" },
+  ];
+  if (sample) {
+    const chain = encodeURIComponent(sample.chain_id);
+    requests.push(
+      { label: "/api/v1/chains/{id}", path: `/api/v1/chains/${chain}`, kind: "detail" },
+      { label: "/api/v1/chains/{id}/triage", path: `/api/v1/chains/${chain}/triage`, kind: "detail" },
+      {
+        label: "/api/v1/sessions/{id}",
+        path: `/api/v1/sessions/${encodeURIComponent(sample.session_id)}`,
+        kind: "detail",
+      },
+      { label: "/chains/{id} (page)", path: `/chains/${chain}`, kind: "page" },
+    );
+  }
+  return requests;
+}
+
+async function thirdPageCursor(base: string, cookie: string): Promise<string> {
+  let cursor = "";
+  for (let page = 0; page < 2; page++) {
+    const response = await fetch(`${base}/api/v1/chains${cursor ? `?cursor=${cursor}` : ""}`, {
+      headers: { cookie },
+    });
+    cursor = ((await response.json()) as { nextCursor: string }).nextCursor;
+  }
+  return cursor;
+}
+
+/** Three warm-ups, then `runs` sequential requests; the percentiles of the wall time each took. */
+export async function timeRequest(
+  base: string,
+  cookie: string,
+  request: BenchRequest,
+  runs: number,
+): Promise<Timed> {
+  const once = async () => {
+    const started = performance.now();
+    const response = await fetch(`${base}${request.path}`, { headers: { cookie }, redirect: "manual" });
+    await response.arrayBuffer();
+    if (!response.ok) throw new Error(`${request.path}: ${response.status}`);
+    return performance.now() - started;
+  };
+  for (let i = 0; i < 3; i++) await once();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await once());
+  times.sort((a, b) => a - b);
+  const at = (q: number) =>
+    Math.round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] ?? 0);
+  return { ...request, p50: at(0.5), p95: at(0.95), max: Math.round(times.at(-1) ?? 0) };
+}
