@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "notification_groups_member_fingerprints_idx";
