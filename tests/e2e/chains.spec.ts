@@ -2,11 +2,21 @@ import { expect, test } from "@playwright/test";
 import { liveSeedCases } from "@/tests/support/dashboard-records";
 import { ingest, signIn, snap } from "./support/dashboard";
 
-// A label of their own, so this spec's rows can be singled out in a database other specs also fill.
-const cases = liveSeedCases(`chains-${Date.now()}`).map((c) => ({
+// A label of their own, so this spec's rows can be singled out in a database other specs also fill. Unique per
+// load: Playwright runs beforeAll again in a fresh worker after a failure.
+const run = `chains-${Date.now()}`;
+const cases = liveSeedCases(run).map((c) => ({
   ...c,
-  record: { ...c.record, labels: { ...c.record.labels, spec: "chains" } },
+  record: { ...c.record, labels: { ...c.record.labels, spec: run } },
 }));
+
+/** The states shown in each row (its state, and its shadowed state when it has one), once the list has settled. */
+const rowStates = (page: import("@playwright/test").Page) =>
+  page
+    .locator("tbody tr[data-chain-id]")
+    .evaluateAll((trs) =>
+      trs.map((tr) => [...tr.querySelectorAll("[data-state]")].map((b) => b.getAttribute("data-state"))),
+    );
 const chainOf = (state: string) => cases.find((c) => c.expectedState === state)?.record.chainId ?? "";
 
 test.beforeAll(async ({ browser }) => {
@@ -26,11 +36,11 @@ test("filter the chain list by state through the form: the URL follows, every ro
   await page.goto("/chains");
   await page.getByLabel("State").selectOption("tool_failed");
   await expect(page).toHaveURL(/\/chains\?state=tool_failed$/);
-  const rows = page.locator("tbody tr[data-chain-id]");
   await expect(page.locator(`tr[data-chain-id="${chainOf("tool_failed")}"]`)).toBeVisible();
-  for (const row of await rows.all()) {
-    await expect(row.locator("[data-state]").first()).toHaveAttribute("data-state", "tool_failed");
-  }
+  // Polled: the previous page stays on screen while the filtered one loads.
+  await expect
+    .poll(async () => (await rowStates(page)).every((states) => states.includes("tool_failed")))
+    .toBe(true);
   await snap(page, "chains-filtered");
 });
 
@@ -40,9 +50,9 @@ test("a link with filters reproduces the view (state and label from the URL)", a
   await expect(page.getByLabel("State")).toHaveValue("stale_catalog");
   await expect(page.getByRole("list", { name: "Label filters" })).toContainText("team:reports");
   await expect(page.locator(`tr[data-chain-id="${chainOf("stale_catalog")}"]`)).toBeVisible();
-  for (const row of await page.locator("tbody tr[data-chain-id]").all()) {
-    await expect(row.locator("[data-state]").first()).toHaveAttribute("data-state", "stale_catalog");
-  }
+  await expect
+    .poll(async () => (await rowStates(page)).every((states) => states.includes("stale_catalog")))
+    .toBe(true);
   await page.goto("/chains?state=not_a_state");
   await expect(page.getByRole("alert").filter({ hasText: "Could not load chains" })).toContainText(
     "$.query.state",
@@ -51,7 +61,7 @@ test("a link with filters reproduces the view (state and label from the URL)", a
 
 test("the table is keyboard-navigable and sorts by time", async ({ page }) => {
   await signIn(page);
-  await page.goto("/chains?label=spec:chains");
+  await page.goto(`/chains?label=spec:${run}`);
   const rows = page.locator("tbody tr[data-chain-id]");
   await expect(rows.first()).toBeVisible();
   await expect(rows).toHaveCount(cases.length);
