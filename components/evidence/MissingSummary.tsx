@@ -5,7 +5,10 @@ import styles from "./Evidence.module.css";
 export function MissingSummary({ layers }: { layers: LayerView[] }) {
   const gaps = layers.flatMap((view) => view.gaps.map((gap) => ({ layer: view.layer, gap })));
   return (
-    <section className={styles.missing} aria-labelledby="missing-title">
+    <section
+      className={`${styles.missing} ${gaps.length === 0 ? styles.nothingMissing : ""}`}
+      aria-labelledby="missing-title"
+    >
       <h2 id="missing-title">What is missing</h2>
       {gaps.length === 0 ? (
         <p>Nothing: every layer has its evidence, including an outcome receipt.</p>

@@ -12,6 +12,7 @@ export function ProgressClocks({ call, evaluatedAt }: { call: Call; evaluatedAt:
   const span = Math.max(timeline.deadlineMs, timeline.evaluatedOffsetMs, timeline.responseOffsetMs ?? 0, 1);
   const pct = (ms: number) => `${Math.min(100, Math.max(0, (ms / span) * 100))}%`;
   const idleEnd = timeline.lastActivityOffsetMs + timeline.inactivityMs;
+  const finished = timeline.finishedOffsetMs;
   return (
     <div className={styles.clocks}>
       <h4>Clocks</h4>
@@ -41,19 +42,32 @@ export function ProgressClocks({ call, evaluatedAt }: { call: Call; evaluatedAt:
         <span className={styles.now} style={{ left: pct(timeline.evaluatedOffsetMs) }} />
       </div>
       <ul className={styles.clockFacts}>
-        <li>
-          Deadline: {formatDuration(timeline.deadlineMs)} from start;{" "}
-          {timeline.evaluatedOffsetMs > timeline.deadlineMs ? (
-            <strong>exceeded by {formatDuration(timeline.evaluatedOffsetMs - timeline.deadlineMs)}</strong>
-          ) : (
-            `${formatDuration(timeline.deadlineMs - timeline.evaluatedOffsetMs)} left at evaluation`
-          )}
-        </li>
-        <li>
-          Inactivity window: {formatDuration(timeline.inactivityMs)} after the last valid activity (at +
-          {formatDuration(timeline.lastActivityOffsetMs)});{" "}
-          {timeline.evaluatedOffsetMs > idleEnd ? <strong>idle past it</strong> : "still inside it"}
-        </li>
+        {finished !== null ? (
+          <li>
+            Finished at +{formatDuration(finished)}:{" "}
+            {finished <= timeline.deadlineMs
+              ? `inside the ${formatDuration(timeline.deadlineMs)} deadline; the clocks stopped there`
+              : `after the ${formatDuration(timeline.deadlineMs)} deadline`}
+          </li>
+        ) : (
+          <>
+            <li>
+              Deadline: {formatDuration(timeline.deadlineMs)} from start;{" "}
+              {timeline.evaluatedOffsetMs > timeline.deadlineMs ? (
+                <strong>
+                  exceeded by {formatDuration(timeline.evaluatedOffsetMs - timeline.deadlineMs)}
+                </strong>
+              ) : (
+                `${formatDuration(timeline.deadlineMs - timeline.evaluatedOffsetMs)} left at evaluation`
+              )}
+            </li>
+            <li>
+              Inactivity window: {formatDuration(timeline.inactivityMs)} after the last valid activity (at +
+              {formatDuration(timeline.lastActivityOffsetMs)});{" "}
+              {timeline.evaluatedOffsetMs > idleEnd ? <strong>idle past it</strong> : "still inside it"}
+            </li>
+          </>
+        )}
         {timeline.responseOffsetMs !== null && (
           <li>Response at +{formatDuration(timeline.responseOffsetMs)}</li>
         )}

@@ -18,9 +18,18 @@ export type ProgressTimeline = {
   /** When the call last showed valid activity, as an offset from its start. */
   lastActivityOffsetMs: number;
   responseOffsetMs: number | null;
+  /** When a definitive result arrived (a final response, or a task that completed or failed); null if none. */
+  finishedOffsetMs: number | null;
   /** The evaluation time, as an offset from the start (where "now" sits on the clocks). */
   evaluatedOffsetMs: number;
 };
+
+/** A task's result time is its status time; a plain call's is its final response. */
+function finishedAt(call: Call, terminalAt: number): number {
+  if (call.task && (call.task.status === "completed" || call.task.status === "failed"))
+    return Date.parse(call.task.updatedAt);
+  return terminalAt;
+}
 
 const sameToken = (a: string | number | undefined, b: string | number) =>
   a !== undefined && typeof a === typeof b && a === b;
@@ -73,6 +82,9 @@ export function progressTimeline(call: Call, evaluatedAt: string): ProgressTimel
     points,
     lastActivityOffsetMs: lastActivity - started,
     responseOffsetMs: response ? Date.parse(response.at) - started : null,
+    finishedOffsetMs: Number.isFinite(finishedAt(call, terminalAt))
+      ? finishedAt(call, terminalAt) - started
+      : null,
     evaluatedOffsetMs: at - started,
   };
 }

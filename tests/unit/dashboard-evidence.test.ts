@@ -142,5 +142,6 @@ describe("progress against both clocks", () => {
     ]);
     expect(timeline.lastActivityOffsetMs).toBe(200);
     expect(timeline.responseOffsetMs).toBe(1_000);
+    expect(timeline.finishedOffsetMs).toBe(1_000);
   });
 });
