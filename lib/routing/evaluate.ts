@@ -3,7 +3,7 @@
 // so the panel can never disagree with what is actually sent.
 import type { CompiledRouting } from "./compile";
 import { groupKey } from "./group";
-import { findInhibition, type Inhibition } from "./inhibit";
+import { findInhibition, type Inhibition, type InhibitionIndex } from "./inhibit";
 import { matchRoutes, type RouteMatch } from "./match";
 import { type CompiledSilence, findSilence } from "./silence";
 import type { Alert } from "./types";
@@ -27,6 +27,8 @@ export interface EvaluateOptions {
   extraSilences?: readonly CompiledSilence[];
   /** Every alert currently firing (any chain), for inhibition. */
   firingAlerts?: readonly Alert[];
+  /** The same, pre-indexed (built from compiled.inhibitRules): for evaluating many alerts at once. */
+  inhibitionIndex?: InhibitionIndex;
 }
 
 export function evaluateAlert(
@@ -41,7 +43,9 @@ export function evaluateAlert(
   }));
   const silences = [...compiled.silences, ...(options.extraSilences ?? [])];
   const silence = findSilence(alert.labels, silences, nowMs);
-  const inhibition = findInhibition(alert, options.firingAlerts ?? [], compiled.inhibitRules);
+  const inhibition = options.inhibitionIndex
+    ? options.inhibitionIndex.find(alert)
+    : findInhibition(alert, options.firingAlerts ?? [], compiled.inhibitRules);
   return {
     alert,
     routes,

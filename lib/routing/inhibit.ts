@@ -78,3 +78,47 @@ export function isInhibited(
 ): boolean {
   return findInhibition(alert, firingAlerts, rules) !== undefined;
 }
+
+/**
+ * The firing source alerts of every rule, keyed by their `equal` label values, so deciding whether an alert is
+ * inhibited costs one lookup per rule instead of a scan of every firing alert (the worker evaluates thousands of
+ * alerts per tick). Same answers as findInhibition.
+ */
+export class InhibitionIndex {
+  private readonly sources: Map<string, Alert[]>[];
+
+  constructor(
+    private readonly rules: readonly CompiledInhibitRule[],
+    firingAlerts: readonly Alert[],
+  ) {
+    this.sources = rules.map((rule) => {
+      const byKey = new Map<string, Alert[]>();
+      for (const candidate of firingAlerts) {
+        if (!allMatch(rule.sourceMatchers, candidate.labels)) continue;
+        const key = equalKey(rule.equal, candidate.labels);
+        if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), candidate]);
+      }
+      return byKey;
+    });
+  }
+
+  find(alert: Alert): Inhibition | undefined {
+    if (isProtectedState(alert.state)) return undefined;
+    for (const [i, rule] of this.rules.entries()) {
+      if (!allMatch(rule.targetMatchers, alert.labels)) continue;
+      const key = equalKey(rule.equal, alert.labels);
+      const source =
+        key === undefined
+          ? undefined
+          : this.sources[i]?.get(key)?.find((c) => c.fingerprint !== alert.fingerprint);
+      if (source) return { rule, source };
+    }
+    return undefined;
+  }
+}
+
+/** The `equal` labels' values as one key; undefined when one is missing or empty (never "the same"). */
+function equalKey(equal: readonly string[], labels: AlertLabels): string | undefined {
+  const values = equal.map((name) => labels[name]);
+  return values.every((v) => v !== undefined && v !== "") ? JSON.stringify(values) : undefined;
+}

@@ -56,7 +56,6 @@ function member(
     resolvedBy: null,
     startsAt: new Date(T),
     endsAt: null,
-    context: {},
     ...over,
   };
 }

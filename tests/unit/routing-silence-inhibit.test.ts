@@ -4,7 +4,12 @@ import { alertsForChain } from "@/lib/routing/alerts";
 import { compileRouting } from "@/lib/routing/compile";
 import type { TSilence } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { type CompiledInhibitRule, compileInhibitRule, isInhibited } from "@/lib/routing/inhibit";
+import {
+  type CompiledInhibitRule,
+  compileInhibitRule,
+  InhibitionIndex,
+  isInhibited,
+} from "@/lib/routing/inhibit";
 import { compileSilence, isSilenced } from "@/lib/routing/silence";
 import type { Alert, ClassifiedChain, Layer, State } from "@/lib/routing/types";
 
@@ -186,6 +191,8 @@ describe("isInhibited (shipped default rule)", () => {
   ];
   it.each(cases)("$name", ({ target, firing, inhibited }) => {
     expect(isInhibited(target, firing, defaults)).toBe(inhibited);
+    // The worker's pre-indexed form gives the same answer.
+    expect(new InhibitionIndex(defaults, firing).find(target) !== undefined).toBe(inhibited);
   });
 
   it("refuses protected states at match time even if a rule slipped past validation", () => {
@@ -211,5 +218,6 @@ describe("isInhibited (shipped default rule)", () => {
     );
     const target = alertOf("tool_failed", "request", "request.tool_error");
     expect(isInhibited(target, [target], [both])).toBe(false);
+    expect(new InhibitionIndex([both], [target]).find(target)).toBeUndefined();
   });
 });

@@ -58,7 +58,7 @@ describe("Slack and PagerDuty bodies", () => {
     expect(msg.text).toMatch(/^\[FIRING:1\] effect_unknown \(critical\)/);
     const text = JSON.stringify(msg.blocks);
     expect(text).toContain("&lt;fs&gt;");
-    expect(text).toContain("/chains/c1/reconcile");
+    expect(text).toContain("/queues/effect-unknown?chain=c1");
     expect(text).toContain("do not retry automatically");
   });
 

@@ -1,3 +1,4 @@
+import type { HealthRecord } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { alertContextFromRecord } from "@/lib/routing/context";
 import {
@@ -32,6 +33,8 @@ export async function enqueueAlertEvents(
   tx: Prisma.TransactionClient,
   rows: ChainRow[],
   _changes: StateChange[],
+  /** The rows' current records by seq when the caller has them; others are read back from health_records. */
+  records?: ReadonlyMap<bigint, HealthRecord>,
 ): Promise<void> {
   if (rows.length === 0) return;
   const now = new Date();
@@ -41,10 +44,12 @@ export async function enqueueAlertEvents(
   );
   const plan = planChainAlerts(rows, stored);
   const writes = [...plan.opened, ...plan.refreshed];
-  const bodies = await readRecordBodies(
+  const bodies = new Map(records);
+  for (const [seq, body] of await readRecordBodies(
     tx,
-    writes.map((w) => w.recordSeq),
-  );
+    writes.map((w) => w.recordSeq).filter((seq) => !bodies.has(seq)),
+  ))
+    bodies.set(seq, body);
   const toRow = (write: AlertWrite): AlertRowWrite => {
     const body = bodies.get(write.recordSeq);
     const { alert } = write;

@@ -1,7 +1,7 @@
 import type { CompiledRouting } from "@/lib/routing/compile";
 import { type EvaluateOptions, evaluateAlert, type RoutedMatch } from "@/lib/routing/evaluate";
 import { alertReadyAt, nextGroupAction } from "@/lib/routing/group";
-import type { AlertContext, Notification, NotifiedAlert } from "@/lib/routing/payload";
+import type { Notification, NotifiedAlert } from "@/lib/routing/payload";
 import type { MemberAlert } from "../db/alerting-groups";
 import { alertOf } from "./alert-rows";
 
@@ -26,13 +26,13 @@ export type FlushPlan = {
 
 type Member = { row: MemberAlert; match: RoutedMatch };
 
+// Without context: the caller reads contexts only for the alerts actually sent (see group-flush.ts).
 const notified = ({ row, match }: Member, status: "firing" | "resolved"): NotifiedAlert => ({
   alert: alertOf(row),
   status,
   startsAt: row.startsAt.toISOString(),
   ...(status === "resolved" && row.endsAt ? { endsAt: row.endsAt.toISOString() } : {}),
   severity: match.severity,
-  context: (row.context ?? {}) as AlertContext,
 });
 
 /**

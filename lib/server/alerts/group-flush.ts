@@ -1,11 +1,14 @@
+import { InhibitionIndex } from "@/lib/routing/inhibit";
+import type { AlertContext, Notification } from "@/lib/routing/payload";
 import { compileSilence } from "@/lib/routing/silence";
 import { storedAlertColumns } from "../db/alerting-alerts";
-import { type DeliveryInsert, insertDeliveries } from "../db/alerting-deliveries";
+import { insertDeliveries } from "../db/alerting-deliveries";
 import {
   anyGroupDue,
   claimDueGroups,
   deleteGroups,
   type GroupState,
+  readAlertContexts,
   readMemberAlerts,
   saveGroupStates,
 } from "../db/alerting-groups";
@@ -39,7 +42,10 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
           select: storedAlertColumns,
           take: FIRING_ALERTS_CAP,
         });
-  const options = { extraSilences: silences, firingAlerts: firing.map(alertOf) };
+  const options = {
+    extraSilences: silences,
+    inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),
+  };
   let notifications = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const { claimed, sent } = await getPrisma().$transaction(
@@ -47,17 +53,13 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
         const groups = await claimDueGroups(tx, now, GROUPS_PER_TRANSACTION);
         const alerts = await readMemberAlerts(tx, [...new Set(groups.flatMap((g) => g.members))]);
         const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-        const deliveries: DeliveryInsert[] = [];
+        const notifications: Notification[] = [];
         const states: GroupState[] = [];
         const dropped: string[] = [];
-        let made = 0;
         for (const group of groups) {
           const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
           const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-          const channel = plan.notification && routing.compiled.channels.get(plan.notification.receiver);
-          if (plan.notification) made++;
-          if (plan.notification && channel)
-            deliveries.push(...deliveryRowsFor(plan.notification, channel, "notification"));
+          if (plan.notification) notifications.push(plan.notification);
           if (plan.drop) dropped.push(group.groupKey);
           else {
             const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
@@ -70,10 +72,19 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
             });
           }
         }
+        const contexts = await readAlertContexts(tx, [
+          ...new Set(notifications.flatMap((n) => n.alerts.map((a) => a.alert.fingerprint))),
+        ]);
+        const deliveries = notifications.flatMap((notification) => {
+          for (const item of notification.alerts)
+            item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
+          const channel = routing.compiled.channels.get(notification.receiver);
+          return channel ? deliveryRowsFor(notification, channel, "notification") : [];
+        });
         await insertDeliveries(tx, deliveries, now);
         await saveGroupStates(tx, states, now);
         await deleteGroups(tx, dropped);
-        return { claimed: groups.length, sent: made };
+        return { claimed: groups.length, sent: notifications.length };
       },
       { timeout: 30_000 },
     );

@@ -4,11 +4,6 @@ import { matchRoutes } from "@/lib/routing/match";
 import type { Alert } from "@/lib/routing/types";
 import type { GroupMembers } from "../db/alerting-groups";
 
-export type MembershipChanges = {
-  additions: GroupMembers[];
-  removals: { groupKey: string; fingerprints: string[] }[];
-};
-
 /** The labels a group is keyed on, kept on the group row for display. */
 function groupLabels(groupBy: readonly string[], labels: Alert["labels"]): Record<string, string> {
   const names = groupBy.length === 1 && groupBy[0] === "..." ? Object.keys(labels) : groupBy;
@@ -16,39 +11,27 @@ function groupLabels(groupBy: readonly string[], labels: Alert["labels"]): Recor
 }
 
 /**
- * Where each changed alert belongs now (one group per matched route), and which groups it has left. Resolved alerts
- * keep their groups (their labels did not change) so each group can announce the resolution.
+ * The groups each changed alert belongs to now (one per matched route). Resolved alerts keep their groups (their
+ * labels did not change) so each group can announce the resolution. Groups an alert has left (a config change, a
+ * reason routed elsewhere) are not told: their next flush sees it no longer routes there and drops it silently.
  */
-export function planMemberships(
-  routing: CompiledRouting,
-  alerts: readonly Alert[],
-  current: readonly { group_key: string; member_fingerprints: string[] }[],
-): MembershipChanges {
-  const additions = new Map<string, GroupMembers>();
-  const target = new Map<string, Set<string>>();
+export function planMemberships(routing: CompiledRouting, alerts: readonly Alert[]): GroupMembers[] {
+  const groups = new Map<string, GroupMembers>();
   for (const alert of alerts) {
-    const keys = new Set<string>();
     for (const match of matchRoutes(routing.root, alert.labels)) {
       const key = groupKey(match.routePath, match.groupBy, alert.labels);
-      keys.add(key);
-      const group = additions.get(key) ?? {
+      const group = groups.get(key) ?? {
         groupKey: key,
         receiver: match.receiver,
         routePath: match.routePath,
         labels: groupLabels(match.groupBy, alert.labels),
         fingerprints: [],
+        groupWaitMs: match.groupWait,
+        groupIntervalMs: match.groupInterval,
       };
       group.fingerprints.push(alert.fingerprint);
-      additions.set(key, group);
+      groups.set(key, group);
     }
-    target.set(alert.fingerprint, keys);
   }
-  const removals = current.flatMap((group) => {
-    const gone = group.member_fingerprints.filter((fp) => {
-      const keys = target.get(fp);
-      return keys !== undefined && !keys.has(group.group_key);
-    });
-    return gone.length > 0 ? [{ groupKey: group.group_key, fingerprints: gone }] : [];
-  });
-  return { additions: [...additions.values()], removals };
+  return [...groups.values()];
 }

@@ -1,6 +1,6 @@
 import { getPrisma } from "../db/client";
 import { storedAlertColumns } from "../db/alerting-alerts";
-import { addGroupMembers, groupsContaining, removeGroupMembers } from "../db/alerting-groups";
+import { addGroupMembers } from "../db/alerting-groups";
 import {
   markOutboxProcessed,
   outboxHasPending,
@@ -28,10 +28,7 @@ export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): P
         where: { fingerprint: { in: fingerprints } },
         select: storedAlertColumns,
       });
-      const current = await groupsContaining(tx, fingerprints);
-      const changes = planMemberships(routing.compiled, rows.map(alertOf), current);
-      await addGroupMembers(tx, changes.additions, now);
-      await removeGroupMembers(tx, changes.removals, now);
+      await addGroupMembers(tx, planMemberships(routing.compiled, rows.map(alertOf)), now);
       await markOutboxProcessed(
         tx,
         events.map((e) => e.id),

@@ -5,8 +5,8 @@ import { getPrisma } from "./client";
 type Tx = Prisma.TransactionClient;
 
 // Notification groups (Alertmanager's aggregation groups), persisted so timing survives restarts and is shared by
-// every app instance. The outbox processor adds and removes members; the flush (one group at a time, claimed with
-// FOR UPDATE SKIP LOCKED) decides and records what was sent.
+// every app instance. The outbox processor adds members; the flush (groups claimed with FOR UPDATE SKIP LOCKED)
+// decides and records what was sent, and drops members that resolved or are now routed elsewhere.
 
 export type GroupMembers = {
   groupKey: string;
@@ -14,32 +14,39 @@ export type GroupMembers = {
   routePath: string;
   labels: Record<string, string>;
   fingerprints: string[];
+  /** The route's timing, to schedule the group's next evaluation. */
+  groupWaitMs: number;
+  groupIntervalMs: number;
 };
 
-export async function groupsContaining(tx: Tx, fingerprints: string[]) {
-  if (fingerprints.length === 0) return [];
-  return tx.$queryRaw<{ group_key: string; member_fingerprints: string[] }[]>`
-    select group_key, coalesce(member_fingerprints, '{}') as member_fingerprints from notification_groups
-    where member_fingerprints && ${fingerprints}::text[]`;
-}
-
 /**
- * Adds members (creating groups as needed) and wakes the groups now. A group left empty starts afresh: a new first
- * alert waits groupWait again rather than inheriting an old group's clock.
+ * Adds members, creating groups as needed, and schedules each group's next evaluation no later than a notification
+ * could be due: groupWait after the first alert, groupInterval after the last send — capped at groupWait from now,
+ * so a busy group is re-evaluated at that pace rather than on every new alert. A group left empty starts afresh: a
+ * new first alert waits groupWait again instead of inheriting an old group's clock. (The read of the current row is
+ * not locked; a stale read can only make the evaluation earlier, never later.)
  */
 export async function addGroupMembers(tx: Tx, groups: GroupMembers[], now: Date): Promise<void> {
   if (groups.length === 0) return;
   // Sorted: two writers that lock several groups always take them in the same order.
   const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
+  const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
   await tx.$executeRaw`
     insert into notification_groups as g (group_key, receiver, route_path, labels, first_seen_at, last_sent_at,
       last_sent_fingerprints, next_action_at, updated_at, member_fingerprints)
-    select u.group_key, u.receiver, u.route_path, u.labels, ${now}, null, '{}', ${now}, ${now},
-      array(select jsonb_array_elements_text(u.members))
-    from unnest(${sorted.map((g) => g.groupKey)}::text[], ${sorted.map((g) => g.receiver)}::text[],
-      ${sorted.map((g) => g.routePath)}::text[], ${sorted.map((g) => JSON.stringify(g.labels))}::jsonb[],
-      ${sorted.map((g) => JSON.stringify(g.fingerprints))}::jsonb[])
-      with ordinality as u(group_key, receiver, route_path, labels, members, n)
+    select u.group_key, u.receiver, u.route_path, u.labels, ${now}, null, '{}',
+      case when cur.group_key is null or cardinality(coalesce(cur.member_fingerprints, '{}')) = 0
+        then ${now}::timestamptz + u.wait_ms * interval '1 millisecond'
+        else greatest(${now}::timestamptz, least(${now}::timestamptz + u.wait_ms * interval '1 millisecond',
+          case when cur.last_sent_at is null then cur.first_seen_at + u.wait_ms * interval '1 millisecond'
+            else cur.last_sent_at + u.interval_ms * interval '1 millisecond' end)) end,
+      ${now}, array(select jsonb_array_elements_text(u.members))
+    from unnest(${col((g) => g.groupKey)}::text[], ${col((g) => g.receiver)}::text[],
+      ${col((g) => g.routePath)}::text[], ${col((g) => JSON.stringify(g.labels))}::jsonb[],
+      ${col((g) => JSON.stringify(g.fingerprints))}::jsonb[], ${col((g) => g.groupWaitMs)}::bigint[],
+      ${col((g) => g.groupIntervalMs)}::bigint[])
+      with ordinality as u(group_key, receiver, route_path, labels, members, wait_ms, interval_ms, n)
+    left join notification_groups cur on cur.group_key = u.group_key
     order by u.n
     on conflict (group_key) do update set
       member_fingerprints = array(select distinct m from unnest(coalesce(g.member_fingerprints, '{}')
@@ -51,24 +58,8 @@ export async function addGroupMembers(tx: Tx, groups: GroupMembers[], now: Date)
       last_sent_fingerprints = case when cardinality(coalesce(g.member_fingerprints, '{}')) = 0
         then '{}' else g.last_sent_fingerprints end,
       receiver = excluded.receiver, route_path = excluded.route_path, labels = excluded.labels,
-      next_action_at = excluded.next_action_at, updated_at = excluded.updated_at`;
-}
-
-/** Removes alerts that are now routed elsewhere, and wakes those groups. */
-export async function removeGroupMembers(
-  tx: Tx,
-  removals: { groupKey: string; fingerprints: string[] }[],
-  now: Date,
-): Promise<void> {
-  if (removals.length === 0) return;
-  await tx.$executeRaw`
-    update notification_groups g set
-      member_fingerprints = array(select m from unnest(g.member_fingerprints) as m
-        where m <> all(array(select jsonb_array_elements_text(u.gone)))),
-      next_action_at = ${now}, updated_at = ${now}
-    from unnest(${removals.map((r) => r.groupKey)}::text[], ${removals.map((r) => JSON.stringify(r.fingerprints))}::jsonb[])
-      as u(group_key, gone)
-    where g.group_key = u.group_key`;
+      next_action_at = least(coalesce(g.next_action_at, excluded.next_action_at), excluded.next_action_at),
+      updated_at = excluded.updated_at`;
 }
 
 /** A cheap check before a flush loads silences and firing alerts: is any group due at all? */
@@ -102,14 +93,23 @@ export async function claimDueGroups(tx: Tx, now: Date, limit: number) {
   }));
 }
 
+/** What a flush decides on; the (larger) context is read only for the alerts that are actually sent. */
 export const memberAlertColumns = {
   ...storedAlertColumns,
   startsAt: true,
   endsAt: true,
-  context: true,
 } satisfies Prisma.AlertSelect;
 
 export type MemberAlert = Prisma.AlertGetPayload<{ select: typeof memberAlertColumns }>;
+
+export async function readAlertContexts(tx: Tx, fingerprints: string[]): Promise<Map<string, unknown>> {
+  if (fingerprints.length === 0) return new Map();
+  const rows = await tx.alert.findMany({
+    where: { fingerprint: { in: fingerprints } },
+    select: { fingerprint: true, context: true },
+  });
+  return new Map(rows.map((row) => [row.fingerprint, row.context]));
+}
 
 export async function readMemberAlerts(tx: Tx, fingerprints: string[]): Promise<MemberAlert[]> {
   if (fingerprints.length === 0) return [];

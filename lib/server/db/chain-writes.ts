@@ -1,3 +1,4 @@
+import type { HealthRecord } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
@@ -18,10 +19,16 @@ export async function lockChains(tx: Tx, chainIds: string[]): Promise<void> {
  * The one way chain state is written: current rows, their history, and the alert events they cause, all in the
  * caller's transaction.
  */
-export async function writeChainState(tx: Tx, rows: ChainRow[], changes: StateChange[]): Promise<void> {
+export async function writeChainState(
+  tx: Tx,
+  rows: ChainRow[],
+  changes: StateChange[],
+  /** The rows' current records by seq, when the caller has them in memory (saves the alerts a read-back). */
+  records?: ReadonlyMap<bigint, HealthRecord>,
+): Promise<void> {
   await upsertChains(tx, rows);
   await appendStateChanges(tx, changes);
-  await enqueueAlertEvents(tx, rows, changes);
+  await enqueueAlertEvents(tx, rows, changes, records);
 }
 
 /** Writes chain rows in one statement (unnest of column arrays), whatever the batch size. */
