@@ -112,7 +112,7 @@ function ShadowedVerdict({
       <StateBadge state={shadowed.state} size="large" />
       <p className={styles.summary}>
         <strong>{reasonText(shadowed.reason).title}.</strong> Even once the {chain.layer} problem is fixed,
-        the call itself is {meta.label.toLowerCase()}: {meta.summary.toLowerCase()}.
+        the call itself is {meta.label.toLowerCase()} — {meta.summary.toLowerCase()}.
       </p>
       {queue && (
         <Link href={`${queue}?chain=${encodeURIComponent(chain.chainId)}`}>
