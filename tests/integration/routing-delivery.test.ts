@@ -135,7 +135,12 @@ describe("delivery", () => {
     const notified = () =>
       new Set(webhookBodies(receiver.received("/hook/main")).flatMap((x) => x.alerts.map((a) => a.chainId)));
     await receiver.waitFor(() => records.every((r) => notified().has(r.chainId)), 15_000);
-    await sleep(2000); // long enough for any duplicate (or a group's legitimate follow-up) to arrive
+    // Wait until nothing is pending (a group may legitimately send a follow-up), then give a duplicate time to land.
+    for (const deadline = Date.now() + 15_000; Date.now() < deadline; await sleep(200)) {
+      const pending = (await deliveries("main")).filter((d) => d.status === "pending");
+      if (pending.length === 0) break;
+    }
+    await sleep(1500);
     // Both instances flush and send concurrently; each delivery row is sent once, and no body is sent twice.
     const received = receiver.received("/hook/main");
     const log = await deliveries("main");

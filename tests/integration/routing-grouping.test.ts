@@ -23,7 +23,7 @@ let receiver: WebhookReceiver;
 let ingest: ReturnType<typeof apiClient>;
 let admin: ReturnType<typeof routingApi>;
 
-const STALE_DELAY_MS = 5000;
+const STALE_DELAY_MS = 6000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 function config(): TRoutingConfig {
@@ -55,7 +55,7 @@ function config(): TRoutingConfig {
           confirmOnNextRecord: true,
         },
         { name: "repeating", matchers: ['label.suite="repeat"'], repeatInterval: "2s" },
-        { name: "grouping", matchers: ['label.suite="group"'], groupWait: "3s", groupInterval: "3s" },
+        { name: "grouping", matchers: ['label.suite="group"'], groupWait: "5s", groupInterval: "5s" },
       ],
     },
     inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules,
