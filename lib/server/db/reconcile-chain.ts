@@ -83,7 +83,12 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
               cause: "reconcile",
             },
           ];
-    await writeChainState(tx, [chainRowFor(stored, head.record_count, input.now)], changes);
+    await writeChainState(
+      tx,
+      [chainRowFor(stored, head.record_count, input.now)],
+      changes,
+      new Map([[head.current_seq, record]]),
+    );
     const settled =
       classification.state !== "effect_unknown" && classification.shadowed?.state !== "effect_unknown";
     if (settled) await resolveTriageItem(tx, input.chainId, "effect_unknown", input.actor, input.now);
