@@ -5,9 +5,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
+import { alertSettings } from "../lib/server/alerts/settings";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
-import { EnvError, readEnv } from "../lib/server/env";
+import { readEnv } from "../lib/server/env";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const root = path.resolve(import.meta.dirname, "..");
@@ -20,8 +21,9 @@ function run(args: string[], env: NodeJS.ProcessEnv) {
 let env: ReturnType<typeof readEnv>;
 try {
   env = readEnv();
+  alertSettings(); // the alert delivery variables too: a typo fails here, not at the first alert
 } catch (error) {
-  console.error(error instanceof EnvError ? error.message : error);
+  console.error(error instanceof Error ? error.message : error);
   process.exit(1);
 }
 

@@ -10,6 +10,8 @@ const ZEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   RECEIPT_DATA_DIR: z.string().min(1).optional(),
+  RECEIPT_DEADLINE_TICK_MS: z.coerce.number().int().min(10).default(1000),
+  RECEIPT_DISABLE_WORKERS: z.enum(["0", "1"]).default("0"),
   RECEIPT_ADMIN_USER: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/)

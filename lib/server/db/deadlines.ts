@@ -66,7 +66,8 @@ export async function reclassifyDueChains(now: Date = new Date(), limit = 200): 
         });
       }
     }
-    await writeChainState(tx, rows, changes);
+    const bySeq = new Map(due.map((chain) => [BigInt(chain.current_seq), chain.body]));
+    await writeChainState(tx, rows, changes, bySeq);
     return changes.length;
   });
 }

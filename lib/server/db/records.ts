@@ -132,7 +132,8 @@ async function advanceChains(
     else counts.push({ chainId, recordCount: result.recordCount });
     changes.push(...result.changes);
   }
-  await writeChainState(tx, rows, changes);
+  const bySeq = new Map([...byChain.values()].flat().map((stored) => [stored.seq, stored.record]));
+  await writeChainState(tx, rows, changes, bySeq);
   await setRecordCounts(tx, counts);
 }
 
