@@ -201,4 +201,47 @@ describe("test notifications, the delivery log, operator resolve", () => {
     const after = await admin.get("/alerts?status=resolved");
     expect(after.json.alerts[0]).toMatchObject({ chainId: "chain:op-1", resolvedBy: "operator:admin" });
   });
+
+  it("resolving a false-success triage item resolves the chain's alert: the receiver is told", async () => {
+    const config = teamConfig();
+    const incident = config.channels.find((c) => c.name === "outcome-incident");
+    if (incident)
+      incident.targets = [{ type: "webhook", url: receiver.url("/hook/incident"), secret: SECRET }];
+    await admin.saveConfig(config);
+    await apiClient(app.baseUrl, ingestKey).post([seedRecord("false_success", "triaged-1")]);
+    await receiver.waitFor(
+      (all) => all.some((r) => r.path === "/hook/incident" && r.body.includes("chain:triaged-1")),
+      10_000,
+    );
+    const cookie = await adminCookie(app.baseUrl);
+    const triage = await fetch(
+      `${app.baseUrl}/api/v1/chains/${encodeURIComponent("chain:triaged-1")}/triage`,
+      {
+        method: "POST",
+        headers: { cookie, "content-type": "application/json" },
+        body: JSON.stringify({
+          action: "resolve",
+          queue: "false_success",
+          note: "re-ran the export by hand",
+        }),
+      },
+    );
+    expect(triage.status).toBe(200);
+    await receiver.waitFor(
+      (all) =>
+        all.some(
+          (r) =>
+            r.path === "/hook/incident" &&
+            r.body.includes("chain:triaged-1") &&
+            r.body.includes('"status":"resolved"'),
+        ),
+      10_000,
+    );
+    const after = await admin.get("/alerts?status=resolved");
+    expect(after.json.alerts.find((a: { chainId: string }) => a.chainId === "chain:triaged-1")).toMatchObject(
+      {
+        resolvedBy: "operator:admin",
+      },
+    );
+  });
 });

@@ -2,6 +2,8 @@ import type { QueueName, TriageItemView } from "@/lib/dashboard/api-types";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ApiError, notFound } from "../http/api-error";
 import { type TriageItemState, type TriageOutcome, UNTOUCHED_ITEM } from "../triage/triage-transitions";
+import { resolveChainAlertsInTransaction } from "../alerts/operator-resolve";
+import { lockChains } from "./chain-writes";
 import { getPrisma } from "./client";
 
 type Tx = Prisma.TransactionClient;
@@ -18,6 +20,9 @@ export async function changeTriageItem(
   decide: (current: TriageItemState) => TriageOutcome,
 ): Promise<TriageItemView> {
   return getPrisma().$transaction(async (tx) => {
+    // The chain's lock first, as every writer of its state and alerts takes it: no lock-order deadlock with
+    // ingestion or reconciliation.
+    await lockChains(tx, [chainId]);
     const chain = await tx.chain.findUnique({
       where: { chainId },
       select: { state: true, shadowedState: true },
@@ -39,6 +44,10 @@ export async function changeTriageItem(
     await tx.triageEvent.create({
       data: { chainId, queue, actor, action: event.action, note: event.note, data: event.data },
     });
+    // Resolving the item resolves the queue state's alert too, in the same transaction (receivers get "resolved").
+    if (next.status === "resolved" && stored?.status !== "resolved") {
+      await resolveChainAlertsInTransaction(tx, chainId, actor, [queue]);
+    }
     return toTriageItemView(saved);
   });
 }
