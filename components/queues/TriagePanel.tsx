@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import type { QueueEntry, QueueName, ReconcileResult, TriageItemView } from "@/lib/dashboard/api-types";
 import { reasonText } from "@/lib/dashboard/reason-text";
 import { STATE_META } from "@/lib/dashboard/state-meta";
@@ -57,7 +58,17 @@ function SelectedItem({
 }) {
   const chain = useChain(chainId);
   const triage = useChainTriage(chainId);
-  const [result, setResult] = useState<ReconcileResult | null>(null);
+  // Kept in the query cache, not component state: the list refetch after a reconcile may remount this panel,
+  // and the operator must still see what their evidence did to the chain.
+  const queryClient = useQueryClient();
+  const resultKey = ["reconcile-result", chainId];
+  const result = useQuery<ReconcileResult | null>({
+    queryKey: resultKey,
+    queryFn: () => null,
+    enabled: false,
+    staleTime: Number.POSITIVE_INFINITY,
+  }).data;
+  const setResult = (value: ReconcileResult) => queryClient.setQueryData(resultKey, value);
   const panel = useRef<HTMLElement>(null);
   // On a narrow screen the panel sits above the list: bring it into view when an item is chosen.
   useEffect(() => {
