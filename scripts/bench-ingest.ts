@@ -33,6 +33,8 @@ function makeRecords(prefix: string, count: number): HealthRecord[] {
     const chain = Math.floor(i / 3);
     record.recordId = `rec:${prefix}-${i}`;
     record.chainId = `chain:${prefix}-${chain}`;
+    // Sessions of four chains, as an agent run makes a few calls in one session.
+    record.session.id = `sess:${prefix}-${Math.floor(chain / 4)}`;
     record.observedAt = new Date(Date.parse(record.observedAt) + (i % 3) * 1000).toISOString();
     return record;
   });

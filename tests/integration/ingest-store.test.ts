@@ -108,6 +108,24 @@ describe("idempotency under concurrency", () => {
     expect(detail.history).toHaveLength(1);
   });
 
+  it("the same record with its keys in another order is a duplicate, not a conflict", async () => {
+    const record = onChain("chain:reordered", "rec:reordered", t(60_000));
+    await post([record]);
+    const reversed = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(reversed)
+        : value && typeof value === "object"
+          ? Object.fromEntries(
+              Object.entries(value)
+                .reverse()
+                .map(([k, v]) => [k, reversed(v)]),
+            )
+          : value;
+    const response = await ingest.post([reversed(record)]);
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { results: Result[] }).results[0]?.duplicate).toBe(true);
+  });
+
   it("a record repeated inside one batch is stored once, the repeat flagged duplicate", async () => {
     const record = onChain("chain:twice", "rec:twice", t(60_000));
     const results = await post([record, record]);

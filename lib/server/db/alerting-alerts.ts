@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AlertContext } from "@/lib/routing/payload";
 import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
+import { jsonRows } from "./json-rows";
 
 type Tx = Prisma.TransactionClient;
 
@@ -57,33 +58,31 @@ export type AlertRowWrite = {
   confirmedAt: Date | null;
 };
 
-const columns = (rows: AlertRowWrite[]) => ({
-  fingerprint: rows.map((r) => r.fingerprint),
-  chainId: rows.map((r) => r.chainId),
-  sessionId: rows.map((r) => r.sessionId),
-  state: rows.map((r) => r.state),
-  severity: rows.map((r) => r.severity),
-  labels: rows.map((r) => JSON.stringify(r.labels)),
-  reasons: rows.map((r) => JSON.stringify(r.reasons)),
-  retrySafe: rows.map((r) => r.retrySafe),
-  recordId: rows.map((r) => r.recordId),
-  context: rows.map((r) => JSON.stringify(r.context)),
-  confirmedAt: rows.map((r) => r.confirmedAt),
+const asJsonRow = (r: AlertRowWrite) => ({
+  fingerprint: r.fingerprint,
+  chain_id: r.chainId,
+  session_id: r.sessionId,
+  state: r.state,
+  severity: r.severity,
+  labels: r.labels,
+  context: r.context,
+  reasons: r.reasons,
+  retry_safe: r.retrySafe,
+  record_id: r.recordId,
+  confirmed_at: r.confirmedAt,
 });
 
 /** New alerts, or resolved ones firing again: a fresh start, no confirmation, no resolve mark. */
 export async function insertFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  const c = columns(rows);
   await tx.$executeRaw`
     insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
       starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by)
-    select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context,
-      array(select jsonb_array_elements_text(u.reasons)), ${now}, null, ${now}, u.retry_safe, u.record_id, null, null
-    from unnest(${c.fingerprint}::text[], ${c.chainId}::text[], ${c.sessionId}::text[], ${c.state}::text[],
-      ${c.severity}::text[], ${c.labels}::jsonb[], ${c.context}::jsonb[], ${c.reasons}::jsonb[],
-      ${c.retrySafe}::boolean[], ${c.recordId}::text[])
-      as u(fingerprint, chain_id, session_id, state, severity, labels, context, reasons, retry_safe, record_id)
+    select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context, u.reasons,
+      ${now}, null, ${now}, u.retry_safe, u.record_id, null, null
+    from jsonb_to_recordset(${jsonRows(rows.map(asJsonRow))}::jsonb) as u(fingerprint text, chain_id text,
+      session_id text, state text, severity text, labels jsonb, context jsonb, reasons text[], retry_safe boolean,
+      record_id text)
     on conflict (fingerprint) do update set
       session_id = excluded.session_id, severity = excluded.severity, status = 'firing', labels = excluded.labels,
       context = excluded.context, reasons = excluded.reasons, starts_at = excluded.starts_at, ends_at = null,
@@ -94,14 +93,12 @@ export async function insertFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Dat
 /** Firing alerts refreshed from a newer record; a confirmation, once set, stays. */
 export async function refreshFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  const c = columns(rows);
   await tx.$executeRaw`
-    update alerts a set severity = u.severity, labels = u.labels, context = u.context,
-      reasons = array(select jsonb_array_elements_text(u.reasons)), retry_safe = u.retry_safe,
-      record_id = u.record_id, confirmed_at = coalesce(a.confirmed_at, u.confirmed_at), updated_at = ${now}
-    from unnest(${c.fingerprint}::text[], ${c.severity}::text[], ${c.labels}::jsonb[], ${c.context}::jsonb[],
-      ${c.reasons}::jsonb[], ${c.retrySafe}::boolean[], ${c.recordId}::text[], ${c.confirmedAt}::timestamptz[])
-      as u(fingerprint, severity, labels, context, reasons, retry_safe, record_id, confirmed_at)
+    update alerts a set severity = u.severity, labels = u.labels, context = u.context, reasons = u.reasons,
+      retry_safe = u.retry_safe, record_id = u.record_id, confirmed_at = coalesce(a.confirmed_at, u.confirmed_at),
+      updated_at = ${now}
+    from jsonb_to_recordset(${jsonRows(rows.map(asJsonRow))}::jsonb) as u(fingerprint text, severity text,
+      labels jsonb, context jsonb, reasons text[], retry_safe boolean, record_id text, confirmed_at timestamptz)
     where a.fingerprint = u.fingerprint`;
 }
 

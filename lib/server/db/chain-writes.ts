@@ -2,6 +2,7 @@ import type { HealthRecord } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
+import { jsonRows } from "./json-rows";
 
 type Tx = Prisma.TransactionClient;
 
@@ -31,29 +32,43 @@ export async function writeChainState(
   await enqueueAlertEvents(tx, rows, changes, records);
 }
 
-/** Writes chain rows in one statement (unnest of column arrays), whatever the batch size. */
+/** Writes chain rows in one statement, whatever the batch size. */
 async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
   if (rows.length === 0) return;
-  const col = <K extends keyof ChainRow>(key: K) => rows.map((row) => row[key]);
+  const json = rows.map((r) => ({
+    chain_id: r.chainId,
+    session_id: r.sessionId,
+    state: r.state,
+    layer: r.layer,
+    reasons: r.reasons,
+    retry_safe: r.retrySafe,
+    evidence: r.evidence,
+    shadowed_state: r.shadowedState,
+    shadowed_reason: r.shadowedReason,
+    next_check_at: r.nextCheckAt,
+    current_record_id: r.currentRecordId,
+    current_seq: r.currentSeq,
+    observed_at: r.observedAt,
+    evaluated_at: r.evaluatedAt,
+    server_name: r.serverName,
+    server_version: r.serverVersion,
+    client_name: r.clientName,
+    client_version: r.clientVersion,
+    transport: r.transport,
+    tool: r.tool,
+    labels: r.labels,
+    record_count: r.recordCount,
+  }));
   await tx.$executeRaw`
     insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
       shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
       server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
-    select u.chain_id, u.session_id, u.state, u.layer, array(select jsonb_array_elements_text(u.reasons)),
-      u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at, u.current_record_id,
-      u.current_seq, u.observed_at, u.evaluated_at, u.server_name, u.server_version, u.client_name,
-      u.client_version, u.transport, u.tool, u.labels, u.record_count, now()
-    from unnest(${col("chainId")}::text[], ${col("sessionId")}::text[], ${col("state")}::text[],
-      ${col("layer")}::text[], ${rows.map((r) => JSON.stringify(r.reasons))}::jsonb[], ${col("retrySafe")}::boolean[],
-      ${col("evidence")}::text[], ${col("shadowedState")}::text[], ${col("shadowedReason")}::text[],
-      ${col("nextCheckAt")}::timestamptz[], ${col("currentRecordId")}::text[],
-      ${rows.map((r) => r.currentSeq.toString())}::bigint[], ${col("observedAt")}::timestamptz[],
-      ${col("evaluatedAt")}::timestamptz[], ${col("serverName")}::text[], ${col("serverVersion")}::text[],
-      ${col("clientName")}::text[], ${col("clientVersion")}::text[], ${col("transport")}::text[],
-      ${col("tool")}::text[], ${rows.map((r) => JSON.stringify(r.labels))}::jsonb[], ${col("recordCount")}::int[])
-      as u(chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state, shadowed_reason,
-        next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name, server_version,
-        client_name, client_version, transport, tool, labels, record_count)
+    select u.*, now()
+    from jsonb_to_recordset(${jsonRows(json)}::jsonb) as u(chain_id text, session_id text, state text, layer text,
+      reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
+      next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
+      evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
+      transport text, tool text, labels jsonb, record_count int)
     on conflict (chain_id) do update set
       session_id = excluded.session_id, state = excluded.state, layer = excluded.layer, reasons = excluded.reasons,
       retry_safe = excluded.retry_safe, evidence = excluded.evidence, shadowed_state = excluded.shadowed_state,
@@ -78,8 +93,16 @@ export async function setRecordCounts(
 
 async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void> {
   if (changes.length === 0) return;
-  const col = <K extends keyof StateChange>(key: K) => changes.map((change) => change[key]);
+  const json = changes.map((c) => ({
+    chain_id: c.chainId,
+    from_state: c.fromState,
+    to_state: c.toState,
+    reason: c.reason,
+    at: c.at,
+    record_id: c.recordId,
+    cause: c.cause,
+  }));
   await tx.$executeRaw`insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
-    select * from unnest(${col("chainId")}::text[], ${col("fromState")}::text[], ${col("toState")}::text[],
-      ${col("reason")}::text[], ${col("at")}::timestamptz[], ${col("recordId")}::text[], ${col("cause")}::text[])`;
+    select * from jsonb_to_recordset(${jsonRows(json)}::jsonb) as u(chain_id text, from_state text, to_state text,
+      reason text, at timestamptz, record_id text, cause text)`;
 }

@@ -1,10 +1,11 @@
 import type { Classification } from "@/lib/classifier";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { applyRecordsToChain, type ChainHead, type StoredRecord } from "../ingest/chain-transitions";
-import { type PreparedRecord, recordConflict } from "../ingest/prepare-records";
+import { type PreparedRecord, recordConflict, sameContent } from "../ingest/prepare-records";
 import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { getPrisma } from "./client";
+import { jsonRows } from "./json-rows";
 import { latestOperatorEffects } from "./operator-effects";
 
 export type SavedRecord = {
@@ -51,32 +52,36 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
-/** One multi-row statement (unnest of column arrays) whatever the batch size; returns the rows it inserted. */
+/** One multi-row statement whatever the batch size; returns the rows it inserted. */
 async function insertNewRecords(
   tx: Prisma.TransactionClient,
   items: PreparedRecord[],
 ): Promise<Map<string, bigint>> {
-  const col = <T>(pick: (item: PreparedRecord) => T) => items.map(pick);
-  const rows = await tx.$queryRaw<{ record_id: string; seq: bigint }[]>`
+  const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
+    record_id: record.recordId,
+    chain_id: record.chainId,
+    session_id: record.session.id,
+    observed_at: new Date(observedAtMs),
+    content_hash: contentHash,
+    body: record,
+    state: c.state,
+    layer: c.layer,
+    reasons: c.reasons,
+    retry_safe: c.retrySafe ?? null,
+    evidence: c.evidence ?? null,
+    shadowed_state: c.shadowed?.state ?? null,
+    shadowed_reason: c.shadowed?.reason ?? null,
+    next_check_at: c.nextCheckAt ?? null,
+  }));
+  const inserted = await tx.$queryRaw<{ record_id: string; seq: bigint }[]>`
     insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
       reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
-    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
-      array(select jsonb_array_elements_text(u.reasons)), u.retry_safe, u.evidence, u.shadowed_state,
-      u.shadowed_reason, u.next_check_at
-    from unnest(${col((i) => i.record.recordId)}::text[], ${col((i) => i.record.chainId)}::text[],
-      ${col((i) => i.record.session.id)}::text[], ${col((i) => new Date(i.observedAtMs))}::timestamptz[],
-      ${col((i) => i.contentHash)}::text[], ${col((i) => JSON.stringify(i.record))}::jsonb[],
-      ${col((i) => i.classification.state)}::text[], ${col((i) => i.classification.layer)}::text[],
-      ${col((i) => JSON.stringify(i.classification.reasons))}::jsonb[],
-      ${col((i) => i.classification.retrySafe ?? null)}::boolean[], ${col((i) => i.classification.evidence ?? null)}::text[],
-      ${col((i) => i.classification.shadowed?.state ?? null)}::text[],
-      ${col((i) => i.classification.shadowed?.reason ?? null)}::text[],
-      ${col((i) => (i.classification.nextCheckAt ? new Date(i.classification.nextCheckAt) : null))}::timestamptz[])
-      as u(record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons, retry_safe,
-        evidence, shadowed_state, shadowed_reason, next_check_at)
+    select * from jsonb_to_recordset(${jsonRows(rows)}::jsonb) as u(record_id text, chain_id text, session_id text,
+      observed_at timestamptz, content_hash text, body jsonb, state text, layer text, reasons text[],
+      retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text, next_check_at timestamptz)
     on conflict (record_id) do nothing
     returning record_id, seq`;
-  return new Map(rows.map((row) => [row.record_id, BigInt(row.seq)]));
+  return new Map(inserted.map((row) => [row.record_id, BigInt(row.seq)]));
 }
 
 async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedRecord[]): Promise<void> {
@@ -86,7 +91,15 @@ async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedReco
     select: { recordId: true, contentHash: true },
   });
   const hashes = new Map(stored.map((row) => [row.recordId, row.contentHash]));
-  const conflicting = items.filter((item) => hashes.get(item.record.recordId) !== item.contentHash);
+  const differing = items.filter((item) => hashes.get(item.record.recordId) !== item.contentHash);
+  if (differing.length === 0) return;
+  // Same content with keys in another order is still the same record: compare the stored bodies themselves.
+  const bodies = await tx.healthRecord.findMany({
+    where: { recordId: { in: differing.map((item) => item.record.recordId) } },
+    select: { recordId: true, body: true },
+  });
+  const bodyOf = new Map(bodies.map((row) => [row.recordId, row.body]));
+  const conflicting = differing.filter((item) => !sameContent(bodyOf.get(item.record.recordId), item.record));
   if (conflicting.length > 0) {
     throw recordConflict(
       conflicting.map((item) => item.record.recordId),

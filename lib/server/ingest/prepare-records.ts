@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
 import { type Classification, classify } from "@/lib/classifier";
 import { type HealthRecord, validateRecord } from "@/lib/contract";
 import { ApiError, type ApiIssue } from "../http/api-error";
@@ -46,10 +45,28 @@ export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
   return prepared;
 }
 
+/**
+ * Fingerprint of a record's content as sent: a re-sent record is byte-for-byte the same JSON in practice, so equal
+ * hashes mean a duplicate. Unequal hashes of one recordId are compared again key-order-insensitively
+ * (`sameContent`) before a conflict is declared, so a producer that orders keys differently is not refused.
+ */
 export function contentHash(record: HealthRecord): string {
-  return createHash("sha256")
-    .update(canonicalize(record) ?? "")
-    .digest("hex");
+  return createHash("sha256").update(JSON.stringify(record)).digest("hex");
+}
+
+/** Deep equality of two JSON values, ignoring object key order. */
+export function sameContent(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  const keysB = Object.keys(b);
+  if (keysA.length !== keysB.length) return false;
+  return keysA.every(
+    (key) =>
+      Object.hasOwn(b, key) &&
+      sameContent((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]),
+  );
 }
 
 export function recordConflict(recordIds: string[], indexes: number[]): ApiError {
@@ -67,12 +84,14 @@ export function recordConflict(recordIds: string[], indexes: number[]): ApiError
 }
 
 function rejectConflictsWithinBatch(prepared: PreparedRecord[]) {
-  const seen = new Map<string, string>();
+  const seen = new Map<string, PreparedRecord>();
   const conflicting: PreparedRecord[] = [];
   for (const item of prepared) {
     const previous = seen.get(item.record.recordId);
-    if (previous !== undefined && previous !== item.contentHash) conflicting.push(item);
-    else seen.set(item.record.recordId, item.contentHash);
+    if (previous === undefined) seen.set(item.record.recordId, item);
+    else if (previous.contentHash !== item.contentHash && !sameContent(previous.record, item.record)) {
+      conflicting.push(item);
+    }
   }
   if (conflicting.length > 0) {
     throw recordConflict(
