@@ -1,23 +1,8 @@
 // Domain vocabulary shared by every routing module. Pure and client-safe: no I/O, no node: imports.
-// The state and layer lists mirror the health-record contract v1 §2; they are duplicated here on
-// purpose so routing does not depend on the classifier's internals.
 
-export const STATES = [
-  "needs_auth",
-  "incompatible_session",
-  "stale_catalog",
-  "protocol_error",
-  "tool_failed",
-  "working",
-  "effect_unknown",
-  "false_success",
-  "unverified",
-  "healthy",
-] as const;
-export type State = (typeof STATES)[number];
-
-export const LAYERS = ["session", "catalog", "request", "effect", "outcome"] as const;
-export type Layer = (typeof LAYERS)[number];
+// The states and layers are the health-record contract's own (§2): client-safe data, shared, not copied.
+export { LAYERS, type Layer, STATES, type State } from "../contract/states";
+import type { Layer, State } from "../contract/states";
 
 export const TRANSPORTS = ["stdio", "streamable-http", "sse", "other"] as const;
 export type Transport = (typeof TRANSPORTS)[number];

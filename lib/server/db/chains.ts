@@ -1,62 +1,14 @@
 import { type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type ChainQuery, decodeCursor, encodeCursor } from "../reading/chain-query";
+import type { ChainSummary } from "@/lib/dashboard/api-types";
+import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 
-const chainColumns = {
-  chainId: true,
-  sessionId: true,
-  state: true,
-  layer: true,
-  reasons: true,
-  retrySafe: true,
-  evidence: true,
-  shadowedState: true,
-  shadowedReason: true,
-  nextCheckAt: true,
-  observedAt: true,
-  evaluatedAt: true,
-  firstSeenAt: true,
-  serverName: true,
-  serverVersion: true,
-  clientName: true,
-  clientVersion: true,
-  transport: true,
-  tool: true,
-  labels: true,
-  recordCount: true,
-  currentRecordId: true,
-} satisfies Prisma.ChainSelect;
-
-type ChainColumns = Prisma.ChainGetPayload<{ select: typeof chainColumns }>;
-
-export type ChainView = ReturnType<typeof toChainView>;
-
-function toChainView(row: ChainColumns) {
-  return {
-    chainId: row.chainId,
-    sessionId: row.sessionId,
-    state: row.state as State,
-    layer: row.layer,
-    reasons: row.reasons,
-    retrySafe: row.retrySafe,
-    evidence: row.evidence,
-    shadowed: row.shadowedState
-      ? { state: row.shadowedState as State, reason: row.shadowedReason ?? "" }
-      : null,
-    nextCheckAt: row.nextCheckAt?.toISOString() ?? null,
-    observedAt: row.observedAt.toISOString(),
-    evaluatedAt: row.evaluatedAt.toISOString(),
-    firstSeenAt: row.firstSeenAt.toISOString(),
-    server: row.serverName ? { name: row.serverName, version: row.serverVersion } : null,
-    client: { name: row.clientName, version: row.clientVersion },
-    transport: row.transport,
-    tool: row.tool,
-    labels: row.labels as Record<string, string>,
-    recordCount: row.recordCount,
-    currentRecordId: row.currentRecordId,
-  };
-}
+// One view of a chain row for the read API and the dashboard alike (lib/dashboard/api-types.ts ChainSummary).
+const chainColumns = chainSummaryColumns;
+const toChainView = toChainSummary;
+export type ChainView = ChainSummary;
 
 /** A page of chains, newest first (or oldest first), with keyset pagination on (observedAt, chainId). */
 export async function listChains(query: ChainQuery) {

@@ -1,29 +1,29 @@
 import type { z } from "zod";
 import { ApiError } from "./api-error";
 
-const MAX_BODY_BYTES = 64 * 1024;
+const SMALL_BODY_BYTES = 64 * 1024;
 
-/**
- * Reads a small JSON request body and validates it with `schema`: 400 `invalid_json` when it is not JSON,
- * 413 past 64 KiB, 422 `invalid_body` with one issue per problem, each located by a JSON path (`$.owner`).
- */
-export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+/** The request's JSON body: 415 unless application/json, 413 past `maxBytes`, 400 `invalid_json` when unparsable. */
+export async function readJson(request: Request, maxBytes = SMALL_BODY_BYTES): Promise<unknown> {
   const contentType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Content-Type must be application/json");
   }
   const text = await request.text();
-  if (Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new ApiError(413, "payload_too_large", `the body exceeds ${MAX_BODY_BYTES} bytes`);
+  if (Buffer.byteLength(text) > maxBytes) {
+    throw new ApiError(413, "payload_too_large", `the body exceeds ${maxBytes} bytes`);
   }
-  let body: unknown;
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch {
     throw new ApiError(400, "invalid_json", "the body is not valid JSON", [
       { path: "$", code: "invalid_json", message: "not JSON" },
     ]);
   }
+}
+
+/** Validates a body with zod: 422 `invalid_body`, one issue per problem located by a JSON path (`$.owner`). */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
   throw new ApiError(
@@ -36,6 +36,11 @@ export async function readJsonBody<T extends z.ZodType>(request: Request, schema
       message: issue.code === "unrecognized_keys" ? `unknown field: ${issue.keys.join(", ")}` : issue.message,
     })),
   );
+}
+
+/** A small JSON body (≤ 64 KiB), validated with `schema`. */
+export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
+  return parseBody(schema, await readJson(request));
 }
 
 function jsonPath(segments: readonly PropertyKey[]): string {
