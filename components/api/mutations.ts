@@ -32,11 +32,17 @@ export type ReconcileInput =
   | { status: "committed"; receipt: string; note?: string }
   | { status: "absent"; note?: string };
 
+/** Where the last reconcile outcome of a chain is kept for the triage panel (see TriagePanel). */
+export const reconcileResultKey = (chainId: string) => ["reconcile-result", chainId];
+
 export function useReconcile(chainId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: ReconcileInput) =>
       apiFetch<ReconcileResult>(`${chainPath(chainId)}/reconcile`, { method: "POST", body: input }),
+    // Stored here, not in a mutate() callback: the refetch below moves the chain out of the queue, which unmounts
+    // the form, and React Query drops the callbacks of an unmounted caller.
+    onSuccess: (result) => client.setQueryData(reconcileResultKey(chainId), result),
     // Reconciling moves the chain: every view that counts or lists chains may change.
     onSettled: () =>
       Promise.all(

@@ -12,13 +12,7 @@ import styles from "./Queues.module.css";
  * Reconcile: record what the destination shows. It becomes evidence on the chain, which is classified again —
  * committed goes on to the outcome rule, absent makes the call a retry-safe tool failure.
  */
-export function ReconcileForm({
-  chainId,
-  onDone,
-}: {
-  chainId: string;
-  onDone: (result: ReconcileResult) => void;
-}) {
+export function ReconcileForm({ chainId }: { chainId: string }) {
   const mutation = useReconcile(chainId);
   const [status, setStatus] = useState<"committed" | "absent">("committed");
   const [receipt, setReceipt] = useState("");
@@ -31,7 +25,6 @@ export function ReconcileForm({
       status === "committed"
         ? { status, receipt: receipt.trim(), note: trimmedNote }
         : { status, note: trimmedNote },
-      { onSuccess: onDone },
     );
   }
   const error = mutation.error instanceof ApiClientError ? mutation.error : null;

@@ -1,11 +1,12 @@
 "use client";
 
 import Link from "next/link";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import type { QueueEntry, QueueName, ReconcileResult, TriageItemView } from "@/lib/dashboard/api-types";
 import { reasonText } from "@/lib/dashboard/reason-text";
 import { STATE_META } from "@/lib/dashboard/state-meta";
+import { reconcileResultKey } from "../api/mutations";
 import { useChain, useChainTriage } from "../api/queries";
 import { chainHref } from "../chains/ChainTable";
 import { StateWithShadow } from "../state/StateBadge";
@@ -58,17 +59,14 @@ function SelectedItem({
 }) {
   const chain = useChain(chainId);
   const triage = useChainTriage(chainId);
-  // Kept in the query cache, not component state: the list refetch after a reconcile may remount this panel,
-  // and the operator must still see what their evidence did to the chain.
-  const queryClient = useQueryClient();
-  const resultKey = ["reconcile-result", chainId];
+  // Kept in the query cache by useReconcile, not in component state: the refetch after a reconcile may remount this
+  // panel and always unmounts the form, and the operator must still see what their evidence did to the chain.
   const result = useQuery<ReconcileResult | null>({
-    queryKey: resultKey,
+    queryKey: reconcileResultKey(chainId),
     queryFn: () => null,
     enabled: false,
     staleTime: Number.POSITIVE_INFINITY,
   }).data;
-  const setResult = (value: ReconcileResult) => queryClient.setQueryData(resultKey, value);
   const panel = useRef<HTMLElement>(null);
   // On a narrow screen the panel sits above the list: bring it into view when an item is chosen.
   useEffect(() => {
@@ -114,7 +112,7 @@ function SelectedItem({
       )}
       {result && <ReconcileOutcome result={result} />}
       <TriageActions key={item.owner ?? ""} queue={queue} chainId={chainId} item={item} />
-      {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} onDone={setResult} />}
+      {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
       <AuditTrail events={triage.data?.events} loading={triage.isPending} />
     </aside>
   );
