@@ -1,5 +1,4 @@
 import type { HealthRecord } from "@/lib/contract";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { alertContextFromRecord } from "@/lib/routing/context";
 import {
   type AlertRowWrite,
@@ -16,6 +15,7 @@ import {
   resolveRediscoveredSessions,
   type SessionRecord,
 } from "../db/alerting-rediscovery";
+import type { Sql } from "../db/sql";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
 import { type AlertWrite, planChainAlerts } from "./alert-plan";
 
@@ -30,7 +30,7 @@ const BEFORE_CATALOG = new Set(["needs_auth", "incompatible_session", "stale_cat
  * A constant number of statements per batch, whatever its size.
  */
 export async function enqueueAlertEvents(
-  tx: Prisma.TransactionClient,
+  sql: Sql,
   rows: ChainRow[],
   _changes: StateChange[],
   /** The rows' current records by seq when the caller has them; others are read back from health_records. */
@@ -39,14 +39,14 @@ export async function enqueueAlertEvents(
   if (rows.length === 0) return;
   const now = new Date();
   const stored = await readOpenAlertsOfChains(
-    tx,
+    sql,
     rows.map((row) => row.chainId),
   );
   const plan = planChainAlerts(rows, stored);
   const writes = [...plan.opened, ...plan.refreshed];
   const bodies = new Map(records);
   for (const [seq, body] of await readRecordBodies(
-    tx,
+    sql,
     writes.map((w) => w.recordSeq).filter((seq) => !bodies.has(seq)),
   ))
     bodies.set(seq, body);
@@ -67,16 +67,16 @@ export async function enqueueAlertEvents(
       confirmedAt: write.confirm ? now : null,
     };
   };
-  await insertFiringAlerts(tx, plan.opened.map(toRow), now);
-  await refreshFiringAlerts(tx, plan.refreshed.map(toRow), now);
-  await resolveAlerts(tx, plan.resolved, now);
-  await forgetResolveMarks(tx, plan.unmarked);
-  await appendOutboxEvents(tx, plan.events);
-  await applyBoundedRediscovery(tx, rows, now);
+  await insertFiringAlerts(sql, plan.opened.map(toRow), now);
+  await refreshFiringAlerts(sql, plan.refreshed.map(toRow), now);
+  await resolveAlerts(sql, plan.resolved, now);
+  await forgetResolveMarks(sql, plan.unmarked);
+  await appendOutboxEvents(sql, plan.events);
+  await applyBoundedRediscovery(sql, rows, now);
 }
 
 /** stale_catalog's bounded re-discovery, across the chains of one session (see alerting-rediscovery.ts). */
-async function applyBoundedRediscovery(tx: Prisma.TransactionClient, rows: ChainRow[], now: Date) {
+async function applyBoundedRediscovery(sql: Sql, rows: ChainRow[], now: Date) {
   const asRecord = (row: ChainRow): SessionRecord => ({
     chainId: row.chainId,
     sessionId: row.sessionId,
@@ -87,6 +87,6 @@ async function applyBoundedRediscovery(tx: Prisma.TransactionClient, rows: Chain
   const pastCatalog = rows.filter((row) => !BEFORE_CATALOG.has(row.state)).map(asRecord);
   // After the writes above, so alerts opened in this very batch take part. A confirmation is stamped a
   // millisecond after `now` because it must come after the alert it confirms started (alertReadyAt).
-  await confirmStaleSessions(tx, stale, new Date(now.getTime() + 1));
-  await resolveRediscoveredSessions(tx, pastCatalog, now);
+  await confirmStaleSessions(sql, stale, new Date(now.getTime() + 1));
+  await resolveRediscoveredSessions(sql, pastCatalog, now);
 }

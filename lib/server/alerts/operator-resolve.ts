@@ -2,6 +2,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { resolveAlertsByOperator } from "../db/alerting-alerts";
 import { lockChains } from "../db/chain-writes";
 import { getPrisma } from "../db/client";
+import { prismaSql } from "../db/sql";
 
 /**
  * For the triage queues: call inside the transaction that resolves a chain's item, so the receivers get the
@@ -29,7 +30,7 @@ export async function resolveAlertByOperator(fingerprint: string, actor: string)
   return getPrisma().$transaction(async (tx) => {
     const alert = await tx.alert.findUnique({ where: { fingerprint }, select: { chainId: true } });
     if (!alert) return null;
-    await lockChains(tx, [alert.chainId]);
+    await lockChains(prismaSql(tx), [alert.chainId]);
     const resolved = await resolveAlertsByOperator(tx, { fingerprint }, `operator:${actor}`, new Date());
     return resolved.map((r) => r.fingerprint);
   });

@@ -4,8 +4,7 @@ import type { AlertContext } from "@/lib/routing/payload";
 import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
 import { jsonRows } from "./json-rows";
-
-type Tx = Prisma.TransactionClient;
+import { prismaSql, type Sql } from "./sql";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -26,22 +25,26 @@ export const storedAlertColumns = {
 } satisfies Prisma.AlertSelect;
 
 /** Each chain's firing alerts, and its alerts resolved with a mark (see planChainAlerts). */
-export async function readOpenAlertsOfChains(tx: Tx, chainIds: string[]): Promise<StoredAlert[]> {
+export async function readOpenAlertsOfChains(sql: Sql, chainIds: string[]): Promise<StoredAlert[]> {
   if (chainIds.length === 0) return [];
-  return tx.alert.findMany({
-    where: { chainId: { in: chainIds }, OR: [{ status: "firing" }, { resolvedBy: { not: null } }] },
-    select: storedAlertColumns,
-  });
+  return sql.query<StoredAlert>(
+    `select fingerprint, chain_id as "chainId", session_id as "sessionId", state, severity, status, labels, reasons,
+        retry_safe as "retrySafe", record_id as "recordId", confirmed_at as "confirmedAt",
+        resolved_by as "resolvedBy"
+      from alerts
+      where chain_id = any($1::text[]) and (status = 'firing' or resolved_by is not null)`,
+    [chainIds],
+  );
 }
 
 /** Record bodies by seq: the evidence an alert's context is taken from. */
-export async function readRecordBodies(tx: Tx, seqs: bigint[]): Promise<Map<bigint, HealthRecord>> {
+export async function readRecordBodies(sql: Sql, seqs: bigint[]): Promise<Map<bigint, HealthRecord>> {
   if (seqs.length === 0) return new Map();
-  const rows = await tx.healthRecord.findMany({
-    where: { seq: { in: [...new Set(seqs)] } },
-    select: { seq: true, body: true },
-  });
-  return new Map(rows.map((row) => [row.seq, row.body as unknown as HealthRecord]));
+  const rows = await sql.query<{ seq: bigint; body: HealthRecord }>(
+    "select seq, body from health_records where seq = any($1::bigint[])",
+    [[...new Set(seqs)].map(String)],
+  );
+  return new Map(rows.map((row) => [row.seq, row.body]));
 }
 
 export type AlertRowWrite = {
@@ -73,52 +76,60 @@ const asJsonRow = (r: AlertRowWrite) => ({
 });
 
 /** New alerts, or resolved ones firing again: a fresh start, no confirmation, no resolve mark. */
-export async function insertFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
+export async function insertFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  await tx.$executeRaw`
-    insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
+  await sql.execute(
+    `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
       starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by)
     select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context, u.reasons,
-      ${now}, null, ${now}, u.retry_safe, u.record_id, null, null
-    from jsonb_to_recordset(${jsonRows(rows.map(asJsonRow))}::jsonb) as u(fingerprint text, chain_id text,
+      $2, null, $2, u.retry_safe, u.record_id, null, null
+    from jsonb_to_recordset($1::jsonb) as u(fingerprint text, chain_id text,
       session_id text, state text, severity text, labels jsonb, context jsonb, reasons text[], retry_safe boolean,
       record_id text)
     on conflict (fingerprint) do update set
       session_id = excluded.session_id, severity = excluded.severity, status = 'firing', labels = excluded.labels,
       context = excluded.context, reasons = excluded.reasons, starts_at = excluded.starts_at, ends_at = null,
       updated_at = excluded.updated_at, retry_safe = excluded.retry_safe, record_id = excluded.record_id,
-      confirmed_at = null, resolved_by = null`;
+      confirmed_at = null, resolved_by = null`,
+    [jsonRows(rows.map(asJsonRow)), now],
+  );
 }
 
 /** Firing alerts refreshed from a newer record; a confirmation, once set, stays. */
-export async function refreshFiringAlerts(tx: Tx, rows: AlertRowWrite[], now: Date): Promise<void> {
+export async function refreshFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: Date): Promise<void> {
   if (rows.length === 0) return;
-  await tx.$executeRaw`
-    update alerts a set severity = u.severity, labels = u.labels, context = u.context, reasons = u.reasons,
+  await sql.execute(
+    `update alerts a set severity = u.severity, labels = u.labels, context = u.context, reasons = u.reasons,
       retry_safe = u.retry_safe, record_id = u.record_id, confirmed_at = coalesce(a.confirmed_at, u.confirmed_at),
-      updated_at = ${now}
-    from jsonb_to_recordset(${jsonRows(rows.map(asJsonRow))}::jsonb) as u(fingerprint text, severity text,
+      updated_at = $2
+    from jsonb_to_recordset($1::jsonb) as u(fingerprint text, severity text,
       labels jsonb, context jsonb, reasons text[], retry_safe boolean, record_id text, confirmed_at timestamptz)
-    where a.fingerprint = u.fingerprint`;
+    where a.fingerprint = u.fingerprint`,
+    [jsonRows(rows.map(asJsonRow)), now],
+  );
 }
 
-export async function resolveAlerts(tx: Tx, fingerprints: string[], now: Date): Promise<void> {
+export async function resolveAlerts(sql: Sql, fingerprints: string[], now: Date): Promise<void> {
   if (fingerprints.length === 0) return;
-  await tx.$executeRaw`update alerts set status = 'resolved', ends_at = ${now}, updated_at = ${now}
-    where fingerprint = any(${fingerprints}::text[]) and status = 'firing'`;
+  await sql.execute(
+    `update alerts set status = 'resolved', ends_at = $2, updated_at = $2
+      where fingerprint = any($1::text[]) and status = 'firing'`,
+    [fingerprints, now],
+  );
 }
 
-export async function forgetResolveMarks(tx: Tx, fingerprints: string[]): Promise<void> {
+export async function forgetResolveMarks(sql: Sql, fingerprints: string[]): Promise<void> {
   if (fingerprints.length === 0) return;
-  await tx.$executeRaw`update alerts set resolved_by = null where fingerprint = any(${fingerprints}::text[])`;
+  await sql.execute("update alerts set resolved_by = null where fingerprint = any($1::text[])", [fingerprints]);
 }
 
-/** One unnest statement: Prisma's createMany binds three parameters per row, many times slower on big batches. */
-export async function appendOutboxEvents(tx: Tx, events: OutboxEvent[]): Promise<void> {
+/** One statement whatever the number of events. */
+export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await tx.$executeRaw`insert into alert_outbox (fingerprint, chain_id, event)
-    select * from unnest(${events.map((e) => e.fingerprint)}::text[], ${events.map((e) => e.chainId)}::text[],
-      ${events.map((e) => e.event)}::text[])`;
+  await sql.execute(
+    "insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])",
+    [events.map((e) => e.fingerprint), events.map((e) => e.chainId), events.map((e) => e.event)],
+  );
 }
 
 /**
@@ -126,7 +137,7 @@ export async function appendOutboxEvents(tx: Tx, events: OutboxEvent[]): Promise
  * mark, so re-evaluating the same record does not raise them again. Returns the alerts resolved.
  */
 export async function resolveAlertsByOperator(
-  tx: Tx,
+  tx: Prisma.TransactionClient,
   where: { fingerprint?: string; chainId?: string; states?: string[] },
   mark: string,
   now: Date,
@@ -146,7 +157,7 @@ export async function resolveAlertsByOperator(
     data: { status: "resolved", endsAt: now, updatedAt: now, resolvedBy: mark },
   });
   await appendOutboxEvents(
-    tx,
+    prismaSql(tx),
     rows.map((r) => ({ ...r, event: "resolved" as const })),
   );
   return rows;

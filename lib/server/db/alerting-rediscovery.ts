@@ -1,6 +1,5 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
-
-type Tx = Prisma.TransactionClient;
+import { jsonRows } from "./json-rows";
+import type { Sql } from "./sql";
 
 /** A newly written chain row, seen as "the session's next record" for stale_catalog's bounded re-discovery. */
 export type SessionRecord = {
@@ -10,12 +9,18 @@ export type SessionRecord = {
   observedAt: Date;
 };
 
-const columns = (records: SessionRecord[]) => ({
-  chainId: records.map((r) => r.chainId),
-  sessionId: records.map((r) => r.sessionId),
-  serverName: records.map((r) => r.serverName),
-  observedAt: records.map((r) => r.observedAt),
-});
+const sourceRows = (records: SessionRecord[]) =>
+  jsonRows(
+    records.map((r) => ({
+      chain_id: r.chainId,
+      session_id: r.sessionId,
+      server_name: r.serverName,
+      observed_at: r.observedAt,
+    })),
+  );
+
+const SOURCE = `src as (select * from jsonb_to_recordset($1::jsonb)
+  as u(chain_id text, session_id text, server_name text, observed_at timestamptz))`;
 
 // Both statements touch alerts of OTHER chains than the ones this transaction holds locks for, so they take those
 // rows with SKIP LOCKED: an alert being written by another transaction right now is skipped, never waited for
@@ -26,13 +31,10 @@ const columns = (records: SessionRecord[]) => ({
  * The session is still stale on its next record: a newer record of the same session and server, in another chain,
  * is stale_catalog too. Confirms those sessions' waiting stale_catalog alerts (ends a confirmOnNextRecord delay).
  */
-export async function confirmStaleSessions(tx: Tx, records: SessionRecord[], now: Date): Promise<number> {
+export async function confirmStaleSessions(sql: Sql, records: SessionRecord[], now: Date): Promise<number> {
   if (records.length === 0) return 0;
-  const c = columns(records);
-  return tx.$executeRaw`
-    with src as (
-      select * from unnest(${c.chainId}::text[], ${c.sessionId}::text[], ${c.serverName}::text[],
-        ${c.observedAt}::timestamptz[]) as u(chain_id, session_id, server_name, observed_at)),
+  return sql.execute(
+    `with ${SOURCE},
     target as (
       select a.fingerprint from alerts a
         join chains ch on ch.chain_id = a.chain_id
@@ -41,9 +43,11 @@ export async function confirmStaleSessions(tx: Tx, records: SessionRecord[], now
         and a.chain_id <> src.chain_id and ch.observed_at < src.observed_at
       for update of a skip locked),
     confirmed as (
-      update alerts set confirmed_at = ${now}, updated_at = ${now}
+      update alerts set confirmed_at = $2, updated_at = $2
       where fingerprint in (select fingerprint from target) returning fingerprint, chain_id)
-    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'updated' from confirmed`;
+    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'updated' from confirmed`,
+    [sourceRows(records), now],
+  );
 }
 
 /**
@@ -52,16 +56,13 @@ export async function confirmStaleSessions(tx: Tx, records: SessionRecord[], now
  * with the mark "rediscovery", so re-evaluating the same old record does not raise them again.
  */
 export async function resolveRediscoveredSessions(
-  tx: Tx,
+  sql: Sql,
   records: SessionRecord[],
   now: Date,
 ): Promise<number> {
   if (records.length === 0) return 0;
-  const c = columns(records);
-  return tx.$executeRaw`
-    with src as (
-      select * from unnest(${c.chainId}::text[], ${c.sessionId}::text[], ${c.serverName}::text[],
-        ${c.observedAt}::timestamptz[]) as u(chain_id, session_id, server_name, observed_at)),
+  return sql.execute(
+    `with ${SOURCE},
     target as (
       select a.fingerprint from alerts a
         join chains ch on ch.chain_id = a.chain_id
@@ -70,7 +71,9 @@ export async function resolveRediscoveredSessions(
         and a.chain_id <> src.chain_id and ch.observed_at < src.observed_at
       for update of a skip locked),
     resolved as (
-      update alerts set status = 'resolved', ends_at = ${now}, updated_at = ${now}, resolved_by = 'rediscovery'
+      update alerts set status = 'resolved', ends_at = $2, updated_at = $2, resolved_by = 'rediscovery'
       where fingerprint in (select fingerprint from target) returning fingerprint, chain_id)
-    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'resolved' from resolved`;
+    insert into alert_outbox (fingerprint, chain_id, event) select fingerprint, chain_id, 'resolved' from resolved`,
+    [sourceRows(records), now],
+  );
 }

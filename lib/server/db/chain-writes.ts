@@ -1,19 +1,20 @@
 import type { HealthRecord } from "@/lib/contract";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
 import { jsonRows } from "./json-rows";
-
-type Tx = Prisma.TransactionClient;
+import type { Sql } from "./sql";
 
 /**
  * Serialises writers of the same chains (ingestion, the deadline worker, reconciliation) across transactions and
  * app instances. Locks are taken in sorted order so two batches sharing chains cannot deadlock.
  */
-export async function lockChains(tx: Tx, chainIds: string[]): Promise<void> {
+export async function lockChains(sql: Sql, chainIds: string[]): Promise<void> {
   const sorted = [...new Set(chainIds)].sort();
-  await tx.$queryRaw`select count(pg_advisory_xact_lock(hashtextextended(c, 0)))::int as locked
-    from (select unnest(${sorted}::text[]) as c order by 1) ordered`;
+  await sql.query(
+    `select count(pg_advisory_xact_lock(hashtextextended(c, 0)))::int as locked
+      from (select unnest($1::text[]) as c order by 1) ordered`,
+    [sorted],
+  );
 }
 
 /**
@@ -21,19 +22,19 @@ export async function lockChains(tx: Tx, chainIds: string[]): Promise<void> {
  * caller's transaction.
  */
 export async function writeChainState(
-  tx: Tx,
+  sql: Sql,
   rows: ChainRow[],
   changes: StateChange[],
   /** The rows' current records by seq, when the caller has them in memory (saves the alerts a read-back). */
   records?: ReadonlyMap<bigint, HealthRecord>,
 ): Promise<void> {
-  await upsertChains(tx, rows);
-  await appendStateChanges(tx, changes);
-  await enqueueAlertEvents(tx, rows, changes, records);
+  await upsertChains(sql, rows);
+  await appendStateChanges(sql, changes);
+  await enqueueAlertEvents(sql, rows, changes, records);
 }
 
 /** Writes chain rows in one statement, whatever the batch size. */
-async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
+async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
   if (rows.length === 0) return;
   const json = rows.map((r) => ({
     chain_id: r.chainId,
@@ -47,7 +48,7 @@ async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
     shadowed_reason: r.shadowedReason,
     next_check_at: r.nextCheckAt,
     current_record_id: r.currentRecordId,
-    current_seq: r.currentSeq,
+    current_seq: String(r.currentSeq),
     observed_at: r.observedAt,
     evaluated_at: r.evaluatedAt,
     server_name: r.serverName,
@@ -59,12 +60,12 @@ async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
     labels: r.labels,
     record_count: r.recordCount,
   }));
-  await tx.$executeRaw`
-    insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
+  await sql.execute(
+    `insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
       shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
       server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
     select u.*, now()
-    from jsonb_to_recordset(${jsonRows(json)}::jsonb) as u(chain_id text, session_id text, state text, layer text,
+    from jsonb_to_recordset($1::jsonb) as u(chain_id text, session_id text, state text, layer text,
       reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
       next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
       evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
@@ -77,21 +78,26 @@ async function upsertChains(tx: Tx, rows: ChainRow[]): Promise<void> {
       observed_at = excluded.observed_at, evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
       server_version = excluded.server_version, client_name = excluded.client_name,
       client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
-      labels = excluded.labels, record_count = excluded.record_count, updated_at = now()`;
+      labels = excluded.labels, record_count = excluded.record_count, updated_at = now()`,
+    [jsonRows(json)],
+  );
 }
 
 /** Only the record count moves when every new record of a chain is older than its current one. */
 export async function setRecordCounts(
-  tx: Tx,
+  sql: Sql,
   counts: { chainId: string; recordCount: number }[],
 ): Promise<void> {
   if (counts.length === 0) return;
-  await tx.$executeRaw`update chains c set record_count = u.n, updated_at = now()
-    from unnest(${counts.map((c) => c.chainId)}::text[], ${counts.map((c) => c.recordCount)}::int[]) as u(id, n)
-    where c.chain_id = u.id`;
+  await sql.execute(
+    `update chains c set record_count = u.n, updated_at = now()
+      from unnest($1::text[], $2::int[]) as u(id, n)
+      where c.chain_id = u.id`,
+    [counts.map((c) => c.chainId), counts.map((c) => c.recordCount)],
+  );
 }
 
-async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void> {
+async function appendStateChanges(sql: Sql, changes: StateChange[]): Promise<void> {
   if (changes.length === 0) return;
   const json = changes.map((c) => ({
     chain_id: c.chainId,
@@ -102,7 +108,10 @@ async function appendStateChanges(tx: Tx, changes: StateChange[]): Promise<void>
     record_id: c.recordId,
     cause: c.cause,
   }));
-  await tx.$executeRaw`insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
-    select * from jsonb_to_recordset(${jsonRows(json)}::jsonb) as u(chain_id text, from_state text, to_state text,
-      reason text, at timestamptz, record_id text, cause text)`;
+  await sql.execute(
+    `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
+      select * from jsonb_to_recordset($1::jsonb) as u(chain_id text, from_state text, to_state text,
+        reason text, at timestamptz, record_id text, cause text)`,
+    [jsonRows(json)],
+  );
 }

@@ -3,8 +3,8 @@ import type { HealthRecord } from "@/lib/contract";
 import { chainRowFor, type StateChange } from "../ingest/chain-transitions";
 import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { writeChainState } from "./chain-writes";
-import { getPrisma } from "./client";
 import { latestOperatorEffects } from "./operator-effects";
+import { inTransaction } from "./sql";
 
 type DueChain = {
   chain_id: string;
@@ -21,23 +21,27 @@ type DueChain = {
  * never make the same transition twice. Returns how many chains moved.
  */
 export async function reclassifyDueChains(now: Date = new Date(), limit = 200): Promise<number> {
-  return getPrisma().$transaction(async (tx) => {
-    const due = await tx.$queryRaw<DueChain[]>`
-      select c.chain_id, c.next_check_at, c.current_seq, c.record_count, r.body
-      from chains c join health_records r on r.seq = c.current_seq
-      where c.state = 'working' and c.next_check_at <= ${now}
-      order by c.next_check_at
-      limit ${limit}
-      for update of c skip locked`;
+  return inTransaction(async (sql) => {
+    const due = await sql.query<DueChain>(
+      `select c.chain_id, c.next_check_at, c.current_seq, c.record_count, r.body
+        from chains c join health_records r on r.seq = c.current_seq
+        where c.state = 'working' and c.next_check_at <= $1
+        order by c.next_check_at
+        limit $2
+        for update of c skip locked`,
+      [now, limit],
+    );
     const rows = [];
     const changes: StateChange[] = [];
     const operatorEffects = await latestOperatorEffects(
-      tx,
+      sql,
       due.map((chain) => chain.chain_id),
     );
     for (const chain of due) {
-      const [{ locked } = { locked: false }] = await tx.$queryRaw<{ locked: boolean }[]>`
-        select pg_try_advisory_xact_lock(hashtextextended(${chain.chain_id}, 0)) as locked`;
+      const [{ locked } = { locked: false }] = await sql.query<{ locked: boolean }>(
+        "select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked",
+        [chain.chain_id],
+      );
       if (!locked) continue;
       const at = new Date(chain.next_check_at.getTime() + 1);
       const classification = classifyWithOperatorEffect(
@@ -66,8 +70,8 @@ export async function reclassifyDueChains(now: Date = new Date(), limit = 200): 
         });
       }
     }
-    const bySeq = new Map(due.map((chain) => [BigInt(chain.current_seq), chain.body]));
-    await writeChainState(tx, rows, changes, bySeq);
+    const bySeq = new Map(due.map((chain) => [chain.current_seq, chain.body]));
+    await writeChainState(sql, rows, changes, bySeq);
     return changes.length;
   });
 }

@@ -1,22 +1,17 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
 import type { OperatorEffect } from "../ingest/operator-evidence";
+import type { Sql } from "./sql";
 
 /** The newest operator-recorded destination evidence of each chain that has any. */
-export async function latestOperatorEffects(
-  tx: Prisma.TransactionClient,
-  chainIds: string[],
-): Promise<Map<string, OperatorEffect>> {
+export async function latestOperatorEffects(sql: Sql, chainIds: string[]): Promise<Map<string, OperatorEffect>> {
   if (chainIds.length === 0) return new Map();
-  const rows = await tx.operatorEffect.findMany({
-    where: { chainId: { in: chainIds } },
-    orderBy: [{ chainId: "asc" }, { checkedAt: "desc" }, { id: "desc" }],
-    distinct: ["chainId"],
-    select: { chainId: true, status: true, receipt: true, checkedAt: true },
-  });
+  const rows = await sql.query<{ chain_id: string } & OperatorEffect>(
+    `select distinct on (chain_id) chain_id, status, receipt, checked_at as "checkedAt"
+      from operator_effects
+      where chain_id = any($1::text[])
+      order by chain_id, checked_at desc, id desc`,
+    [chainIds],
+  );
   return new Map(
-    rows.map((row) => [
-      row.chainId,
-      { status: row.status as OperatorEffect["status"], receipt: row.receipt, checkedAt: row.checkedAt },
-    ]),
+    rows.map((row) => [row.chain_id, { status: row.status, receipt: row.receipt, checkedAt: row.checkedAt }]),
   );
 }

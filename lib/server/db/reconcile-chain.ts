@@ -6,6 +6,7 @@ import { chainRowFor, type StateChange } from "../ingest/chain-transitions";
 import { classifyWithOperatorEffect, type OperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, writeChainState } from "./chain-writes";
 import { getPrisma } from "./client";
+import { prismaSql } from "./sql";
 import { resolveTriageItem } from "./triage-items";
 
 export type ReconcileInput = {
@@ -33,7 +34,7 @@ type Head = {
  */
 export async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
   return getPrisma().$transaction(async (tx) => {
-    await lockChains(tx, [input.chainId]);
+    await lockChains(prismaSql(tx), [input.chainId]);
     const [head] = await tx.$queryRaw<Head[]>`
       select c.state, c.shadowed_state, c.current_seq, c.record_count, r.body
       from chains c join health_records r on r.seq = c.current_seq
@@ -84,7 +85,7 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
             },
           ];
     await writeChainState(
-      tx,
+      prismaSql(tx),
       [chainRowFor(stored, head.record_count, input.now)],
       changes,
       new Map([[head.current_seq, record]]),

@@ -1,12 +1,10 @@
 import type { Classification } from "@/lib/classifier";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { applyRecordsToChain, type ChainHead, type StoredRecord } from "../ingest/chain-transitions";
 import { type PreparedRecord, recordConflict, sameContent } from "../ingest/prepare-records";
 import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
-import { getPrisma } from "./client";
-import { jsonRows } from "./json-rows";
 import { latestOperatorEffects } from "./operator-effects";
+import { inTransaction, type Sql } from "./sql";
 
 export type SavedRecord = {
   recordId: string;
@@ -22,20 +20,17 @@ export type SavedRecord = {
  */
 export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[]> {
   const unique = dedupeWithinBatch(batch);
-  const duplicates = await getPrisma().$transaction(
-    async (tx) => {
-      await lockChains(
-        tx,
-        unique.map((item) => item.record.chainId),
-      );
-      const inserted = await insertNewRecords(tx, unique);
-      const notInserted = unique.filter((item) => !inserted.has(item.record.recordId));
-      await rejectConflicts(tx, notInserted);
-      await advanceChains(tx, unique, inserted);
-      return new Set(notInserted.map((item) => item.record.recordId));
-    },
-    { timeout: 60_000, maxWait: 30_000 },
-  );
+  const duplicates = await inTransaction(async (sql) => {
+    await lockChains(
+      sql,
+      unique.map((item) => item.record.chainId),
+    );
+    const inserted = await insertNewRecords(sql, unique);
+    const notInserted = unique.filter((item) => !inserted.has(item.record.recordId));
+    await rejectConflicts(sql, notInserted);
+    await advanceChains(sql, unique, inserted);
+    return new Set(notInserted.map((item) => item.record.recordId));
+  });
   const seen = new Set<string>();
   return batch.map((item) => {
     const { recordId, chainId } = item.record;
@@ -53,52 +48,57 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
 }
 
 /** One multi-row statement whatever the batch size; returns the rows it inserted. */
-async function insertNewRecords(
-  tx: Prisma.TransactionClient,
-  items: PreparedRecord[],
-): Promise<Map<string, bigint>> {
-  const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
-    record_id: record.recordId,
-    chain_id: record.chainId,
-    session_id: record.session.id,
-    observed_at: new Date(observedAtMs),
-    content_hash: contentHash,
-    body: record,
-    state: c.state,
-    layer: c.layer,
-    reasons: c.reasons,
-    retry_safe: c.retrySafe ?? null,
-    evidence: c.evidence ?? null,
-    shadowed_state: c.shadowed?.state ?? null,
-    shadowed_reason: c.shadowed?.reason ?? null,
-    next_check_at: c.nextCheckAt ?? null,
-  }));
-  const inserted = await tx.$queryRaw<{ record_id: string; seq: bigint }[]>`
-    insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
+async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
+  const rows = items.map(({ record, json, contentHash, observedAtMs, classification: c }) => {
+    const columns = {
+      record_id: record.recordId,
+      chain_id: record.chainId,
+      session_id: record.session.id,
+      observed_at: new Date(observedAtMs),
+      content_hash: contentHash,
+      state: c.state,
+      layer: c.layer,
+      reasons: c.reasons,
+      retry_safe: c.retrySafe ?? null,
+      evidence: c.evidence ?? null,
+      shadowed_state: c.shadowed?.state ?? null,
+      shadowed_reason: c.shadowed?.reason ?? null,
+      next_check_at: c.nextCheckAt ?? null,
+    };
+    // The body is spliced in as the JSON already serialised for its content hash: serialising every body a
+    // second time was a tenth of ingestion's time.
+    return `${JSON.stringify(columns).slice(0, -1)},"body":${json}}`;
+  });
+  const inserted = await sql.query<{ record_id: string; seq: bigint }>(
+    `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
       reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
-    select * from jsonb_to_recordset(${jsonRows(rows)}::jsonb) as u(record_id text, chain_id text, session_id text,
+    select record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons, retry_safe,
+      evidence, shadowed_state, shadowed_reason, next_check_at
+    from jsonb_to_recordset($1::jsonb) as u(record_id text, chain_id text, session_id text,
       observed_at timestamptz, content_hash text, body jsonb, state text, layer text, reasons text[],
       retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text, next_check_at timestamptz)
     on conflict (record_id) do nothing
-    returning record_id, seq`;
-  return new Map(inserted.map((row) => [row.record_id, BigInt(row.seq)]));
+    returning record_id, seq`,
+    [`[${rows.join(",")}]`],
+  );
+  return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 
-async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedRecord[]): Promise<void> {
+async function rejectConflicts(sql: Sql, items: PreparedRecord[]): Promise<void> {
   if (items.length === 0) return;
-  const stored = await tx.healthRecord.findMany({
-    where: { recordId: { in: items.map((item) => item.record.recordId) } },
-    select: { recordId: true, contentHash: true },
-  });
-  const hashes = new Map(stored.map((row) => [row.recordId, row.contentHash]));
+  const stored = await sql.query<{ record_id: string; content_hash: string }>(
+    "select record_id, content_hash from health_records where record_id = any($1::text[])",
+    [items.map((item) => item.record.recordId)],
+  );
+  const hashes = new Map(stored.map((row) => [row.record_id, row.content_hash]));
   const differing = items.filter((item) => hashes.get(item.record.recordId) !== item.contentHash);
   if (differing.length === 0) return;
   // Same content with keys in another order is still the same record: compare the stored bodies themselves.
-  const bodies = await tx.healthRecord.findMany({
-    where: { recordId: { in: differing.map((item) => item.record.recordId) } },
-    select: { recordId: true, body: true },
-  });
-  const bodyOf = new Map(bodies.map((row) => [row.recordId, row.body]));
+  const bodies = await sql.query<{ record_id: string; body: unknown }>(
+    "select record_id, body from health_records where record_id = any($1::text[])",
+    [differing.map((item) => item.record.recordId)],
+  );
+  const bodyOf = new Map(bodies.map((row) => [row.record_id, row.body]));
   const conflicting = differing.filter((item) => !sameContent(bodyOf.get(item.record.recordId), item.record));
   if (conflicting.length > 0) {
     throw recordConflict(
@@ -108,11 +108,7 @@ async function rejectConflicts(tx: Prisma.TransactionClient, items: PreparedReco
   }
 }
 
-async function advanceChains(
-  tx: Prisma.TransactionClient,
-  items: PreparedRecord[],
-  inserted: Map<string, bigint>,
-) {
+async function advanceChains(sql: Sql, items: PreparedRecord[], inserted: Map<string, bigint>) {
   const byChain = new Map<string, StoredRecord[]>();
   for (const item of items) {
     const seq = inserted.get(item.record.recordId);
@@ -128,8 +124,8 @@ async function advanceChains(
     byChain.set(item.record.chainId, list);
   }
   if (byChain.size === 0) return;
-  const heads = await readChainHeads(tx, [...byChain.keys()]);
-  const operatorEffects = await latestOperatorEffects(tx, [...byChain.keys()]);
+  const heads = await readChainHeads(sql, [...byChain.keys()]);
+  const operatorEffects = await latestOperatorEffects(sql, [...byChain.keys()]);
   const rows = [];
   const counts = [];
   const changes = [];
@@ -146,27 +142,31 @@ async function advanceChains(
     changes.push(...result.changes);
   }
   const bySeq = new Map([...byChain.values()].flat().map((stored) => [stored.seq, stored.record]));
-  await writeChainState(tx, rows, changes, bySeq);
-  await setRecordCounts(tx, counts);
+  await writeChainState(sql, rows, changes, bySeq);
+  await setRecordCounts(sql, counts);
 }
 
-async function readChainHeads(
-  tx: Prisma.TransactionClient,
-  chainIds: string[],
-): Promise<Map<string, ChainHead>> {
-  const rows = await tx.chain.findMany({
-    where: { chainId: { in: chainIds } },
-    select: { chainId: true, state: true, observedAt: true, currentSeq: true, recordCount: true },
-  });
+async function readChainHeads(sql: Sql, chainIds: string[]): Promise<Map<string, ChainHead>> {
+  const rows = await sql.query<{
+    chain_id: string;
+    state: string;
+    observed_at: Date;
+    current_seq: bigint;
+    record_count: number;
+  }>(
+    `select chain_id, state, observed_at, current_seq, record_count
+      from chains where chain_id = any($1::text[])`,
+    [chainIds],
+  );
   return new Map(
     rows.map((row) => [
-      row.chainId,
+      row.chain_id,
       {
-        chainId: row.chainId,
+        chainId: row.chain_id,
         state: row.state,
-        observedAtMs: row.observedAt.getTime(),
-        currentSeq: row.currentSeq,
-        recordCount: row.recordCount,
+        observedAtMs: row.observed_at.getTime(),
+        currentSeq: row.current_seq,
+        recordCount: row.record_count,
       },
     ]),
   );

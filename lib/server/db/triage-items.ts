@@ -5,6 +5,7 @@ import { type TriageItemState, type TriageOutcome, UNTOUCHED_ITEM } from "../tri
 import { resolveChainAlertsInTransaction } from "../alerts/operator-resolve";
 import { lockChains } from "./chain-writes";
 import { getPrisma } from "./client";
+import { prismaSql } from "./sql";
 
 type Tx = Prisma.TransactionClient;
 
@@ -22,7 +23,7 @@ export async function changeTriageItem(
   return getPrisma().$transaction(async (tx) => {
     // The chain's lock first, as every writer of its state and alerts takes it: no lock-order deadlock with
     // ingestion or reconciliation.
-    await lockChains(tx, [chainId]);
+    await lockChains(prismaSql(tx), [chainId]);
     const chain = await tx.chain.findUnique({
       where: { chainId },
       select: { state: true, shadowedState: true },

@@ -7,6 +7,8 @@ import { ApiError, type ApiIssue } from "../http/api-error";
 export type PreparedRecord = {
   index: number;
   record: HealthRecord;
+  /** The record serialised once, for its hash and for the row that stores it. */
+  json: string;
   contentHash: string;
   observedAtMs: number;
   classification: Classification;
@@ -28,10 +30,12 @@ export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
       for (const issue of result.issues) issues.push({ index, ...issue });
       return;
     }
+    const json = JSON.stringify(result.record);
     prepared.push({
       index,
       record: result.record,
-      contentHash: contentHash(result.record),
+      json,
+      contentHash: hashOf(json),
       observedAtMs: Date.parse(result.record.observedAt),
       classification: classify(result.record),
     });
@@ -51,8 +55,10 @@ export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
  * (`sameContent`) before a conflict is declared, so a producer that orders keys differently is not refused.
  */
 export function contentHash(record: HealthRecord): string {
-  return createHash("sha256").update(JSON.stringify(record)).digest("hex");
+  return hashOf(JSON.stringify(record));
 }
+
+const hashOf = (json: string) => createHash("sha256").update(json).digest("hex");
 
 /** Deep equality of two JSON values, ignoring object key order. */
 export function sameContent(a: unknown, b: unknown): boolean {

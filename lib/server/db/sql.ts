@@ -1,0 +1,57 @@
+import pg from "pg";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { getPool } from "./client";
+
+/**
+ * The transaction a chain-state write runs in. Ingestion opens it straight on the `pg` pool Prisma's adapter
+ * uses: Prisma's raw-query path serialises every parameter to JSON and parses it back, and builds its `findMany`
+ * arguments element by element, which cost ingestion a third of its time on batches of large JSON rows
+ * (docs/BENCHMARKS.md). Writers that also touch Prisma models (reconciliation, triage, the deadline worker) pass
+ * their Prisma transaction through `prismaSql`, so the same statements run in either.
+ */
+export type Sql = {
+  /** Rows of a statement; int8 columns come back as bigint, as Prisma's raw queries return them. */
+  query<Row = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  /** Rows affected. */
+  execute(text: string, values?: readonly unknown[]): Promise<number>;
+};
+
+export function prismaSql(tx: Prisma.TransactionClient): Sql {
+  return {
+    query: (text, values = []) => tx.$queryRawUnsafe(text, ...values),
+    execute: (text, values = []) => tx.$executeRawUnsafe(text, ...values),
+  };
+}
+
+const INT8 = 20;
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
+function clientSql(client: pg.PoolClient): Sql {
+  return {
+    query: async <Row>(text: string, values: readonly unknown[] = []) =>
+      (await client.query({ text, values: [...values], types })).rows as Row[],
+    execute: async (text, values = []) => (await client.query({ text, values: [...values], types })).rowCount ?? 0,
+  };
+}
+
+/** Runs `work` in one transaction on a pooled connection: committed when it returns, rolled back when it throws. */
+export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+  const client = await getPool().connect();
+  let broken: Error | undefined;
+  try {
+    await client.query("begin");
+    const result = await work(clientSql(client));
+    await client.query("commit");
+    return result;
+  } catch (error) {
+    await client.query("rollback").catch((rollbackError: Error) => {
+      broken = rollbackError; // the connection is unusable: the pool must not hand it out again
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
