@@ -6,7 +6,7 @@
 // target them, and isInhibited refuses again at match time in case a rule slipped through.
 import type { TInhibitRule } from "./config";
 import { allMatch, type Matcher, matcherMatches, mustParseMatcher } from "./matcher";
-import { type Alert, type AlertLabels, isProtectedState, PROTECTED_STATES, type State } from "./types";
+import { type Alert, type AlertLabels, isProtectedState, PROTECTED_STATES, STATES, type State } from "./types";
 
 export interface CompiledInhibitRule {
   index: number;
@@ -33,6 +33,16 @@ export function compileInhibitRule(rule: TInhibitRule, index: number): CompiledI
 export function protectedStatesTargeted(targetMatchers: readonly Matcher[]): State[] {
   return PROTECTED_STATES.filter(
     (state) => !targetMatchers.some((m) => m.name === "state" && !matcherMatches(m, { state })),
+  );
+}
+
+/**
+ * The states a firing alert can be in and still be a source of some rule (an alert's `state` label is its state).
+ * The worker reads only firing alerts in these states, not every firing alert, on each tick.
+ */
+export function inhibitionSourceStates(rules: readonly CompiledInhibitRule[]): State[] {
+  return STATES.filter((state) =>
+    rules.some((rule) => rule.sourceMatchers.every((m) => m.name !== "state" || matcherMatches(m, { state }))),
   );
 }
 

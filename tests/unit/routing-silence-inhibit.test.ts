@@ -8,6 +8,7 @@ import {
   type CompiledInhibitRule,
   compileInhibitRule,
   InhibitionIndex,
+  inhibitionSourceStates,
   isInhibited,
 } from "@/lib/routing/inhibit";
 import { compileSilence, isSilenced } from "@/lib/routing/silence";
@@ -219,5 +220,27 @@ describe("isInhibited (shipped default rule)", () => {
     const target = alertOf("tool_failed", "request", "request.tool_error");
     expect(isInhibited(target, [target], [both])).toBe(false);
     expect(new InhibitionIndex([both], [target]).find(target)).toBeUndefined();
+  });
+});
+
+describe("inhibitionSourceStates: the firing alerts the worker reads as sources", () => {
+  const rule = (sourceMatchers: string[]) =>
+    compileInhibitRule({ sourceMatchers, targetMatchers: ['state="tool_failed"'], equal: ["server"] }, 0);
+
+  it("is needs_auth alone under the shipped default", () => {
+    const rules = DEFAULT_ROUTING_CONFIG.inhibitRules.map(compileInhibitRule);
+    expect(inhibitionSourceStates(rules)).toEqual(["needs_auth"]);
+  });
+  it("is every state a state matcher accepts, across rules", () => {
+    expect(inhibitionSourceStates([rule(['state=~"protocol_error|needs_auth"']), rule(['state="tool_failed"'])])).toEqual(
+      ["needs_auth", "protocol_error", "tool_failed"],
+    );
+    expect(inhibitionSourceStates([rule(['state!="healthy"'])])).not.toContain("healthy");
+  });
+  it("is every state when a rule's sources are chosen by other labels only", () => {
+    expect(inhibitionSourceStates([rule(['server="db"'])])).toHaveLength(10);
+  });
+  it("is nothing without rules", () => {
+    expect(inhibitionSourceStates([])).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import { InhibitionIndex } from "@/lib/routing/inhibit";
+import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
 import type { AlertContext, Notification } from "@/lib/routing/payload";
 import { compileSilence } from "@/lib/routing/silence";
 import { storedAlertColumns } from "../db/alerting-alerts";
@@ -19,7 +19,7 @@ import { deliveryRowsFor } from "./delivery-rows";
 import { planGroupFlush } from "./group-flush-plan";
 import { currentRouting } from "./routing-config";
 
-/** Inhibition needs every firing alert; far more than this many at once is an outage the cap does not hide. */
+/** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
 const FIRING_ALERTS_CAP = 20_000;
 const GROUPS_PER_TRANSACTION = 100;
 
@@ -33,12 +33,14 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
   if (!(await anyGroupDue(now))) return 0;
   const routing = await currentRouting();
   const silences = (await activeSilences(now)).map(compileSilence);
-  // Inhibition sources: every firing alert, read once per tick (not per group), and only when a rule exists.
+  // Inhibition sources: the firing alerts in a state some rule's source matchers accept, read once per tick (not
+  // per group), and only when a rule exists.
+  const sourceStates = inhibitionSourceStates(routing.compiled.inhibitRules);
   const firing =
-    routing.compiled.inhibitRules.length === 0
+    sourceStates.length === 0
       ? []
       : await getPrisma().alert.findMany({
-          where: { status: "firing" },
+          where: { status: "firing", state: { in: sourceStates } },
           select: storedAlertColumns,
           take: FIRING_ALERTS_CAP,
         });
