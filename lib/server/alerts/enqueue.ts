@@ -35,12 +35,14 @@ export async function enqueueAlertEvents(
   _changes: StateChange[],
   /** The rows' current records by seq when the caller has them; others are read back from health_records. */
   records?: ReadonlyMap<bigint, HealthRecord>,
+  /** Chains created in this transaction, which cannot have alerts yet. */
+  newChains?: ReadonlySet<string>,
 ): Promise<void> {
   if (rows.length === 0) return;
   const now = new Date();
   const stored = await readOpenAlertsOfChains(
     sql,
-    rows.map((row) => row.chainId),
+    rows.map((row) => row.chainId).filter((chainId) => !newChains?.has(chainId)),
   );
   const plan = planChainAlerts(rows, stored);
   const writes = [...plan.opened, ...plan.refreshed];

@@ -27,10 +27,12 @@ export async function writeChainState(
   changes: StateChange[],
   /** The rows' current records by seq, when the caller has them in memory (saves the alerts a read-back). */
   records?: ReadonlyMap<bigint, HealthRecord>,
+  /** Chains this transaction creates: they have no alerts yet, so none are read for them. */
+  newChains?: ReadonlySet<string>,
 ): Promise<void> {
   await upsertChains(sql, rows);
   await appendStateChanges(sql, changes);
-  await enqueueAlertEvents(sql, rows, changes, records);
+  await enqueueAlertEvents(sql, rows, changes, records, newChains);
 }
 
 /** Writes chain rows in one statement, whatever the batch size. */

@@ -142,7 +142,8 @@ async function advanceChains(sql: Sql, items: PreparedRecord[], inserted: Map<st
     changes.push(...result.changes);
   }
   const bySeq = new Map([...byChain.values()].flat().map((stored) => [stored.seq, stored.record]));
-  await writeChainState(sql, rows, changes, bySeq);
+  const newChains = new Set([...byChain.keys()].filter((chainId) => !heads.has(chainId)));
+  await writeChainState(sql, rows, changes, bySeq, newChains);
   await setRecordCounts(sql, counts);
 }
 
