@@ -1,5 +1,6 @@
 import type { Scope } from "../keys";
 import { getPrisma } from "./client";
+import { poolSql } from "./sql";
 
 export type IngestionKeySummary = {
   id: string;
@@ -53,11 +54,14 @@ export async function revokeIngestionKey(name: string, now = new Date()): Promis
   return count > 0;
 }
 
+/** Asked on every API request with a key: one plain statement (see sql.ts), not a Prisma query. */
 export async function findActiveKeyByHash(keyHash: string) {
-  return getPrisma().ingestionKey.findFirst({
-    where: { keyHash, revokedAt: null },
-    select: { id: true, name: true, scopes: true, lastUsedAt: true },
-  });
+  const [found] = await poolSql().query<{ id: string; name: string; scopes: string[]; lastUsedAt: Date | null }>(
+    `select id::text, name, scopes, last_used_at as "lastUsedAt"
+      from ingestion_keys where key_hash = $1 and revoked_at is null`,
+    [keyHash],
+  );
+  return found ?? null;
 }
 
 /** Last-used time is informational: written at most once a minute per key, not on every request. */

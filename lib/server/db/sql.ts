@@ -37,6 +37,16 @@ function clientSql(client: pg.PoolClient): Sql {
   };
 }
 
+/** Statements outside a transaction, each on whichever pooled connection is free. */
+export function poolSql(): Sql {
+  return {
+    query: async <Row>(text: string, values: readonly unknown[] = []) =>
+      (await getPool().query({ text, values: [...values], types })).rows as Row[],
+    execute: async (text, values = []) =>
+      (await getPool().query({ text, values: [...values], types })).rowCount ?? 0,
+  };
+}
+
 /** Runs `work` in one transaction on a pooled connection: committed when it returns, rolled back when it throws. */
 export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
   const client = await getPool().connect();
