@@ -81,14 +81,21 @@ function cpuMsOf(pid: number | string): number {
   }
 }
 
-/** CPU time of every PostgreSQL process alive now (the app's pooled backends stay alive through a run). */
-function postgresCpuMs(): number {
-  let total = 0;
+/** CPU time of each PostgreSQL process alive now, by pid. */
+function postgresCpu(): Map<string, number> {
+  const byPid = new Map<string, number>();
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") total += cpuMsOf(pid);
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") byPid.set(pid, cpuMsOf(pid));
     } catch {}
   }
+  return byPid;
+}
+
+/** What PostgreSQL's processes spent since `before` (a backend that exited in between is not counted). */
+function postgresCpuSince(before: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, ms] of postgresCpu()) total += ms - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -97,7 +104,7 @@ type Run = { rate: number; appUs: number; postgresUs: number };
 /** Records/s of `work`, and the CPU µs per record the app (when given) and PostgreSQL spent on it. */
 async function measure(appPid: number | undefined, work: () => Promise<void>): Promise<Run> {
   const app0 = appPid ? cpuMsOf(appPid) : 0;
-  const pg0 = postgresCpuMs();
+  const pg0 = postgresCpu();
   const started = performance.now();
   await work();
   const seconds = (performance.now() - started) / 1000;
@@ -107,7 +114,7 @@ async function measure(appPid: number | undefined, work: () => Promise<void>): P
   return {
     rate: TOTAL / seconds,
     appUs: appPid ? perRecord(cpuMsOf(appPid) - app0) : 0,
-    postgresUs: perRecord(postgresCpuMs() - pg0),
+    postgresUs: perRecord(postgresCpuSince(pg0)),
   };
 }
 
