@@ -6,7 +6,14 @@
 // target them, and isInhibited refuses again at match time in case a rule slipped through.
 import type { TInhibitRule } from "./config";
 import { allMatch, type Matcher, matcherMatches, mustParseMatcher } from "./matcher";
-import { type Alert, type AlertLabels, isProtectedState, PROTECTED_STATES, STATES, type State } from "./types";
+import {
+  type Alert,
+  type AlertLabels,
+  isProtectedState,
+  PROTECTED_STATES,
+  STATES,
+  type State,
+} from "./types";
 
 export interface CompiledInhibitRule {
   index: number;
@@ -42,7 +49,9 @@ export function protectedStatesTargeted(targetMatchers: readonly Matcher[]): Sta
  */
 export function inhibitionSourceStates(rules: readonly CompiledInhibitRule[]): State[] {
   return STATES.filter((state) =>
-    rules.some((rule) => rule.sourceMatchers.every((m) => m.name !== "state" || matcherMatches(m, { state }))),
+    rules.some((rule) =>
+      rule.sourceMatchers.every((m) => m.name !== "state" || matcherMatches(m, { state })),
+    ),
   );
 }
 

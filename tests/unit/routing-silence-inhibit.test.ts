@@ -232,9 +232,9 @@ describe("inhibitionSourceStates: the firing alerts the worker reads as sources"
     expect(inhibitionSourceStates(rules)).toEqual(["needs_auth"]);
   });
   it("is every state a state matcher accepts, across rules", () => {
-    expect(inhibitionSourceStates([rule(['state=~"protocol_error|needs_auth"']), rule(['state="tool_failed"'])])).toEqual(
-      ["needs_auth", "protocol_error", "tool_failed"],
-    );
+    expect(
+      inhibitionSourceStates([rule(['state=~"protocol_error|needs_auth"']), rule(['state="tool_failed"'])]),
+    ).toEqual(["needs_auth", "protocol_error", "tool_failed"]);
     expect(inhibitionSourceStates([rule(['state!="healthy"'])])).not.toContain("healthy");
   });
   it("is every state when a rule's sources are chosen by other labels only", () => {
