@@ -65,9 +65,10 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
           if (plan.drop) dropped.push(group.groupKey);
           else {
             const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
+            const keptSet = new Set(kept);
             states.push({
               groupKey: group.groupKey,
-              members: kept,
+              dropped: group.members.filter((fp) => !keptSet.has(fp)),
               lastSentAt,
               lastSentFingerprints,
               nextActionAt,

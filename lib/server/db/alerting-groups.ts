@@ -31,35 +31,43 @@ export async function addGroupMembers(tx: Tx, groups: GroupMembers[], now: Date)
   // Sorted: two writers that lock several groups always take them in the same order.
   const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
   const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
+  // The group rows first: a flush holding one of them (FOR UPDATE) makes this wait until it has committed, so the
+  // members added below are never in the set that flush decided about.
   await tx.$executeRaw`
     insert into notification_groups as g (group_key, receiver, route_path, labels, first_seen_at, last_sent_at,
-      last_sent_fingerprints, next_action_at, updated_at, member_fingerprints)
+      last_sent_fingerprints, next_action_at, updated_at)
     select u.group_key, u.receiver, u.route_path, u.labels, ${now}, null, '{}',
-      case when cur.group_key is null or cardinality(coalesce(cur.member_fingerprints, '{}')) = 0
+      case when cur.group_key is null
+          or not exists (select 1 from notification_group_members m where m.group_key = u.group_key)
         then ${now}::timestamptz + u.wait_ms * interval '1 millisecond'
         else greatest(${now}::timestamptz, least(${now}::timestamptz + u.wait_ms * interval '1 millisecond',
           case when cur.last_sent_at is null then cur.first_seen_at + u.wait_ms * interval '1 millisecond'
             else cur.last_sent_at + u.interval_ms * interval '1 millisecond' end)) end,
-      ${now}, array(select jsonb_array_elements_text(u.members))
+      ${now}
     from unnest(${col((g) => g.groupKey)}::text[], ${col((g) => g.receiver)}::text[],
       ${col((g) => g.routePath)}::text[], ${col((g) => JSON.stringify(g.labels))}::jsonb[],
-      ${col((g) => JSON.stringify(g.fingerprints))}::jsonb[], ${col((g) => g.groupWaitMs)}::bigint[],
-      ${col((g) => g.groupIntervalMs)}::bigint[])
-      with ordinality as u(group_key, receiver, route_path, labels, members, wait_ms, interval_ms, n)
+      ${col((g) => g.groupWaitMs)}::bigint[], ${col((g) => g.groupIntervalMs)}::bigint[])
+      with ordinality as u(group_key, receiver, route_path, labels, wait_ms, interval_ms, n)
     left join notification_groups cur on cur.group_key = u.group_key
     order by u.n
     on conflict (group_key) do update set
-      member_fingerprints = array(select distinct m from unnest(coalesce(g.member_fingerprints, '{}')
-        || excluded.member_fingerprints) as m),
-      first_seen_at = case when cardinality(coalesce(g.member_fingerprints, '{}')) = 0
+      first_seen_at = case when not exists (select 1 from notification_group_members m where m.group_key = g.group_key)
         then excluded.first_seen_at else g.first_seen_at end,
-      last_sent_at = case when cardinality(coalesce(g.member_fingerprints, '{}')) = 0
+      last_sent_at = case when not exists (select 1 from notification_group_members m where m.group_key = g.group_key)
         then null else g.last_sent_at end,
-      last_sent_fingerprints = case when cardinality(coalesce(g.member_fingerprints, '{}')) = 0
+      last_sent_fingerprints = case when not exists
+          (select 1 from notification_group_members m where m.group_key = g.group_key)
         then '{}' else g.last_sent_fingerprints end,
       receiver = excluded.receiver, route_path = excluded.route_path, labels = excluded.labels,
       next_action_at = least(coalesce(g.next_action_at, excluded.next_action_at), excluded.next_action_at),
       updated_at = excluded.updated_at`;
+  // One row per member, so adding alerts to a group of thousands writes only the new ones.
+  const members = sorted.flatMap((g) =>
+    [...new Set(g.fingerprints)].sort().map((fp) => [g.groupKey, fp] as const),
+  );
+  await tx.$executeRaw`insert into notification_group_members (group_key, fingerprint)
+    select * from unnest(${members.map(([key]) => key)}::text[], ${members.map(([, fp]) => fp)}::text[])
+    on conflict do nothing`;
 }
 
 /** A cheap check before a flush loads silences and firing alerts: is any group due at all? */
@@ -79,17 +87,21 @@ export async function claimDueGroups(tx: Tx, now: Date, limit: number) {
       first_seen_at: Date;
       last_sent_at: Date | null;
       last_sent_fingerprints: string[] | null;
-      member_fingerprints: string[] | null;
     }[]
-  >`select group_key, first_seen_at, last_sent_at, last_sent_fingerprints, member_fingerprints
+  >`select group_key, first_seen_at, last_sent_at, last_sent_fingerprints
     from notification_groups where next_action_at <= ${now}
     order by next_action_at limit ${limit} for update skip locked`;
+  if (rows.length === 0) return [];
+  const members = await tx.$queryRaw<{ group_key: string; fingerprints: string[] }[]>`
+    select group_key, array_agg(fingerprint) as fingerprints from notification_group_members
+    where group_key = any(${rows.map((row) => row.group_key)}::text[]) group by group_key`;
+  const membersOf = new Map(members.map((row) => [row.group_key, row.fingerprints]));
   return rows.map((row) => ({
     groupKey: row.group_key,
     firstSeenAt: row.first_seen_at,
     lastSentAt: row.last_sent_at,
     lastSentFingerprints: row.last_sent_fingerprints ?? [],
-    members: row.member_fingerprints ?? [],
+    members: membersOf.get(row.group_key) ?? [],
   }));
 }
 
@@ -118,27 +130,31 @@ export async function readMemberAlerts(tx: Tx, fingerprints: string[]): Promise<
 
 export type GroupState = {
   groupKey: string;
-  members: string[];
+  /** Members the flush let go (their resolution was sent, or they now route elsewhere). */
+  dropped: string[];
   lastSentAt: Date | null;
   lastSentFingerprints: string[];
   nextActionAt: Date | null;
 };
 
-/** Writes the flushed groups' state in one statement. */
+/** Writes the flushed groups' state: one statement for the groups, one for the members they let go. */
 export async function saveGroupStates(tx: Tx, groups: GroupState[], now: Date): Promise<void> {
   if (groups.length === 0) return;
   await tx.$executeRaw`
     update notification_groups g set
-      member_fingerprints = array(select jsonb_array_elements_text(u.members)),
       last_sent_at = u.last_sent_at,
       last_sent_fingerprints = array(select jsonb_array_elements_text(u.last_sent)),
       next_action_at = u.next_action_at, updated_at = ${now}
-    from unnest(${groups.map((g) => g.groupKey)}::text[], ${groups.map((g) => JSON.stringify(g.members))}::jsonb[],
-      ${groups.map((g) => g.lastSentAt)}::timestamptz[],
+    from unnest(${groups.map((g) => g.groupKey)}::text[], ${groups.map((g) => g.lastSentAt)}::timestamptz[],
       ${groups.map((g) => JSON.stringify(g.lastSentFingerprints))}::jsonb[],
       ${groups.map((g) => g.nextActionAt)}::timestamptz[])
-      as u(group_key, members, last_sent_at, last_sent, next_action_at)
+      as u(group_key, last_sent_at, last_sent, next_action_at)
     where g.group_key = u.group_key`;
+  const dropped = groups.flatMap((g) => g.dropped.map((fp) => [g.groupKey, fp] as const));
+  if (dropped.length === 0) return;
+  await tx.$executeRaw`delete from notification_group_members m
+    using unnest(${dropped.map(([key]) => key)}::text[], ${dropped.map(([, fp]) => fp)}::text[]) as u(group_key, fp)
+    where m.group_key = u.group_key and m.fingerprint = u.fp`;
 }
 
 export async function deleteGroups(tx: Tx, groupKeys: string[]): Promise<void> {
