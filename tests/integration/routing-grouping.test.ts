@@ -217,6 +217,8 @@ describe("stale_catalog: one bounded re-discovery before an integration incident
         r.session.id = `sess:${session}`;
         if (r.session.server) r.session.server.name = `srv-${session}`;
       });
+    // The stale seed case's tool list changed 4.5 minutes before its call: a complete re-read 4 minutes before it is fresh.
+    const freshListAt = (r: HealthRecord) => new Date(Date.parse(r.observedAt) - 4 * 60_000).toISOString();
     const sameChainFixed = stale("st-a", "a");
     const confirmedFirst = stale("st-b1", "b");
     const waitedOut = stale("st-c", "c");
@@ -227,14 +229,14 @@ describe("stale_catalog: one bounded re-discovery before an integration incident
     const nextRecords = [
       // the same chain re-read the tool list completely before calling: no longer stale
       later(sameChainFixed, "st-a-2", 1000, (r) => {
-        if (r.catalog) r.catalog.refreshedAt = "2026-11-30T10:08:00.000Z";
+        if (r.catalog) r.catalog.refreshedAt = freshListAt(sameChainFixed);
       }),
       // the session's next record (another call) is still stale: the re-discovery did not help
       later(confirmedFirst, "st-b2", 1000, (r) => (r.chainId = "chain:st-b2")),
       // the session's next call went through with a fresh list
       later(sessionFixed, "st-d2", 1000, (r) => {
         r.chainId = "chain:st-d2";
-        if (r.catalog) r.catalog.refreshedAt = "2026-11-30T10:08:00.000Z";
+        if (r.catalog) r.catalog.refreshedAt = freshListAt(sessionFixed);
       }),
     ];
     await post(nextRecords);

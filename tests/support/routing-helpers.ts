@@ -2,7 +2,7 @@ import type { HealthRecord } from "@/lib/contract";
 import type { TRouteConfig, TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import type { WebhookBody } from "@/lib/routing/payload-webhook";
-import { seedCases } from "./seed-cases";
+import { liveCase } from "./dashboard-records";
 import type { Received, WebhookReceiver } from "./webhook-receiver";
 
 /** Fast worker ticks and retries, so a routing scenario takes seconds (production defaults are in settings.ts). */
@@ -94,11 +94,9 @@ export const webhookBodies = (received: Received[]): (WebhookBody & { path: stri
 export const alertsReceived = (received: Received[]) =>
   webhookBodies(received).flatMap((body) => body.alerts.map((alert) => ({ path: body.path, body, alert })));
 
-const seedByState = (state: string): HealthRecord => {
-  const found = seedCases().find((c) => c.expectedState === state);
-  if (!found) throw new Error(`no seed case in state ${state}`);
-  return found.record;
-};
+// As if just observed: the fixture's own dates are fixed, and once the wall clock passes the long-running task's
+// deadline the app's deadline worker would rightly move that chain out of `working` mid-test.
+const seedByState = (state: string): HealthRecord => liveCase("routing", state);
 
 /**
  * A seed record in `state`, made the only chain of its own session and server so tests do not interact through
