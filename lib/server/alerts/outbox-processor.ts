@@ -1,5 +1,6 @@
 import { getPrisma } from "../db/client";
-import { storedAlertColumns } from "../db/alerting-alerts";
+import { prismaSql } from "../db/sql";
+import { readAlertsByFingerprint } from "../db/alerting-alerts";
 import { addGroupMembers } from "../db/alerting-groups";
 import {
   markOutboxProcessed,
@@ -24,10 +25,7 @@ export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): P
       const events = await readPendingOutbox(tx, limit);
       if (events.length === 0) return 0;
       const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
-      const rows = await tx.alert.findMany({
-        where: { fingerprint: { in: fingerprints } },
-        select: storedAlertColumns,
-      });
+      const rows = await readAlertsByFingerprint(prismaSql(tx), fingerprints);
       await addGroupMembers(tx, planMemberships(routing.compiled, rows.map(alertOf)), now);
       await markOutboxProcessed(
         tx,

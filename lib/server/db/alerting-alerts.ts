@@ -24,16 +24,27 @@ export const storedAlertColumns = {
   resolvedBy: true,
 } satisfies Prisma.AlertSelect;
 
+/** `storedAlertColumns` as a select list, for plain statements over thousands of alerts. */
+export const STORED_ALERT_SQL = `fingerprint, chain_id as "chainId", session_id as "sessionId", state, severity,
+  status, labels, reasons, retry_safe as "retrySafe", record_id as "recordId", confirmed_at as "confirmedAt",
+  resolved_by as "resolvedBy"`;
+
 /** Each chain's firing alerts, and its alerts resolved with a mark (see planChainAlerts). */
 export async function readOpenAlertsOfChains(sql: Sql, chainIds: string[]): Promise<StoredAlert[]> {
   if (chainIds.length === 0) return [];
   return sql.query<StoredAlert>(
-    `select fingerprint, chain_id as "chainId", session_id as "sessionId", state, severity, status, labels, reasons,
-        retry_safe as "retrySafe", record_id as "recordId", confirmed_at as "confirmedAt",
-        resolved_by as "resolvedBy"
-      from alerts
+    `select ${STORED_ALERT_SQL} from alerts
       where chain_id = any($1::text[]) and (status = 'firing' or resolved_by is not null)`,
     [chainIds],
+  );
+}
+
+/** The alerts with these fingerprints (one statement, whatever the number: Prisma's `in` costs per element). */
+export async function readAlertsByFingerprint(sql: Sql, fingerprints: string[]): Promise<StoredAlert[]> {
+  if (fingerprints.length === 0) return [];
+  return sql.query<StoredAlert>(
+    `select ${STORED_ALERT_SQL} from alerts where fingerprint = any($1::text[])`,
+    [fingerprints],
   );
 }
 
@@ -120,7 +131,9 @@ export async function resolveAlerts(sql: Sql, fingerprints: string[], now: Date)
 
 export async function forgetResolveMarks(sql: Sql, fingerprints: string[]): Promise<void> {
   if (fingerprints.length === 0) return;
-  await sql.execute("update alerts set resolved_by = null where fingerprint = any($1::text[])", [fingerprints]);
+  await sql.execute("update alerts set resolved_by = null where fingerprint = any($1::text[])", [
+    fingerprints,
+  ]);
 }
 
 /** One statement whatever the number of events. */

@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { storedAlertColumns } from "./alerting-alerts";
+import { STORED_ALERT_SQL, storedAlertColumns } from "./alerting-alerts";
 import { getPrisma } from "./client";
+import { prismaSql } from "./sql";
 
 type Tx = Prisma.TransactionClient;
 
@@ -114,18 +115,24 @@ export const memberAlertColumns = {
 
 export type MemberAlert = Prisma.AlertGetPayload<{ select: typeof memberAlertColumns }>;
 
+// Plain statements below: a busy group has thousands of members, and Prisma's `in` lists cost per element.
+
 export async function readAlertContexts(tx: Tx, fingerprints: string[]): Promise<Map<string, unknown>> {
   if (fingerprints.length === 0) return new Map();
-  const rows = await tx.alert.findMany({
-    where: { fingerprint: { in: fingerprints } },
-    select: { fingerprint: true, context: true },
-  });
+  const rows = await prismaSql(tx).query<{ fingerprint: string; context: unknown }>(
+    "select fingerprint, context from alerts where fingerprint = any($1::text[])",
+    [fingerprints],
+  );
   return new Map(rows.map((row) => [row.fingerprint, row.context]));
 }
 
 export async function readMemberAlerts(tx: Tx, fingerprints: string[]): Promise<MemberAlert[]> {
   if (fingerprints.length === 0) return [];
-  return tx.alert.findMany({ where: { fingerprint: { in: fingerprints } }, select: memberAlertColumns });
+  return prismaSql(tx).query<MemberAlert>(
+    `select ${STORED_ALERT_SQL}, starts_at as "startsAt", ends_at as "endsAt"
+      from alerts where fingerprint = any($1::text[])`,
+    [fingerprints],
+  );
 }
 
 export type GroupState = {
