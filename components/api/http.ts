@@ -17,6 +17,13 @@ export class ApiClientError extends Error {
   }
 }
 
+let signingOut = false;
+
+/** Signing out on purpose: a live query answered 401 meanwhile must not send the user to "sign in and come back". */
+export function startSigningOut() {
+  signingOut = true;
+}
+
 /**
  * fetch for the dashboard's own API: same-origin cookie, JSON both ways. A 401 means the session ended (expired or
  * signed out in another tab): go to sign-in and come back here afterwards.
@@ -28,7 +35,7 @@ export async function apiFetch<T>(path: string, init: { method?: string; body?: 
     headers: init.body === undefined ? {} : { "content-type": "application/json" },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  if (response.status === 401 && typeof window !== "undefined") {
+  if (response.status === 401 && typeof window !== "undefined" && !signingOut) {
     const here = window.location.pathname + window.location.search;
     window.location.assign(`/sign-in?next=${encodeURIComponent(here)}`);
   }
