@@ -28,11 +28,14 @@ export function startSigningOut() {
  * fetch for the dashboard's own API: same-origin cookie, JSON both ways. A 401 means the session ended (expired or
  * signed out in another tab): go to sign-in and come back here afterwards.
  */
-export async function apiFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function apiFetch<T>(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? "GET",
     credentials: "same-origin",
-    headers: init.body === undefined ? {} : { "content-type": "application/json" },
+    headers: { ...(init.body === undefined ? {} : { "content-type": "application/json" }), ...init.headers },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   if (response.status === 401 && typeof window !== "undefined" && !signingOut) {

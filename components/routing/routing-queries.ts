@@ -2,8 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import type { ApiErrorBody } from "@/lib/dashboard/api-types";
-import { ApiClientError, apiFetch, queryString } from "../api/http";
+import { apiFetch, queryString } from "../api/http";
 import type {
   ConfigVersion,
   DeliveryView,
@@ -34,22 +33,11 @@ export function useConfigVersions() {
  * from, so a concurrent change is refused (409) instead of silently overwritten.
  */
 async function putConfig(input: { config: TRoutingConfig | unknown; baseVersion: string; comment: string }) {
-  const response = await fetch(`${BASE}/config${queryString({ comment: input.comment })}`, {
+  return apiFetch<RoutingConfigAnswer>(`${BASE}/config${queryString({ comment: input.comment })}`, {
     method: "PUT",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json", "if-match": `"${input.baseVersion}"` },
-    body: JSON.stringify(input.config),
+    headers: { "if-match": `"${input.baseVersion}"` },
+    body: input.config,
   });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as ApiErrorBody | null;
-    throw new ApiClientError(
-      response.status,
-      body?.error.code ?? "http_error",
-      body?.error.message ?? `the server answered ${response.status}`,
-      body?.error.issues,
-    );
-  }
-  return (await response.json()) as RoutingConfigAnswer;
 }
 
 export function useSaveConfig() {
