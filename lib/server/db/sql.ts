@@ -26,25 +26,23 @@ export function prismaSql(tx: Prisma.TransactionClient): Sql {
 const INT8 = 20;
 const types = {
   getTypeParser: ((oid: number, format?: "text" | "binary") =>
-    oid === INT8 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    oid === INT8
+      ? (value: string) => BigInt(value)
+      : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-function clientSql(client: pg.PoolClient): Sql {
+function sqlOver(target: pg.Pool | pg.PoolClient): Sql {
   return {
     query: async <Row>(text: string, values: readonly unknown[] = []) =>
-      (await client.query({ text, values: [...values], types })).rows as Row[],
-    execute: async (text, values = []) => (await client.query({ text, values: [...values], types })).rowCount ?? 0,
+      (await target.query({ text, values: [...values], types })).rows as Row[],
+    execute: async (text, values = []) =>
+      (await target.query({ text, values: [...values], types })).rowCount ?? 0,
   };
 }
 
 /** Statements outside a transaction, each on whichever pooled connection is free. */
 export function poolSql(): Sql {
-  return {
-    query: async <Row>(text: string, values: readonly unknown[] = []) =>
-      (await getPool().query({ text, values: [...values], types })).rows as Row[],
-    execute: async (text, values = []) =>
-      (await getPool().query({ text, values: [...values], types })).rowCount ?? 0,
-  };
+  return sqlOver(getPool());
 }
 
 /** Runs `work` in one transaction on a pooled connection: committed when it returns, rolled back when it throws. */
@@ -53,7 +51,7 @@ export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<
   let broken: Error | undefined;
   try {
     await client.query("begin");
-    const result = await work(clientSql(client));
+    const result = await work(sqlOver(client));
     await client.query("commit");
     return result;
   } catch (error) {
