@@ -47,40 +47,57 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
-/** One multi-row statement whatever the batch size; returns the rows it inserted. */
+const RECORD_COLUMNS = [
+  "record_id",
+  "chain_id",
+  "session_id",
+  "observed_at",
+  "content_hash",
+  "body",
+  "state",
+  "layer",
+  "reasons",
+  "retry_safe",
+  "evidence",
+  "shadowed_state",
+  "shadowed_reason",
+  "next_check_at",
+] as const;
+
+/**
+ * One multi-row INSERT … VALUES whatever the batch size (14 parameters a record, far below PostgreSQL's 65,535);
+ * returns the rows it inserted. Each body is bound as the JSON already serialised for its content hash, so it is
+ * serialised once and parsed once (by the `json` column's input check). Reading the rows out of one JSON document
+ * instead (json_to_recordset) parsed every body twice and made this statement twice the raw-INSERT ceiling's.
+ */
 async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
-  const rows = items.map(({ record, json, contentHash, observedAtMs, classification: c }) => {
-    const columns = {
-      record_id: record.recordId,
-      chain_id: record.chainId,
-      session_id: record.session.id,
-      observed_at: new Date(observedAtMs),
-      content_hash: contentHash,
-      state: c.state,
-      layer: c.layer,
-      reasons: c.reasons,
-      retry_safe: c.retrySafe ?? null,
-      evidence: c.evidence ?? null,
-      shadowed_state: c.shadowed?.state ?? null,
-      shadowed_reason: c.shadowed?.reason ?? null,
-      next_check_at: c.nextCheckAt ?? null,
-    };
-    // The body is spliced in as the JSON already serialised for its content hash: serialising every body a
-    // second time was a tenth of ingestion's time. The rows are read as `json`, not `jsonb`, and the body column
-    // is `json` too, so PostgreSQL checks each body's syntax once and stores it as sent, with no binary conversion.
-    return `${JSON.stringify(columns).slice(0, -1)},"body":${json}}`;
+  const values: unknown[] = [];
+  const tuples = items.map(({ record, json, contentHash, observedAtMs, classification: c }) => {
+    const first = values.length + 1;
+    values.push(
+      record.recordId,
+      record.chainId,
+      record.session.id,
+      new Date(observedAtMs).toISOString(),
+      contentHash,
+      json,
+      c.state,
+      c.layer,
+      c.reasons,
+      c.retrySafe ?? null,
+      c.evidence ?? null,
+      c.shadowed?.state ?? null,
+      c.shadowed?.reason ?? null,
+      c.nextCheckAt ?? null,
+    );
+    return `(${RECORD_COLUMNS.map((_, k) => `$${first + k}`).join(",")})`;
   });
   const inserted = await sql.query<{ record_id: string; seq: bigint }>(
-    `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
-      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
-    select record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons, retry_safe,
-      evidence, shadowed_state, shadowed_reason, next_check_at
-    from json_to_recordset($1::json) as u(record_id text, chain_id text, session_id text,
-      observed_at timestamptz, content_hash text, body json, state text, layer text, reasons text[],
-      retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text, next_check_at timestamptz)
+    `insert into health_records (${RECORD_COLUMNS.join(", ")})
+    values ${tuples.join(",")}
     on conflict (record_id) do nothing
     returning record_id, seq`,
-    [`[${rows.join(",")}]`],
+    values,
   );
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
