@@ -1,4 +1,5 @@
 // From a classified chain to its alerts: labels, fingerprints, severities, shadowed alerts.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alertLabelsFor, alertsForChain, layerOfReason } from "@/lib/routing/alerts";
 import { alertFingerprint, fnv1a64 } from "@/lib/routing/fingerprint";
@@ -58,6 +59,19 @@ describe("fingerprints", () => {
     expect(fnv1a64("")).toBe("cbf29ce484222325");
     expect(fnv1a64("a")).toBe("af63dc4c8601ec8c");
     expect(fnv1a64("foobar")).toBe("85944171f73967e8");
+  });
+
+  it("equals the 64-bit BigInt definition on any text (stored fingerprints must not change)", () => {
+    const reference = (text: string) => {
+      let hash = 0xcbf29ce484222325n;
+      for (const byte of new TextEncoder().encode(text))
+        hash = ((hash ^ BigInt(byte)) * 0x100000001b3n) & (2n ** 64n - 1n);
+      return hash.toString(16).padStart(16, "0");
+    };
+    fc.assert(
+      fc.property(fc.string({ unit: "binary", maxLength: 80 }), (text) => fnv1a64(text) === reference(text)),
+    );
+    expect(fnv1a64("chain:é\u0000false_success")).toBe(reference("chain:é\u0000false_success"));
   });
 
   it("is stable per (chain, state) and independent of reasons", () => {
