@@ -1,7 +1,7 @@
 import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
 import type { AlertContext, Notification } from "@/lib/routing/payload";
 import { compileSilence } from "@/lib/routing/silence";
-import { storedAlertColumns } from "../db/alerting-alerts";
+import { readFiringAlerts } from "../db/alerting-alerts";
 import { insertDeliveries } from "../db/alerting-deliveries";
 import {
   anyGroupDue,
@@ -13,7 +13,7 @@ import {
   saveGroupStates,
 } from "../db/alerting-groups";
 import { activeSilences } from "../db/alerting-silences";
-import { getPrisma } from "../db/client";
+import { inTransaction } from "../db/sql";
 import { alertOf } from "./alert-rows";
 import { deliveryRowsFor } from "./delivery-rows";
 import { planGroupFlush } from "./group-flush-plan";
@@ -36,61 +36,51 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
   // Inhibition sources: the firing alerts in a state some rule's source matchers accept, read once per tick (not
   // per group), and only when a rule exists.
   const sourceStates = inhibitionSourceStates(routing.compiled.inhibitRules);
-  const firing =
-    sourceStates.length === 0
-      ? []
-      : await getPrisma().alert.findMany({
-          where: { status: "firing", state: { in: sourceStates } },
-          select: storedAlertColumns,
-          take: FIRING_ALERTS_CAP,
-        });
+  const firing = sourceStates.length === 0 ? [] : await readFiringAlerts(sourceStates, FIRING_ALERTS_CAP);
   const options = {
     extraSilences: silences,
     inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),
   };
   let notifications = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const { claimed, sent } = await getPrisma().$transaction(
-      async (tx) => {
-        const groups = await claimDueGroups(tx, now, GROUPS_PER_TRANSACTION);
-        const alerts = await readMemberAlerts(tx, [...new Set(groups.flatMap((g) => g.members))]);
-        const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-        const notifications: Notification[] = [];
-        const states: GroupState[] = [];
-        const dropped: string[] = [];
-        for (const group of groups) {
-          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
-          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-          if (plan.notification) notifications.push(plan.notification);
-          if (plan.drop) dropped.push(group.groupKey);
-          else {
-            const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
-            const keptSet = new Set(kept);
-            states.push({
-              groupKey: group.groupKey,
-              dropped: group.members.filter((fp) => !keptSet.has(fp)),
-              lastSentAt,
-              lastSentFingerprints,
-              nextActionAt,
-            });
-          }
+    const { claimed, sent } = await inTransaction(async (sql) => {
+      const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
+      const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
+      const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
+      const notifications: Notification[] = [];
+      const states: GroupState[] = [];
+      const dropped: string[] = [];
+      for (const group of groups) {
+        const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+        const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
+        if (plan.notification) notifications.push(plan.notification);
+        if (plan.drop) dropped.push(group.groupKey);
+        else {
+          const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
+          const keptSet = new Set(kept);
+          states.push({
+            groupKey: group.groupKey,
+            dropped: group.members.filter((fp) => !keptSet.has(fp)),
+            lastSentAt,
+            lastSentFingerprints,
+            nextActionAt,
+          });
         }
-        const contexts = await readAlertContexts(tx, [
-          ...new Set(notifications.flatMap((n) => n.alerts.map((a) => a.alert.fingerprint))),
-        ]);
-        const deliveries = notifications.flatMap((notification) => {
-          for (const item of notification.alerts)
-            item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
-          const channel = routing.compiled.channels.get(notification.receiver);
-          return channel ? deliveryRowsFor(notification, channel, "notification") : [];
-        });
-        await insertDeliveries(tx, deliveries, now);
-        await saveGroupStates(tx, states, now);
-        await deleteGroups(tx, dropped);
-        return { claimed: groups.length, sent: notifications.length };
-      },
-      { timeout: 30_000 },
-    );
+      }
+      const contexts = await readAlertContexts(sql, [
+        ...new Set(notifications.flatMap((n) => n.alerts.map((a) => a.alert.fingerprint))),
+      ]);
+      const deliveries = notifications.flatMap((notification) => {
+        for (const item of notification.alerts)
+          item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
+        const channel = routing.compiled.channels.get(notification.receiver);
+        return channel ? deliveryRowsFor(notification, channel, "notification") : [];
+      });
+      await insertDeliveries(sql, deliveries, now);
+      await saveGroupStates(sql, states, now);
+      await deleteGroups(sql, dropped);
+      return { claimed: groups.length, sent: notifications.length };
+    });
     notifications += sent;
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }

@@ -4,7 +4,7 @@ import type { AlertContext } from "@/lib/routing/payload";
 import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
 import { jsonRows } from "./json-rows";
-import { prismaSql, type Sql } from "./sql";
+import { poolSql, prismaSql, type Sql } from "./sql";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -45,6 +45,14 @@ export async function readAlertsByFingerprint(sql: Sql, fingerprints: string[]):
   return sql.query<StoredAlert>(
     `select ${STORED_ALERT_SQL} from alerts where fingerprint = any($1::text[])`,
     [fingerprints],
+  );
+}
+
+/** Firing alerts in these states (inhibition sources), at most `limit`. */
+export async function readFiringAlerts(states: string[], limit: number): Promise<StoredAlert[]> {
+  return poolSql().query<StoredAlert>(
+    `select ${STORED_ALERT_SQL} from alerts where status = 'firing' and state = any($1::text[]) limit $2`,
+    [states, limit],
   );
 }
 

@@ -1,7 +1,6 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
-
-type Tx = Prisma.TransactionClient;
+import { jsonRows } from "./json-rows";
+import type { Sql } from "./sql";
 
 export type DeliveryInsert = {
   groupKey: string;
@@ -17,16 +16,39 @@ export type DeliveryInsert = {
   maxAttempts: number;
 };
 
-export async function insertDeliveries(
-  tx: Tx | undefined,
-  rows: DeliveryInsert[],
-  now: Date,
-): Promise<bigint[]> {
+/** Queues deliveries (one statement whatever their number); returns their ids in the order given. */
+export async function insertDeliveries(sql: Sql, rows: DeliveryInsert[], now: Date): Promise<bigint[]> {
   if (rows.length === 0) return [];
-  const created = await (tx ?? getPrisma()).delivery.createManyAndReturn({
-    data: rows.map((row) => ({ ...row, status: "pending", nextAttemptAt: now, createdAt: now })),
-    select: { id: true },
-  });
+  const created = await sql.query<{ id: bigint }>(
+    `insert into deliveries (group_key, channel, target_index, target_type, url, body, headers, signing_secret, kind,
+      alert_fingerprints, max_attempts, status, next_attempt_at, created_at)
+    select u.group_key, u.channel, u.target_index, u.target_type, u.url, u.body, u.headers, u.signing_secret, u.kind,
+      u.alert_fingerprints, u.max_attempts, 'pending', $2, $2
+    from rows from (jsonb_to_recordset($1::jsonb) as (group_key text, channel text, target_index int,
+      target_type text, url text, body text, headers jsonb, signing_secret text, kind text, alert_fingerprints text[],
+      max_attempts int)) with ordinality as u(group_key, channel, target_index, target_type, url, body, headers,
+      signing_secret, kind, alert_fingerprints, max_attempts, n)
+    order by u.n
+    returning id`,
+    [
+      jsonRows(
+        rows.map((row) => ({
+          group_key: row.groupKey,
+          channel: row.channel,
+          target_index: row.targetIndex,
+          target_type: row.targetType,
+          url: row.url,
+          body: row.body,
+          headers: row.headers,
+          signing_secret: row.signingSecret,
+          kind: row.kind,
+          alert_fingerprints: row.alertFingerprints,
+          max_attempts: row.maxAttempts,
+        })),
+      ),
+      now,
+    ],
+  );
   return created.map((row) => row.id);
 }
 

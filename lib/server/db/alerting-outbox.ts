@@ -1,40 +1,33 @@
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { getPrisma } from "./client";
-
-type Tx = Prisma.TransactionClient;
+import { poolSql, type Sql } from "./sql";
 
 /**
  * One outbox consumer at a time across all app instances (a transaction-scoped advisory lock; the others skip this
  * tick). Routing an event is cheap, and a single consumer sees events in commit order without row-lock races.
  */
-export async function tryLockOutbox(tx: Tx): Promise<boolean> {
-  const [row] = await tx.$queryRaw<{ locked: boolean }[]>`
-    select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked`;
+export async function tryLockOutbox(sql: Sql): Promise<boolean> {
+  const [row] = await sql.query<{ locked: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked",
+  );
   return row?.locked ?? false;
 }
 
 /** A cheap check before opening a transaction: is there anything to route? */
 export async function outboxHasPending(): Promise<boolean> {
-  const row = await getPrisma().alertOutbox.findFirst({ where: { processedAt: null }, select: { id: true } });
-  return row !== null;
+  const [row] = await poolSql().query<{ pending: boolean }>(
+    "select exists (select 1 from alert_outbox) as pending",
+  );
+  return row?.pending ?? false;
 }
 
-export async function readPendingOutbox(tx: Tx, limit: number) {
-  return tx.alertOutbox.findMany({
-    where: { processedAt: null },
-    orderBy: { id: "asc" },
-    take: limit,
-    select: { id: true, fingerprint: true },
-  });
-}
-
-export async function markOutboxProcessed(tx: Tx, ids: bigint[], now: Date): Promise<void> {
-  if (ids.length === 0) return;
-  await tx.alertOutbox.updateMany({ where: { id: { in: ids } }, data: { processedAt: now } });
-}
-
-/** Processed events are only history; keep a week of them for troubleshooting. */
-export async function pruneProcessedOutbox(olderThan: Date): Promise<number> {
-  const { count } = await getPrisma().alertOutbox.deleteMany({ where: { processedAt: { lt: olderThan } } });
-  return count;
+/**
+ * The oldest events, removed in the caller's transaction: they are gone once it commits (routed), and back if it
+ * rolls back. Deleting instead of marking events processed writes no new row version and no index entry per event,
+ * and leaves nothing to prune.
+ */
+export async function takeOutboxEvents(sql: Sql, limit: number): Promise<{ fingerprint: string }[]> {
+  return sql.query<{ fingerprint: string }>(
+    `delete from alert_outbox where id in (select id from alert_outbox order by id limit $1)
+      returning fingerprint`,
+    [limit],
+  );
 }

@@ -25,6 +25,8 @@ export function getPool(): pg.Pool {
 }
 
 export function getPrisma(): PrismaClient {
-  globalForPrisma.receiptPrisma ??= new PrismaClient({ adapter: new PrismaPg(getPool(), { disposeExternalPool: true }) });
+  globalForPrisma.receiptPrisma ??= new PrismaClient({
+    adapter: new PrismaPg(getPool(), { disposeExternalPool: true }),
+  });
   return globalForPrisma.receiptPrisma;
 }

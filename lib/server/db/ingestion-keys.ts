@@ -56,7 +56,12 @@ export async function revokeIngestionKey(name: string, now = new Date()): Promis
 
 /** Asked on every API request with a key: one plain statement (see sql.ts), not a Prisma query. */
 export async function findActiveKeyByHash(keyHash: string) {
-  const [found] = await poolSql().query<{ id: string; name: string; scopes: string[]; lastUsedAt: Date | null }>(
+  const [found] = await poolSql().query<{
+    id: string;
+    name: string;
+    scopes: string[];
+    lastUsedAt: Date | null;
+  }>(
     `select id::text, name, scopes, last_used_at as "lastUsedAt"
       from ingestion_keys where key_hash = $1 and revoked_at is null`,
     [keyHash],

@@ -2,7 +2,10 @@ import type { OperatorEffect } from "../ingest/operator-evidence";
 import type { Sql } from "./sql";
 
 /** The newest operator-recorded destination evidence of each chain that has any. */
-export async function latestOperatorEffects(sql: Sql, chainIds: string[]): Promise<Map<string, OperatorEffect>> {
+export async function latestOperatorEffects(
+  sql: Sql,
+  chainIds: string[],
+): Promise<Map<string, OperatorEffect>> {
   if (chainIds.length === 0) return new Map();
   const rows = await sql.query<{ chain_id: string } & OperatorEffect>(
     `select distinct on (chain_id) chain_id, status, receipt, checked_at as "checkedAt"

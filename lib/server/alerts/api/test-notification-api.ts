@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { sampleNotification } from "@/lib/routing/sample-notification";
 import { insertDeliveries } from "../../db/alerting-deliveries";
+import { poolSql } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
 import { deliveryRowsFor } from "../delivery-rows";
 import { currentRouting } from "../routing-config";
@@ -33,7 +34,7 @@ export async function postTestNotification(request: Request): Promise<Response> 
     );
   const now = new Date();
   const ids = await insertDeliveries(
-    undefined,
+    poolSql(),
     deliveryRowsFor(sampleNotification(name, now.toISOString()), channel, "test"),
     now,
   );
