@@ -14,6 +14,7 @@ import {
   confirmStaleSessions,
   resolveRediscoveredSessions,
   type SessionRecord,
+  sessionsWithStaleCatalogAlerts,
 } from "../db/alerting-rediscovery";
 import type { Sql } from "../db/sql";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
@@ -85,10 +86,17 @@ async function applyBoundedRediscovery(sql: Sql, rows: ChainRow[], now: Date) {
     serverName: row.serverName,
     observedAt: row.observedAt,
   });
-  const stale = rows.filter((row) => row.state === "stale_catalog").map(asRecord);
-  const pastCatalog = rows.filter((row) => !BEFORE_CATALOG.has(row.state)).map(asRecord);
-  // After the writes above, so alerts opened in this very batch take part. A confirmation is stamped a
-  // millisecond after `now` because it must come after the alert it confirms started (alertReadyAt).
+  // After the writes above, so alerts opened in this very batch take part.
+  const sessions = await sessionsWithStaleCatalogAlerts(
+    sql,
+    rows.map((row) => row.sessionId),
+  );
+  if (sessions.size === 0) return;
+  const concerned = rows.filter((row) => sessions.has(row.sessionId));
+  const stale = concerned.filter((row) => row.state === "stale_catalog").map(asRecord);
+  const pastCatalog = concerned.filter((row) => !BEFORE_CATALOG.has(row.state)).map(asRecord);
+  // A confirmation is stamped a millisecond after `now` because it must come after the alert it confirms started
+  // (alertReadyAt).
   await confirmStaleSessions(sql, stale, new Date(now.getTime() + 1));
   await resolveRediscoveredSessions(sql, pastCatalog, now);
 }

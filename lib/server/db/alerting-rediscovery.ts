@@ -28,6 +28,21 @@ const SOURCE = `src as (select * from jsonb_to_recordset($1::jsonb)
 // statement.
 
 /**
+ * The sessions among these with a firing stale_catalog alert: the only ones either statement below can change. A
+ * cheap index probe first, because the statements themselves cost more to plan than to run, and most batches have
+ * no such session.
+ */
+export async function sessionsWithStaleCatalogAlerts(sql: Sql, sessionIds: string[]): Promise<Set<string>> {
+  if (sessionIds.length === 0) return new Set();
+  const rows = await sql.query<{ session_id: string }>(
+    `select distinct session_id from alerts
+      where session_id = any($1::text[]) and state = 'stale_catalog' and status = 'firing'`,
+    [[...new Set(sessionIds)]],
+  );
+  return new Set(rows.map((row) => row.session_id));
+}
+
+/**
  * The session is still stale on its next record: a newer record of the same session and server, in another chain,
  * is stale_catalog too. Confirms those sessions' waiting stale_catalog alerts (ends a confirmOnNextRecord delay).
  */
