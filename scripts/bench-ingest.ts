@@ -139,14 +139,18 @@ async function viaHttp(
   const bodies = collectors(makeRecords(prefix, TOTAL), size).map((stream) =>
     stream.map((b) => JSON.stringify({ records: b })),
   );
-  return measure(appPid, () => inParallel(bodies, (body) => postRecords(baseUrl, key, body)));
+  // A fresh agent per run: between runs the app closes idle keep-alive sockets, and reusing one races that close.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  try {
+    return await measure(appPid, () => inParallel(bodies, (body) => postRecords(agent, baseUrl, key, body)));
+  } finally {
+    agent.destroy();
+  }
 }
 
 // node:http with keep-alive rather than fetch: the load generator shares the machine's two cores with the app and
 // PostgreSQL, and fetch spent ~2.5 ms of CPU a request (undici on Node 20) that no deployment's server pays for.
-const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
-
-function postRecords(baseUrl: string, key: string, body: string): Promise<void> {
+function postRecords(agent: http.Agent, baseUrl: string, key: string, body: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const request = http.request(
       `${baseUrl}/api/v1/records`,
@@ -316,7 +320,6 @@ try {
   console.log("|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
 } finally {
-  agent.destroy();
   app.kill("SIGTERM");
   await admin.end();
   await server.stop();
