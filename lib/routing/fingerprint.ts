@@ -10,7 +10,7 @@ const encoder = new TextEncoder();
  */
 export function fnv1a64(text: string): string {
   // Ids are ASCII in practice: their characters are their UTF-8 bytes, with no encoding step.
-  const bytes = /^[\x00-\x7f]*$/.test(text) ? null : encoder.encode(text);
+  const bytes = isAscii(text) ? null : encoder.encode(text);
   const length = bytes ? bytes.length : text.length;
   let hi = 0xcbf29ce4;
   let lo = 0x84222325;
@@ -21,6 +21,11 @@ export function fnv1a64(text: string): string {
     lo = low >>> 0;
   }
   return hi.toString(16).padStart(8, "0") + lo.toString(16).padStart(8, "0");
+}
+
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
 }
 
 /**
