@@ -36,7 +36,8 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
   // Inhibition sources: the firing alerts in a state some rule's source matchers accept, read once per tick (not
   // per group), and only when a rule exists.
   const sourceStates = inhibitionSourceStates(routing.compiled.inhibitRules);
-  const firing = sourceStates.length === 0 ? [] : await readFiringAlerts(sourceStates, FIRING_ALERTS_CAP);
+  const firing =
+    sourceStates.length === 0 ? [] : await readFiringAlerts({ states: sourceStates }, FIRING_ALERTS_CAP);
   const options = {
     extraSilences: silences,
     inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),

@@ -3,28 +3,14 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AlertContext } from "@/lib/routing/payload";
 import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
+import { getPrisma } from "./client";
 import { jsonRows } from "./json-rows";
 import { poolSql, prismaSql, type Sql } from "./sql";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
 
-export const storedAlertColumns = {
-  fingerprint: true,
-  chainId: true,
-  sessionId: true,
-  state: true,
-  severity: true,
-  status: true,
-  labels: true,
-  reasons: true,
-  retrySafe: true,
-  recordId: true,
-  confirmedAt: true,
-  resolvedBy: true,
-} satisfies Prisma.AlertSelect;
-
-/** `storedAlertColumns` as a select list, for plain statements over thousands of alerts. */
+/** The columns of a StoredAlert, as a select list: plain statements, since they read thousands of alerts. */
 export const STORED_ALERT_SQL = `fingerprint, chain_id as "chainId", session_id as "sessionId", state, severity,
   status, labels, reasons, retry_safe as "retrySafe", record_id as "recordId", confirmed_at as "confirmedAt",
   resolved_by as "resolvedBy"`;
@@ -48,12 +34,29 @@ export async function readAlertsByFingerprint(sql: Sql, fingerprints: string[]):
   );
 }
 
-/** Firing alerts in these states (inhibition sources), at most `limit`. */
-export async function readFiringAlerts(states: string[], limit: number): Promise<StoredAlert[]> {
+/**
+ * Firing alerts that may inhibit others, at most `limit`: those in `states` (the flush: states an inhibition rule's
+ * source accepts), or those of every chain but `exceptChain` (the route test).
+ */
+export async function readFiringAlerts(
+  filter: { states: string[] } | { exceptChain: string },
+  limit: number,
+): Promise<StoredAlert[]> {
+  const [condition, value] =
+    "states" in filter ? ["state = any($1::text[])", filter.states] : ["chain_id <> $1", filter.exceptChain];
   return poolSql().query<StoredAlert>(
-    `select ${STORED_ALERT_SQL} from alerts where status = 'firing' and state = any($1::text[]) limit $2`,
-    [states, limit],
+    `select ${STORED_ALERT_SQL} from alerts where status = 'firing' and ${condition} limit $2`,
+    [value, limit],
   );
+}
+
+/** The alert list: the firing alerts (or the latest resolved ones), newest first. */
+export async function listAlerts(status: "firing" | "resolved", limit: number) {
+  return getPrisma().alert.findMany({
+    where: { status },
+    orderBy: [{ startsAt: "desc" }, { fingerprint: "asc" }],
+    take: limit,
+  });
 }
 
 /** Record bodies by seq: the evidence an alert's context is taken from. */

@@ -135,3 +135,8 @@ export async function countStates(since?: Date) {
     shadowed,
   };
 }
+
+/** The stored chain row as it is, for routing (the route test). */
+export async function findChainRow(chainId: string) {
+  return getPrisma().chain.findUnique({ where: { chainId } });
+}

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { getPrisma } from "../../db/client";
+import { listAlerts } from "../../db/alerting-alerts";
 import { ApiError, notFound } from "../../http/api-error";
 import { resolveAlertByOperator } from "../operator-resolve";
 
@@ -15,11 +15,7 @@ export async function getAlerts(request: Request): Promise<Response> {
     throw new ApiError(422, "invalid_query", "the query is invalid", [
       { path: "$.query", code: "invalid_query", message: parsed.error.issues[0]?.message ?? "invalid" },
     ]);
-  const rows = await getPrisma().alert.findMany({
-    where: { status: parsed.data.status },
-    orderBy: [{ startsAt: "desc" }, { fingerprint: "asc" }],
-    take: parsed.data.limit,
-  });
+  const rows = await listAlerts(parsed.data.status, parsed.data.limit);
   return Response.json({
     alerts: rows.map((row) => ({
       fingerprint: row.fingerprint,

@@ -4,9 +4,9 @@ import { validateRecord } from "@/lib/contract";
 import { alertContextFromRecord } from "@/lib/routing/context";
 import { explainRouting } from "@/lib/routing/route-test";
 import type { ClassifiedChain, Layer, State, Transport } from "@/lib/routing/types";
-import { storedAlertColumns } from "../../db/alerting-alerts";
+import { readFiringAlerts } from "../../db/alerting-alerts";
 import { activeSilences } from "../../db/alerting-silences";
-import { getPrisma } from "../../db/client";
+import { findChainRow } from "../../db/chains";
 import { ApiError, notFound } from "../../http/api-error";
 import { alertOf, classifiedChainOf } from "../alert-rows";
 import { currentRouting } from "../routing-config";
@@ -58,7 +58,7 @@ function chainOfRecord(body: unknown, at: string | undefined) {
 }
 
 async function chainOfStored(chainId: string) {
-  const row = await getPrisma().chain.findUnique({ where: { chainId } });
+  const row = await findChainRow(chainId);
   if (!row) throw notFound("chain");
   return { chain: classifiedChainOf(row), context: undefined };
 }
@@ -76,11 +76,7 @@ export async function postRouteTest(request: Request): Promise<Response> {
   const [routing, silences, firing] = await Promise.all([
     currentRouting(),
     activeSilences(now),
-    getPrisma().alert.findMany({
-      where: { status: "firing", chainId: { not: chain.chainId } },
-      select: storedAlertColumns,
-      take: 20_000,
-    }),
+    readFiringAlerts({ exceptChain: chain.chainId }, 20_000),
   ]);
   const result = explainRouting(routing.compiled, chain, now.getTime(), {
     silences,
