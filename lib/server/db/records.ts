@@ -67,8 +67,9 @@ const RECORD_COLUMNS = [
 /**
  * One multi-row INSERT … VALUES whatever the batch size (14 parameters a record, far below PostgreSQL's 65,535);
  * returns the rows it inserted. Each body is bound as the JSON already serialised for its content hash, so it is
- * serialised once and parsed once (by the `json` column's input check). Reading the rows out of one JSON document
- * instead (json_to_recordset) parsed every body twice and made this statement twice the raw-INSERT ceiling's.
+ * serialised once and parsed once (by the `json` column's input check), where reading the rows out of one JSON
+ * document (json_to_recordset) parses it as a whole and then each body again. Under the ingestion bench this
+ * statement's time fell from ~104 to ~83 µs a record; alone the two forms are within noise (docs/BENCHMARKS.md).
  */
 async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
   const values: unknown[] = [];
