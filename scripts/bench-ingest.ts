@@ -2,10 +2,10 @@
  * Ingestion throughput (issue 4): `npm run bench:ingest`.
  *
  * Starts the production build (`next start`, run `npm run build` first) on a throwaway database and posts the
- * seed fixture's shapes (fresh recordIds, three records per chain: start, end, verified) through
- * POST /api/v1/records in batches of 100 and of 1000, a few requests in flight. In the same run, the same rows
- * (records, chains, state history) are written by raw `pg` multi-row INSERTs, one transaction per batch: the
- * ceiling that HTTP + validation + classification + Prisma is compared with.
+ * seed fixture's shapes (fresh recordIds, three consecutive shapes per chain, the newest of which is always an
+ * alerting state) through POST /api/v1/records in batches of 100 and of 1000, three collectors in parallel. In the
+ * same run, the same rows (records, chains, state history) are written by raw `pg` multi-row INSERTs, one
+ * transaction per batch: the ceiling that HTTP + validation + classification + the app's writes are compared with.
  */
 import { spawn } from "node:child_process";
 import http from "node:http";
