@@ -4,6 +4,7 @@ import { type PreparedRecord, recordConflict, sameContent } from "../ingest/prep
 import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { latestOperatorEffects } from "./operator-effects";
+import { jsonRows } from "./json-rows";
 import { inTransaction, type Sql } from "./sql";
 
 export type SavedRecord = {
@@ -47,58 +48,45 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
-const RECORD_COLUMNS = [
-  "record_id",
-  "chain_id",
-  "session_id",
-  "observed_at",
-  "content_hash",
-  "body",
-  "state",
-  "layer",
-  "reasons",
-  "retry_safe",
-  "evidence",
-  "shadowed_state",
-  "shadowed_reason",
-  "next_check_at",
-] as const;
-
 /**
- * One multi-row INSERT … VALUES whatever the batch size (14 parameters a record, far below PostgreSQL's 65,535);
- * returns the rows it inserted. Each body is bound as the JSON already serialised for its content hash, so it is
- * serialised once and parsed once (by the `json` column's input check), where reading the rows out of one JSON
- * document (json_to_recordset) parses it as a whole and then each body again. Under the ingestion bench this
- * statement's time fell from ~104 to ~83 µs a record; alone the two forms are within noise (docs/BENCHMARKS.md).
+ * One INSERT whatever the batch size, its plan the same for every batch: the small columns come as one JSON
+ * document of rows, the bodies as one JSON array of the texts already serialised for their content hashes, zipped
+ * by position (`rows from`). Returns the rows it inserted. Measured alone against a multi-row VALUES list (14
+ * parameters a record, whose planning grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at
+ * batch 100, about even at 1000 (docs/BENCHMARKS.md).
  */
 async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
-  const values: unknown[] = [];
-  const tuples = items.map(({ record, json, contentHash, observedAtMs, classification: c }) => {
-    const first = values.length + 1;
-    values.push(
-      record.recordId,
-      record.chainId,
-      record.session.id,
-      new Date(observedAtMs).toISOString(),
-      contentHash,
-      json,
-      c.state,
-      c.layer,
-      c.reasons,
-      c.retrySafe ?? null,
-      c.evidence ?? null,
-      c.shadowed?.state ?? null,
-      c.shadowed?.reason ?? null,
-      c.nextCheckAt ?? null,
-    );
-    return `(${RECORD_COLUMNS.map((_, k) => `$${first + k}`).join(",")})`;
-  });
+  const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
+    record_id: record.recordId,
+    chain_id: record.chainId,
+    session_id: record.session.id,
+    observed_at: new Date(observedAtMs).toISOString(),
+    content_hash: contentHash,
+    state: c.state,
+    layer: c.layer,
+    reasons: c.reasons,
+    retry_safe: c.retrySafe ?? null,
+    evidence: c.evidence ?? null,
+    shadowed_state: c.shadowed?.state ?? null,
+    shadowed_reason: c.shadowed?.reason ?? null,
+    next_check_at: c.nextCheckAt ?? null,
+  }));
+  const bodies = `[${items.map((item) => item.json).join(",")}]`;
   const inserted = await sql.query<{ record_id: string; seq: bigint }>(
-    `insert into health_records (${RECORD_COLUMNS.join(", ")})
-    values ${tuples.join(",")}
+    `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
+      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
+    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
+      u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
+    from rows from (
+      jsonb_to_recordset($1::jsonb) as (record_id text, chain_id text, session_id text, observed_at timestamptz,
+        content_hash text, state text, layer text, reasons text[], retry_safe boolean, evidence text,
+        shadowed_state text, shadowed_reason text, next_check_at timestamptz),
+      json_array_elements($2::json)
+    ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
+      shadowed_state, shadowed_reason, next_check_at, body)
     on conflict (record_id) do nothing
     returning record_id, seq`,
-    values,
+    [jsonRows(rows), bodies],
   );
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
