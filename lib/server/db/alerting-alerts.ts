@@ -5,7 +5,7 @@ import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
 import { getPrisma } from "./client";
 import { jsonRows } from "./json-rows";
-import { poolSql, prismaSql, type Sql } from "./sql";
+import { poolSql, prepared, prismaSql, type Sql } from "./sql";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -97,11 +97,9 @@ const asJsonRow = (r: AlertRowWrite) => ({
   confirmed_at: r.confirmedAt,
 });
 
-/** New alerts, or resolved ones firing again: a fresh start, no confirmation, no resolve mark. */
-export async function insertFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: Date): Promise<void> {
-  if (rows.length === 0) return;
-  await sql.execute(
-    `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
+const INSERT_FIRING_ALERTS = prepared(
+  "receipt_insert_firing_alerts",
+  `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
       starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by)
     select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context, u.reasons,
       $2, null, $2, u.retry_safe, u.record_id, null, null
@@ -113,8 +111,12 @@ export async function insertFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: D
       context = excluded.context, reasons = excluded.reasons, starts_at = excluded.starts_at, ends_at = null,
       updated_at = excluded.updated_at, retry_safe = excluded.retry_safe, record_id = excluded.record_id,
       confirmed_at = null, resolved_by = null`,
-    [jsonRows(rows.map(asJsonRow)), now],
-  );
+);
+
+/** New alerts, or resolved ones firing again: a fresh start, no confirmation, no resolve mark. */
+export async function insertFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: Date): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.execute(INSERT_FIRING_ALERTS, [jsonRows(rows.map(asJsonRow)), now]);
 }
 
 /** Firing alerts refreshed from a newer record; a confirmation, once set, stays. */
@@ -147,13 +149,19 @@ export async function forgetResolveMarks(sql: Sql, fingerprints: string[]): Prom
   ]);
 }
 
+const APPEND_OUTBOX_EVENTS = prepared(
+  "receipt_append_outbox_events",
+  "insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])",
+);
+
 /** One statement whatever the number of events. */
 export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
-  await sql.execute(
-    "insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])",
-    [events.map((e) => e.fingerprint), events.map((e) => e.chainId), events.map((e) => e.event)],
-  );
+  await sql.execute(APPEND_OUTBOX_EVENTS, [
+    events.map((e) => e.fingerprint),
+    events.map((e) => e.chainId),
+    events.map((e) => e.event),
+  ]);
 }
 
 /**

@@ -2,7 +2,13 @@ import type { HealthRecord } from "@/lib/contract";
 import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
 import { jsonRows } from "./json-rows";
-import type { Sql } from "./sql";
+import { prepared, type Sql } from "./sql";
+
+const LOCK_CHAINS = prepared(
+  "receipt_lock_chains",
+  `select count(pg_advisory_xact_lock(hashtextextended(c, 0)))::int as locked
+      from (select unnest($1::text[]) as c order by 1) ordered`,
+);
 
 /**
  * Serialises writers of the same chains (ingestion, the deadline worker, reconciliation) across transactions and
@@ -10,11 +16,7 @@ import type { Sql } from "./sql";
  */
 export async function lockChains(sql: Sql, chainIds: string[]): Promise<void> {
   const sorted = [...new Set(chainIds)].sort();
-  await sql.query(
-    `select count(pg_advisory_xact_lock(hashtextextended(c, 0)))::int as locked
-      from (select unnest($1::text[]) as c order by 1) ordered`,
-    [sorted],
-  );
+  await sql.query(LOCK_CHAINS, [sorted]);
 }
 
 /**
@@ -34,6 +36,28 @@ export async function writeChainState(
   await appendStateChanges(sql, changes);
   await enqueueAlertEvents(sql, rows, changes, records, newChains);
 }
+
+const UPSERT_CHAINS = prepared(
+  "receipt_upsert_chains",
+  `insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
+      shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
+      server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
+    select u.*, now()
+    from jsonb_to_recordset($1::jsonb) as u(chain_id text, session_id text, state text, layer text,
+      reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
+      next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
+      evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
+      transport text, tool text, labels jsonb, record_count int)
+    on conflict (chain_id) do update set
+      session_id = excluded.session_id, state = excluded.state, layer = excluded.layer, reasons = excluded.reasons,
+      retry_safe = excluded.retry_safe, evidence = excluded.evidence, shadowed_state = excluded.shadowed_state,
+      shadowed_reason = excluded.shadowed_reason, next_check_at = excluded.next_check_at,
+      current_record_id = excluded.current_record_id, current_seq = excluded.current_seq,
+      observed_at = excluded.observed_at, evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
+      server_version = excluded.server_version, client_name = excluded.client_name,
+      client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
+      labels = excluded.labels, record_count = excluded.record_count, updated_at = now()`,
+);
 
 /** Writes chain rows in one statement, whatever the batch size. */
 async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
@@ -62,27 +86,7 @@ async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
     labels: r.labels,
     record_count: r.recordCount,
   }));
-  await sql.execute(
-    `insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
-      shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
-      server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
-    select u.*, now()
-    from jsonb_to_recordset($1::jsonb) as u(chain_id text, session_id text, state text, layer text,
-      reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
-      next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
-      evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
-      transport text, tool text, labels jsonb, record_count int)
-    on conflict (chain_id) do update set
-      session_id = excluded.session_id, state = excluded.state, layer = excluded.layer, reasons = excluded.reasons,
-      retry_safe = excluded.retry_safe, evidence = excluded.evidence, shadowed_state = excluded.shadowed_state,
-      shadowed_reason = excluded.shadowed_reason, next_check_at = excluded.next_check_at,
-      current_record_id = excluded.current_record_id, current_seq = excluded.current_seq,
-      observed_at = excluded.observed_at, evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
-      server_version = excluded.server_version, client_name = excluded.client_name,
-      client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
-      labels = excluded.labels, record_count = excluded.record_count, updated_at = now()`,
-    [jsonRows(json)],
-  );
+  await sql.execute(UPSERT_CHAINS, [jsonRows(json)]);
 }
 
 /** Only the record count moves when every new record of a chain is older than its current one. */
@@ -99,6 +103,13 @@ export async function setRecordCounts(
   );
 }
 
+const APPEND_STATE_CHANGES = prepared(
+  "receipt_append_state_changes",
+  `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
+      select * from jsonb_to_recordset($1::jsonb) as u(chain_id text, from_state text, to_state text,
+        reason text, at timestamptz, record_id text, cause text)`,
+);
+
 async function appendStateChanges(sql: Sql, changes: StateChange[]): Promise<void> {
   if (changes.length === 0) return;
   const json = changes.map((c) => ({
@@ -110,10 +121,5 @@ async function appendStateChanges(sql: Sql, changes: StateChange[]): Promise<voi
     record_id: c.recordId,
     cause: c.cause,
   }));
-  await sql.execute(
-    `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
-      select * from jsonb_to_recordset($1::jsonb) as u(chain_id text, from_state text, to_state text,
-        reason text, at timestamptz, record_id text, cause text)`,
-    [jsonRows(json)],
-  );
+  await sql.execute(APPEND_STATE_CHANGES, [jsonRows(json)]);
 }

@@ -1,6 +1,6 @@
 import type { Scope } from "../keys";
 import { getPrisma } from "./client";
-import { poolSql } from "./sql";
+import { poolSql, prepared } from "./sql";
 
 export type IngestionKeySummary = {
   id: string;
@@ -54,6 +54,12 @@ export async function revokeIngestionKey(name: string, now = new Date()): Promis
   return count > 0;
 }
 
+const FIND_ACTIVE_KEY = prepared(
+  "receipt_find_active_key",
+  `select id::text, name, scopes, last_used_at as "lastUsedAt"
+      from ingestion_keys where key_hash = $1 and revoked_at is null`,
+);
+
 /** Asked on every API request with a key: one plain statement (see sql.ts), not a Prisma query. */
 export async function findActiveKeyByHash(keyHash: string) {
   const [found] = await poolSql().query<{
@@ -61,11 +67,7 @@ export async function findActiveKeyByHash(keyHash: string) {
     name: string;
     scopes: string[];
     lastUsedAt: Date | null;
-  }>(
-    `select id::text, name, scopes, last_used_at as "lastUsedAt"
-      from ingestion_keys where key_hash = $1 and revoked_at is null`,
-    [keyHash],
-  );
+  }>(FIND_ACTIVE_KEY, [keyHash]);
   return found ?? null;
 }
 

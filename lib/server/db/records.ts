@@ -5,7 +5,7 @@ import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { latestOperatorEffects } from "./operator-effects";
 import { jsonRows } from "./json-rows";
-import { inTransaction, type Sql } from "./sql";
+import { inTransaction, prepared, type Sql } from "./sql";
 
 export type SavedRecord = {
   recordId: string;
@@ -55,6 +55,23 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
  * parameters a record, whose planning grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at
  * batch 100, about even at 1000 (docs/BENCHMARKS.md).
  */
+const INSERT_RECORDS = prepared(
+  "receipt_insert_records",
+  `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
+      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
+    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
+      u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
+    from rows from (
+      jsonb_to_recordset($1::jsonb) as (record_id text, chain_id text, session_id text, observed_at timestamptz,
+        content_hash text, state text, layer text, reasons text[], retry_safe boolean, evidence text,
+        shadowed_state text, shadowed_reason text, next_check_at timestamptz),
+      json_array_elements($2::json)
+    ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
+      shadowed_state, shadowed_reason, next_check_at, body)
+    on conflict (record_id) do nothing
+    returning record_id, seq`,
+);
+
 async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
   const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
     record_id: record.recordId,
@@ -72,22 +89,10 @@ async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<
     next_check_at: c.nextCheckAt ?? null,
   }));
   const bodies = `[${items.map((item) => item.json).join(",")}]`;
-  const inserted = await sql.query<{ record_id: string; seq: bigint }>(
-    `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
-      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
-    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
-      u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
-    from rows from (
-      jsonb_to_recordset($1::jsonb) as (record_id text, chain_id text, session_id text, observed_at timestamptz,
-        content_hash text, state text, layer text, reasons text[], retry_safe boolean, evidence text,
-        shadowed_state text, shadowed_reason text, next_check_at timestamptz),
-      json_array_elements($2::json)
-    ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
-      shadowed_state, shadowed_reason, next_check_at, body)
-    on conflict (record_id) do nothing
-    returning record_id, seq`,
-    [jsonRows(rows), bodies],
-  );
+  const inserted = await sql.query<{ record_id: string; seq: bigint }>(INSERT_RECORDS, [
+    jsonRows(rows),
+    bodies,
+  ]);
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 
@@ -132,7 +137,8 @@ async function advanceChains(sql: Sql, items: PreparedRecord[], inserted: Map<st
   }
   if (byChain.size === 0) return;
   const heads = await readChainHeads(sql, [...byChain.keys()]);
-  const operatorEffects = await latestOperatorEffects(sql, [...byChain.keys()]);
+  // Operator evidence is recorded on a stored chain, under its lock: a chain this batch creates has none.
+  const operatorEffects = await latestOperatorEffects(sql, [...heads.keys()]);
   const rows = [];
   const counts = [];
   const changes = [];

@@ -11,15 +11,32 @@ import { getPool } from "./client";
  */
 export type Sql = {
   /** Rows of a statement; int8 columns come back as bigint, as Prisma's raw queries return them. */
-  query<Row = Record<string, unknown>>(text: string, values?: readonly unknown[]): Promise<Row[]>;
+  query<Row = Record<string, unknown>>(statement: Statement, values?: readonly unknown[]): Promise<Row[]>;
   /** Rows affected. */
-  execute(text: string, values?: readonly unknown[]): Promise<number>;
+  execute(statement: Statement, values?: readonly unknown[]): Promise<number>;
 };
+
+/** SQL text, or a statement made with `prepared`. */
+export type Statement = string | PreparedStatement;
+type PreparedStatement = { name: string; text: string };
+
+/**
+ * A statement each pooled connection parses and plans once, then only binds and runs: for statements whose plan
+ * cannot depend on their parameters — an INSERT from a JSON document of rows, the chain locks, a unique-key lookup.
+ * Parsing and planning the record insert cost PostgreSQL ~0.4 ms a batch. Never for a read whose best plan depends
+ * on the data: a generic plan made while `chains` was nearly empty kept a sequential scan once it had grown
+ * (docs/BENCHMARKS.md). Prisma's transactions (`prismaSql`) run the text unprepared.
+ */
+export function prepared(name: string, text: string): PreparedStatement {
+  return { name, text };
+}
+
+const textOf = (statement: Statement) => (typeof statement === "string" ? statement : statement.text);
 
 export function prismaSql(tx: Prisma.TransactionClient): Sql {
   return {
-    query: (text, values = []) => tx.$queryRawUnsafe(text, ...values),
-    execute: (text, values = []) => tx.$executeRawUnsafe(text, ...values),
+    query: (statement, values = []) => tx.$queryRawUnsafe(textOf(statement), ...values),
+    execute: (statement, values = []) => tx.$executeRawUnsafe(textOf(statement), ...values),
   };
 }
 
@@ -32,11 +49,15 @@ const types = {
 };
 
 function sqlOver(target: pg.Pool | pg.PoolClient): Sql {
+  const config = (statement: Statement, values: readonly unknown[]) => ({
+    ...(typeof statement === "string" ? { text: statement } : statement),
+    values: [...values],
+    types,
+  });
   return {
-    query: async <Row>(text: string, values: readonly unknown[] = []) =>
-      (await target.query({ text, values: [...values], types })).rows as Row[],
-    execute: async (text, values = []) =>
-      (await target.query({ text, values: [...values], types })).rowCount ?? 0,
+    query: async <Row>(statement: Statement, values: readonly unknown[] = []) =>
+      (await target.query(config(statement, values))).rows as Row[],
+    execute: async (statement, values = []) => (await target.query(config(statement, values))).rowCount ?? 0,
   };
 }
 
