@@ -126,6 +126,19 @@ describe("idempotency under concurrency", () => {
     expect(((await response.json()) as { results: Result[] }).results[0]?.duplicate).toBe(true);
   });
 
+  it("a batch mixing a stored record with new ones stores the new ones and flags only the stored one", async () => {
+    const stored = onChain("chain:mixed-a", "rec:mixed-a", t(60_000));
+    await post([stored]);
+    const fresh = onChain("chain:mixed-b", "rec:mixed-b", t(60_000));
+    const results = await post([fresh, stored]);
+    expect(results.map((r) => [r.recordId, r.duplicate])).toEqual([
+      ["rec:mixed-b", false],
+      ["rec:mixed-a", true],
+    ]);
+    expect((await chain("chain:mixed-b")).chain.recordCount).toBe(1);
+    expect((await chain("chain:mixed-a")).history).toHaveLength(1);
+  });
+
   it("a record repeated inside one batch is stored once, the repeat flagged duplicate", async () => {
     const record = onChain("chain:twice", "rec:twice", t(60_000));
     const results = await post([record, record]);

@@ -5,7 +5,7 @@ import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { latestOperatorEffects } from "./operator-effects";
 import { jsonRows } from "./json-rows";
-import { inTransaction, prepared, type Sql } from "./sql";
+import { inTransaction, prepared, type Sql, type Statement } from "./sql";
 
 export type SavedRecord = {
   recordId: string;
@@ -21,17 +21,16 @@ export type SavedRecord = {
  */
 export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[]> {
   const unique = dedupeWithinBatch(batch);
-  const duplicates = await inTransaction(async (sql) => {
-    await lockChains(
-      sql,
-      unique.map((item) => item.record.chainId),
-    );
-    const inserted = await insertNewRecords(sql, unique);
-    const notInserted = unique.filter((item) => !inserted.has(item.record.recordId));
-    await rejectConflicts(sql, notInserted);
-    await advanceChains(sql, unique, inserted);
-    return new Set(notInserted.map((item) => item.record.recordId));
-  });
+  let duplicates: Set<string>;
+  try {
+    duplicates = await storeBatch(unique, INSERT_RECORDS);
+  } catch (error) {
+    if (!isRecordStoredAlready(error)) throw error;
+    // Some recordId of the batch is stored already (a re-sent batch, or an identical one that committed first): the
+    // whole transaction runs again, now setting stored records aside. The first try is a plain INSERT because
+    // ON CONFLICT costs PostgreSQL ~8 µs more a record on every batch, and re-sent batches are the exception.
+    duplicates = await storeBatch(unique, INSERT_RECORDS_SKIPPING_STORED);
+  }
   const seen = new Set<string>();
   return batch.map((item) => {
     const { recordId, chainId } = item.record;
@@ -40,6 +39,26 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
     return { recordId, chainId, duplicate, classification: item.classification };
   });
 }
+
+/** Returns the recordIds that were stored before (duplicates). */
+function storeBatch(items: PreparedRecord[], insert: Statement): Promise<Set<string>> {
+  return inTransaction(async (sql) => {
+    await lockChains(
+      sql,
+      items.map((item) => item.record.chainId),
+    );
+    const inserted = await insertRecords(sql, items, insert);
+    const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
+    await rejectConflicts(sql, notInserted);
+    await advanceChains(sql, items, inserted);
+    return new Set(notInserted.map((item) => item.record.recordId));
+  });
+}
+
+const isRecordStoredAlready = (error: unknown) =>
+  error instanceof Error &&
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint?: string }).constraint === "health_records_record_id_key";
 
 function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   const byId = new Map<string, PreparedRecord>();
@@ -51,14 +70,12 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
 /**
  * One INSERT whatever the batch size, its plan the same for every batch: the small columns come as one JSON
  * document of rows, the bodies as one JSON array of the texts already serialised for their content hashes, zipped
- * by position (`rows from`). Returns the rows it inserted. Measured alone against a multi-row VALUES list (14
+ * by position (`rows from`). `insertRecords` returns the rows it inserted. Measured alone against a multi-row VALUES list (14
  * parameters a record, whose planning grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at
  * batch 100, about even at 1000 (docs/BENCHMARKS.md).
  */
-const INSERT_RECORDS = prepared(
-  "receipt_insert_records",
-  `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
-      reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
+const INSERT_RECORDS_SQL = `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash,
+      body, state, layer, reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
     select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
       u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
     from rows from (
@@ -67,12 +84,20 @@ const INSERT_RECORDS = prepared(
         shadowed_state text, shadowed_reason text, next_check_at timestamptz),
       json_array_elements($2::json)
     ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
-      shadowed_state, shadowed_reason, next_check_at, body)
-    on conflict (record_id) do nothing
-    returning record_id, seq`,
+      shadowed_state, shadowed_reason, next_check_at, body)`;
+
+const INSERT_RECORDS = prepared("receipt_insert_records", `${INSERT_RECORDS_SQL} returning record_id, seq`);
+
+const INSERT_RECORDS_SKIPPING_STORED = prepared(
+  "receipt_insert_records_skipping_stored",
+  `${INSERT_RECORDS_SQL} on conflict (record_id) do nothing returning record_id, seq`,
 );
 
-async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
+async function insertRecords(
+  sql: Sql,
+  items: PreparedRecord[],
+  insert: Statement,
+): Promise<Map<string, bigint>> {
   const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
     record_id: record.recordId,
     chain_id: record.chainId,
@@ -89,10 +114,7 @@ async function insertNewRecords(sql: Sql, items: PreparedRecord[]): Promise<Map<
     next_check_at: c.nextCheckAt ?? null,
   }));
   const bodies = `[${items.map((item) => item.json).join(",")}]`;
-  const inserted = await sql.query<{ record_id: string; seq: bigint }>(INSERT_RECORDS, [
-    jsonRows(rows),
-    bodies,
-  ]);
+  const inserted = await sql.query<{ record_id: string; seq: bigint }>(insert, [jsonRows(rows), bodies]);
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 
