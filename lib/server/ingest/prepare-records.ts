@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate } from "node:timers/promises";
 import { type Classification, classify } from "@/lib/classifier";
 import { type HealthRecord, validateRecord } from "@/lib/contract";
 import { ApiError, type ApiIssue } from "../http/api-error";
@@ -20,18 +21,41 @@ export type PreparedRecord = {
  * treat the batch as leaking, not merely malformed.
  */
 export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
-  const prepared: PreparedRecord[] = [];
-  const issues: ApiIssue[] = [];
-  let secretFound = false;
-  inputs.forEach((input, index) => {
+  const batch = new BatchPreparation();
+  inputs.forEach((input, index) => batch.add(input, index));
+  return batch.finish();
+}
+
+const RECORDS_BETWEEN_YIELDS = 100;
+
+/**
+ * `prepareRecords` for the server: it lets the event loop run between slices of 100 records. Preparing 1000
+ * records is ~50 ms of one thread; in one piece it holds up the database round trips of the other requests in
+ * flight, and their connections sit idle meanwhile.
+ */
+export async function prepareRecordsYielding(inputs: unknown[]): Promise<PreparedRecord[]> {
+  const batch = new BatchPreparation();
+  for (let index = 0; index < inputs.length; index++) {
+    if (index > 0 && index % RECORDS_BETWEEN_YIELDS === 0) await setImmediate();
+    batch.add(inputs[index], index);
+  }
+  return batch.finish();
+}
+
+class BatchPreparation {
+  private readonly prepared: PreparedRecord[] = [];
+  private readonly issues: ApiIssue[] = [];
+  private secretFound = false;
+
+  add(input: unknown, index: number): void {
     const result = validateRecord(input);
     if (!result.ok) {
-      secretFound ||= result.code === "secret_detected";
-      for (const issue of result.issues) issues.push({ index, ...issue });
+      this.secretFound ||= result.code === "secret_detected";
+      for (const issue of result.issues) this.issues.push({ index, ...issue });
       return;
     }
     const json = JSON.stringify(result.record);
-    prepared.push({
+    this.prepared.push({
       index,
       record: result.record,
       json,
@@ -39,14 +63,27 @@ export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
       observedAtMs: Date.parse(result.record.observedAt),
       classification: classify(result.record),
     });
-  });
-  if (issues.length > 0) {
-    throw secretFound
-      ? new ApiError(422, "secret_detected", "a record contains a credential; nothing was stored", issues)
-      : new ApiError(422, "invalid_records", "the batch has invalid records; nothing was stored", issues);
   }
-  rejectConflictsWithinBatch(prepared);
-  return prepared;
+
+  finish(): PreparedRecord[] {
+    if (this.issues.length > 0) {
+      throw this.secretFound
+        ? new ApiError(
+            422,
+            "secret_detected",
+            "a record contains a credential; nothing was stored",
+            this.issues,
+          )
+        : new ApiError(
+            422,
+            "invalid_records",
+            "the batch has invalid records; nothing was stored",
+            this.issues,
+          );
+    }
+    rejectConflictsWithinBatch(this.prepared);
+    return this.prepared;
+  }
 }
 
 /**
