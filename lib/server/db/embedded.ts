@@ -37,10 +37,9 @@ function letOthersTraverse(dir: string) {
 }
 
 /**
- * PostgreSQL's default cache (128 MB) is sized for machines of twenty years ago: once the records outgrow it, every
+ * PostgreSQL's default cache (128 MB) is smaller than a few hundred thousand records: once they outgrow it, every
  * batch evicts pages and reads them back through the kernel. A quarter of the machine's memory (the usual advice),
- * at most 1 GiB, at least the default. With 330,000 records stored, the ingestion bench's PostgreSQL CPU per record
- * fell from ~200 to ~180 µs (docs/BENCHMARKS.md). An external DATABASE_URL server keeps its own settings.
+ * at most 1 GiB, at least the default. An external DATABASE_URL server keeps its own settings.
  */
 function sharedBuffersMb(): number {
   return Math.max(128, Math.min(1024, Math.floor(os.totalmem() / 4 / 2 ** 20)));
