@@ -22,7 +22,7 @@ export type PreparedRecord = {
  */
 export function prepareRecords(inputs: unknown[]): PreparedRecord[] {
   const batch = new BatchPreparation();
-  inputs.forEach((input, index) => batch.add(input, index));
+  for (const [index, input] of inputs.entries()) batch.add(input, index);
   return batch.finish();
 }
 
