@@ -184,8 +184,10 @@ function postRecords(agent: http.Agent, baseUrl: string, key: string, body: stri
 
 /** The same rows our path writes, as plain multi-row INSERTs: no HTTP, no validation, no ORM. */
 async function viaRawInsert(url: string, size: number, prefix: string): Promise<Run> {
-  const prepared = collectors(makeRecords(prefix, TOTAL), size).map((stream) =>
-    stream.map((batch) => prepareRecords(batch)),
+  const prepared = await Promise.all(
+    collectors(makeRecords(prefix, TOTAL), size).map((stream) =>
+      Promise.all(stream.map((batch) => prepareRecords(batch))),
+    ),
   );
   const pool = new pg.Pool({ connectionString: url, max: IN_FLIGHT });
   const run = await measure(undefined, () =>

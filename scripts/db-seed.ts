@@ -37,7 +37,7 @@ try {
   let records = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await saveRecords(prepareRecords(batch));
+    await saveRecords(await prepareRecords(batch));
     records += batch.length;
     batch = [];
   };

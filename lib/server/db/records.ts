@@ -70,9 +70,8 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
 /**
  * One INSERT whatever the batch size, its plan the same for every batch: the small columns come as one JSON
  * document of rows, the bodies as one JSON array of the texts already serialised for their content hashes, zipped
- * by position (`rows from`). `insertRecords` returns the rows it inserted. Measured alone against a multi-row VALUES list (14
- * parameters a record, whose planning grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at
- * batch 100, about even at 1000 (docs/BENCHMARKS.md).
+ * by position (`rows from`). Measured alone against a multi-row VALUES list (14 parameters a record, whose planning
+ * grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at batch 100, about even at 1000.
  */
 const INSERT_RECORDS_SQL = `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash,
       body, state, layer, reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)

@@ -1,11 +1,11 @@
 import { saveRecords } from "../db/records";
-import { prepareRecordsYielding } from "./prepare-records";
+import { prepareRecords } from "./prepare-records";
 import { readBatch } from "./read-batch";
 
 /** POST /api/v1/records: read, validate every record, classify, store atomically, answer per record in order. */
 export async function ingestRequest(request: Request) {
   const inputs = await readBatch(request);
-  const prepared = await prepareRecordsYielding(inputs);
+  const prepared = await prepareRecords(inputs);
   const saved = await saveRecords(prepared);
   return {
     results: saved.map(({ recordId, chainId, duplicate, classification }) => ({
