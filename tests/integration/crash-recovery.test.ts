@@ -102,6 +102,10 @@ describe("crash recovery", () => {
     const pidFile = path.join(dataDir, "pg", "postmaster.pid");
     expect(existsSync(pidFile)).toBe(true); // left behind by the crash
     const stalePid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    // SIGKILL is delivered at once, but the kernel takes a moment to tear down a postmaster and its shared memory.
+    for (const deadline = Date.now() + 10_000; isRunning(stalePid) && Date.now() < deadline; ) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     expect(isRunning(stalePid)).toBe(false);
 
     app = startServe(port);
