@@ -2,13 +2,14 @@
 // Seeds N chains through the real ingestion path into a throwaway embedded PostgreSQL (or DIR, reused when it already
 // holds the data set), starts the production build on it, signs in, and times every list endpoint and page the
 // dashboard reads. Prints a Markdown table for docs/BENCHMARKS.md; exits 1 when a list endpoint's p95 is over 300 ms.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { freePort } from "../lib/server/db/embedded";
+import { spawnNext } from "../lib/server/next-server";
 import { dashboardRequests, type Timed, timeRequest } from "./bench/dashboard-requests";
 
 const { values } = parseArgs({
@@ -33,7 +34,7 @@ if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
 const { openDatabase } = await import("../lib/server/db/connection-string");
 const { applyMigrations } = await import("../lib/server/db/migrate");
 const db = await openDatabase();
-let app: ReturnType<typeof spawn> | null = null;
+let app: ReturnType<typeof spawnNext> | null = null;
 try {
   await applyMigrations(db.url);
   const sql = new pg.Client({ connectionString: db.url });
@@ -68,23 +69,11 @@ try {
   await sql.end();
 
   const port = await freePort();
-  app = spawn(
-    process.execPath,
-    [
-      path.join(root, "node_modules/next/dist/bin/next"),
-      "start",
-      "--port",
-      String(port),
-      "--hostname",
-      "127.0.0.1",
-    ],
-    {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
-      stdio: "ignore",
-      detached: true,
-    },
-  );
+  app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    stdio: "ignore",
+    detached: true,
+  });
   const base = `http://127.0.0.1:${port}`;
   await waitForHealth(base);
   const cookie = await signIn(base);

@@ -7,7 +7,6 @@
  * same run, the same rows (records, chains, state history) are written by raw `pg` multi-row INSERTs, one
  * transaction per batch: the ceiling that HTTP + validation + classification + the app's writes are compared with.
  */
-import { spawn } from "node:child_process";
 import http from "node:http";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,6 +15,7 @@ import { gunzipSync } from "node:zlib";
 import pg from "pg";
 import { startEmbeddedPostgres, freePort } from "../lib/server/db/embedded";
 import { applyMigrations } from "../lib/server/db/migrate";
+import { spawnNext } from "../lib/server/next-server";
 import { contentHash, prepareRecords } from "../lib/server/ingest/prepare-records";
 import type { HealthRecord } from "../lib/contract";
 
@@ -276,15 +276,10 @@ process.env.DATABASE_URL = appDb;
 const { createKey } = await import("../lib/server/key-service");
 const { key } = await createKey("bench", ["ingest"]);
 const port = await freePort();
-const app = spawn(
-  process.execPath,
-  [path.join(root, "node_modules/next/dist/bin/next"), "start", "--port", String(port)],
-  {
-    cwd: root,
-    env: { ...process.env, DATABASE_URL: appDb, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  },
-);
+const app = spawnNext(["start", "--port", String(port)], {
+  env: { ...process.env, DATABASE_URL: appDb, NEXT_TELEMETRY_DISABLED: "1" },
+  stdio: "ignore",
+});
 const baseUrl = `http://127.0.0.1:${port}`;
 for (let i = 0; i < 100; i++) {
   try {

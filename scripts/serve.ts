@@ -9,14 +9,10 @@ import { alertSettings } from "../lib/server/alerts/settings";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { readEnv } from "../lib/server/env";
+import { spawnNext } from "../lib/server/next-server";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const root = path.resolve(import.meta.dirname, "..");
-const nextBin = path.join(root, "node_modules/next/dist/bin/next");
-
-function run(args: string[], env: NodeJS.ProcessEnv) {
-  return spawn(process.execPath, [nextBin, ...args], { cwd: root, env, stdio: "inherit" });
-}
 
 let env: ReturnType<typeof readEnv>;
 try {
@@ -54,7 +50,7 @@ if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
 }
 
 // Idle keep-alive sockets outlive a load balancer's (typically 60 s): the server never closes one under a request.
-const next = run(
+const next = spawnNext(
   [
     mode,
     "--port",
@@ -64,7 +60,7 @@ const next = run(
     "--keepAliveTimeout",
     "65000",
   ],
-  childEnv,
+  { env: childEnv, stdio: "inherit" },
 );
 let stopping = false;
 async function shutdown(code: number) {

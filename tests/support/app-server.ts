@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@/lib/server/db/embedded";
+import { spawnNext } from "@/lib/server/next-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -22,10 +23,8 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
     throw new Error("no production build: run `npm run build`");
   const port = await freePort();
   let output = "";
-  const child = spawn(
-    process.execPath,
+  const child = spawnNext(
     [
-      path.join(root, "node_modules/next/dist/bin/next"),
       "start",
       "--port",
       String(port),
@@ -36,7 +35,6 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
       "70000",
     ],
     {
-      cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     },

@@ -1,0 +1,19 @@
+import { type ChildProcess, type SpawnOptions, spawn } from "node:child_process";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const nextBin = path.join(root, "node_modules/next/dist/bin/next");
+
+/**
+ * How the app's Node process runs, wherever it is started (`npm start`, the tests, the benches), so what is measured
+ * is what ships. A 1000-record batch is megabytes of parsed records that live across the request's database round
+ * trips: in Node's default young generation (16 MB semi-spaces) they outlive two scavenges and are promoted, and the
+ * old generation then marks and compacts them. 64 MB keeps them young: in the ingestion bench the app spent
+ * ~15–25% less CPU a record (docs/BENCHMARKS.md).
+ */
+export const NEXT_NODE_FLAGS = ["--max-semi-space-size=64"];
+
+/** Runs the Next.js CLI (`start`, `dev`) from the project root under NEXT_NODE_FLAGS. */
+export function spawnNext(args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, [...NEXT_NODE_FLAGS, nextBin, ...args], { cwd: root, ...options });
+}
