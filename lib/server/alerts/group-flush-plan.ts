@@ -92,9 +92,11 @@ export function planGroupFlush(
     a.row.startsAt.getTime() - b.row.startsAt.getTime() || (a.row.fingerprint < b.row.fingerprint ? -1 : 1);
   notifying.sort(byStart);
   const firing = notifying.map((m) => m.row.fingerprint);
+  const firingSet = new Set(firing);
   const resolvedSet = new Set(resolved.map((m) => m.row.fingerprint));
-  // Muted, pending or departed alerts are not part of what the receiver is told changed.
-  const comparable = group.lastSentFingerprints.filter((fp) => firing.includes(fp) || resolvedSet.has(fp));
+  // Muted, pending or departed alerts are not part of what the receiver is told changed. (Sets: a group can hold
+  // tens of thousands of alerts.)
+  const comparable = group.lastSentFingerprints.filter((fp) => firingSet.has(fp) || resolvedSet.has(fp));
   const state = (lastSentAt: Date | null, sent: string[]) => ({
     firstSeenAt: group.firstSeenAt.getTime(),
     ...(lastSentAt ? { lastSentAt: lastSentAt.getTime() } : {}),

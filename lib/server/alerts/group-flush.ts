@@ -68,14 +68,19 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
           });
         }
       }
+      // A channel without targets sends nothing, so its alerts' contexts (a large group's tens of thousands) are not
+      // read; its group state still advances below, as if sent, like Alertmanager's receiver without configs.
+      const sending = notifications.flatMap((notification) => {
+        const channel = routing.compiled.channels.get(notification.receiver);
+        return channel && channel.targets.length > 0 ? [{ notification, channel }] : [];
+      });
       const contexts = await readAlertContexts(sql, [
-        ...new Set(notifications.flatMap((n) => n.alerts.map((a) => a.alert.fingerprint))),
+        ...new Set(sending.flatMap(({ notification }) => notification.alerts.map((a) => a.alert.fingerprint))),
       ]);
-      const deliveries = notifications.flatMap((notification) => {
+      const deliveries = sending.flatMap(({ notification, channel }) => {
         for (const item of notification.alerts)
           item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
-        const channel = routing.compiled.channels.get(notification.receiver);
-        return channel ? deliveryRowsFor(notification, channel, "notification") : [];
+        return deliveryRowsFor(notification, channel, "notification");
       });
       await insertDeliveries(sql, deliveries, now);
       await saveGroupStates(sql, states, now);
