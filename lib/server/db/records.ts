@@ -4,8 +4,9 @@ import { type PreparedRecord, recordConflict, sameContent } from "../ingest/prep
 import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { latestOperatorEffects } from "./operator-effects";
+import { copyField, copyRow, copyTextArray } from "./copy-text";
 import { jsonRows } from "./json-rows";
-import { inTransaction, prepared, type Sql, type Statement } from "./sql";
+import { inTransaction, prepared, type Sql, type TransactionSql } from "./sql";
 
 export type SavedRecord = {
   recordId: string;
@@ -23,13 +24,13 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
   const unique = dedupeWithinBatch(batch);
   let duplicates: Set<string>;
   try {
-    duplicates = await storeBatch(unique, INSERT_RECORDS);
+    duplicates = await storeBatch(unique, "copy");
   } catch (error) {
     if (!isRecordStoredAlready(error)) throw error;
     // Some recordId of the batch is stored already (a re-sent batch, or an identical one that committed first): the
-    // whole transaction runs again, now setting stored records aside. The first try is a plain INSERT because
-    // ON CONFLICT costs PostgreSQL ~8 µs more a record on every batch, and re-sent batches are the exception.
-    duplicates = await storeBatch(unique, INSERT_RECORDS_SKIPPING_STORED);
+    // whole transaction runs again, now setting stored records aside. The first try is a plain COPY because it is
+    // the cheapest load PostgreSQL has, and COPY cannot skip conflicts; re-sent batches are the exception.
+    duplicates = await storeBatch(unique, "skipping stored");
   }
   const seen = new Set<string>();
   return batch.map((item) => {
@@ -41,13 +42,14 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
 }
 
 /** Returns the recordIds that were stored before (duplicates). */
-function storeBatch(items: PreparedRecord[], insert: Statement): Promise<Set<string>> {
+function storeBatch(items: PreparedRecord[], load: "copy" | "skipping stored"): Promise<Set<string>> {
   return inTransaction(async (sql) => {
     await lockChains(
       sql,
       items.map((item) => item.record.chainId),
     );
-    const inserted = await insertRecords(sql, items, insert);
+    const inserted =
+      load === "copy" ? await copyRecords(sql, items) : await insertRecordsSkippingStored(sql, items);
     const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
     await rejectConflicts(sql, notInserted);
     await advanceChains(sql, items, inserted);
@@ -67,14 +69,56 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
+const RECORD_COLUMNS = `record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons,
+  retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
+
+// COPY returns nothing, so the seqs are drawn first, in the batch's order (as an INSERT would number its rows).
+const DRAW_RECORD_SEQS = prepared(
+  "receipt_draw_record_seqs",
+  "select nextval('health_records_seq_seq') as seq from generate_series(1, $1::int) order by 1",
+);
+
 /**
- * One INSERT whatever the batch size, its plan the same for every batch: the small columns come as one JSON
- * document of rows, the bodies as one JSON array of the texts already serialised for their content hashes, zipped
- * by position (`rows from`). Measured alone against a multi-row VALUES list (14 parameters a record, whose planning
- * grows with the batch): PostgreSQL ~10 µs and the app ~20 µs a record less at batch 100, about even at 1000.
+ * A batch of new records, loaded with COPY: no statement to plan and no JSON document of rows to parse. Measured alone
+ * against the INSERT below (a script loading the same 1000-record batches, the backend's CPU from /proc):
+ * PostgreSQL ~60 → ~40 µs a record, the app ~14 → ~20 (docs/BENCHMARKS.md). The bodies are the texts already
+ * serialised for their content hashes.
  */
-const INSERT_RECORDS_SQL = `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash,
-      body, state, layer, reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at)
+async function copyRecords(sql: TransactionSql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
+  const seqs = await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length]);
+  const text = items
+    .map(({ record, json, contentHash, observedAtMs, classification: c }, i) =>
+      copyRow([
+        String(seqs[i]?.seq),
+        copyField(record.recordId),
+        copyField(record.chainId),
+        copyField(record.session.id),
+        new Date(observedAtMs).toISOString(),
+        contentHash,
+        copyField(json),
+        copyField(c.state),
+        copyField(c.layer),
+        copyTextArray(c.reasons),
+        copyField(c.retrySafe),
+        copyField(c.evidence),
+        copyField(c.shadowed?.state),
+        copyField(c.shadowed?.reason),
+        copyField(c.nextCheckAt),
+      ]),
+    )
+    .join("");
+  await sql.copyIn(`copy health_records (seq, ${RECORD_COLUMNS}) from stdin`, text);
+  return new Map(items.map((item, i) => [item.record.recordId, seqs[i]?.seq as bigint]));
+}
+
+/**
+ * The second try, when some records are stored already: one INSERT whatever the batch size, its plan the same for
+ * every batch: the small columns come as one JSON document of rows, the bodies as one JSON array, zipped by position
+ * (`rows from`), and a conflicting recordId is skipped.
+ */
+const INSERT_RECORDS_SKIPPING_STORED = prepared(
+  "receipt_insert_records_skipping_stored",
+  `insert into health_records (${RECORD_COLUMNS})
     select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
       u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
     from rows from (
@@ -83,20 +127,11 @@ const INSERT_RECORDS_SQL = `insert into health_records (record_id, chain_id, ses
         shadowed_state text, shadowed_reason text, next_check_at timestamptz),
       json_array_elements($2::json)
     ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
-      shadowed_state, shadowed_reason, next_check_at, body)`;
-
-const INSERT_RECORDS = prepared("receipt_insert_records", `${INSERT_RECORDS_SQL} returning record_id, seq`);
-
-const INSERT_RECORDS_SKIPPING_STORED = prepared(
-  "receipt_insert_records_skipping_stored",
-  `${INSERT_RECORDS_SQL} on conflict (record_id) do nothing returning record_id, seq`,
+      shadowed_state, shadowed_reason, next_check_at, body)
+    on conflict (record_id) do nothing returning record_id, seq`,
 );
 
-async function insertRecords(
-  sql: Sql,
-  items: PreparedRecord[],
-  insert: Statement,
-): Promise<Map<string, bigint>> {
+async function insertRecordsSkippingStored(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
   const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
     record_id: record.recordId,
     chain_id: record.chainId,
@@ -113,7 +148,10 @@ async function insertRecords(
     next_check_at: c.nextCheckAt ?? null,
   }));
   const bodies = `[${items.map((item) => item.json).join(",")}]`;
-  const inserted = await sql.query<{ record_id: string; seq: bigint }>(insert, [jsonRows(rows), bodies]);
+  const inserted = await sql.query<{ record_id: string; seq: bigint }>(INSERT_RECORDS_SKIPPING_STORED, [
+    jsonRows(rows),
+    bodies,
+  ]);
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 

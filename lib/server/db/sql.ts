@@ -1,4 +1,7 @@
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import pg from "pg";
+import { from as copyFrom } from "pg-copy-streams";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPool } from "./client";
 
@@ -66,13 +69,26 @@ export function poolSql(): Sql {
   return sqlOver(getPool());
 }
 
+/** A transaction on a `pg` connection, which can also bulk-load with COPY (Prisma's transactions cannot). */
+export type TransactionSql = Sql & {
+  /** Streams `text` (COPY's text format: a line a row) into `copy … from stdin`; returns the rows loaded. */
+  copyIn(copyStatement: string, text: string): Promise<number>;
+};
+
 /** Runs `work` in one transaction on a pooled connection: committed when it returns, rolled back when it throws. */
-export async function inTransaction<T>(work: (sql: Sql) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(work: (sql: TransactionSql) => Promise<T>): Promise<T> {
   const client = await getPool().connect();
   let broken: Error | undefined;
   try {
     await client.query("begin");
-    const result = await work(sqlOver(client));
+    const result = await work({
+      ...sqlOver(client),
+      copyIn: async (copyStatement, text) => {
+        const stream = client.query(copyFrom(copyStatement));
+        await pipeline(Readable.from([text]), stream);
+        return stream.rowCount;
+      },
+    });
     await client.query("commit");
     return result;
   } catch (error) {

@@ -1,0 +1,22 @@
+// Values in COPY's text format (https://www.postgresql.org/docs/current/sql-copy.html, "Text Format"): fields are
+// separated by tabs and rows by newlines, so a backslash, tab, newline or carriage return inside a value is escaped
+// with a backslash; \N is null.
+
+const SPECIAL = /[\\\t\n\r]/;
+const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
+
+export function copyField(value: string | number | boolean | null | undefined): string {
+  if (value === null || value === undefined) return "\\N";
+  const text = String(value);
+  return SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch] ?? ch) : text;
+}
+
+/** A text[] value: an array literal with every element quoted (backslash and quote escaped inside quotes). */
+export function copyTextArray(values: readonly string[]): string {
+  return copyField(`{${values.map((v) => `"${v.replace(/["\\]/g, "\\$&")}"`).join(",")}}`);
+}
+
+/** One row: its fields in column order. */
+export function copyRow(fields: readonly string[]): string {
+  return `${fields.join("\t")}\n`;
+}
