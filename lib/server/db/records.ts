@@ -85,11 +85,12 @@ const DRAW_RECORD_SEQS = prepared(
  * serialised for their content hashes.
  */
 async function copyRecords(sql: TransactionSql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
-  const seqs = await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length]);
+  const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length])).map((row) => row.seq);
+  if (seqs.length !== items.length) throw new Error(`drew ${seqs.length} seqs for ${items.length} records`);
   const text = items
     .map(({ record, json, contentHash, observedAtMs, classification: c }, i) =>
       copyRow([
-        String(seqs[i]?.seq),
+        String(seqs[i]),
         copyField(record.recordId),
         copyField(record.chainId),
         copyField(record.session.id),
@@ -108,7 +109,7 @@ async function copyRecords(sql: TransactionSql, items: PreparedRecord[]): Promis
     )
     .join("");
   await sql.copyIn(`copy health_records (seq, ${RECORD_COLUMNS}) from stdin`, text);
-  return new Map(items.map((item, i) => [item.record.recordId, seqs[i]?.seq as bigint]));
+  return new Map(items.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
 }
 
 /**
