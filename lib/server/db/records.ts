@@ -5,7 +5,6 @@ import { classifyWithOperatorEffect } from "../ingest/operator-evidence";
 import { lockChains, setRecordCounts, writeChainState } from "./chain-writes";
 import { latestOperatorEffects } from "./operator-effects";
 import { copyField, copyRow, copyTextArray } from "./copy-text";
-import { jsonRows } from "./json-rows";
 import { inTransaction, prepared, type Sql, type TransactionSql } from "./sql";
 
 export type SavedRecord = {
@@ -48,8 +47,7 @@ function storeBatch(items: PreparedRecord[], load: "copy" | "skipping stored"): 
       sql,
       items.map((item) => item.record.chainId),
     );
-    const inserted =
-      load === "copy" ? await copyRecords(sql, items) : await insertRecordsSkippingStored(sql, items);
+    const inserted = await loadRecords(sql, items, load);
     const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
     await rejectConflicts(sql, notInserted);
     await advanceChains(sql, items, inserted);
@@ -69,8 +67,8 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
-const RECORD_COLUMNS = `record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons,
-  retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
+const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
+  reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
 
 // COPY returns nothing, so the seqs are drawn first, in the batch's order (as an INSERT would number its rows).
 const DRAW_RECORD_SEQS = prepared(
@@ -79,15 +77,40 @@ const DRAW_RECORD_SEQS = prepared(
 );
 
 /**
- * A batch of new records, loaded with COPY: no statement to plan and no JSON document of rows to parse. Measured alone
- * against the INSERT below (a script loading the same 1000-record batches, the backend's CPU from /proc):
- * PostgreSQL ~60 → ~40 µs a record, the app ~14 → ~20 (docs/BENCHMARKS.md). The bodies are the texts already
- * serialised for their content hashes.
+ * Loads a batch's records with COPY: no statement to plan and no JSON document of rows to parse. Measured alone
+ * against an INSERT from JSON documents (a script loading the same 1000-record batches, the backend's CPU from
+ * /proc): PostgreSQL ~60 → ~40 µs a record, the app ~14 → ~20 (docs/BENCHMARKS.md). COPY cannot skip a stored
+ * recordId, so the second try stages the same rows in a temporary table and inserts from there, skipping stored ones.
+ * Returns the seq of each record stored.
  */
-async function copyRecords(sql: TransactionSql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
+async function loadRecords(
+  sql: TransactionSql,
+  items: PreparedRecord[],
+  load: "copy" | "skipping stored",
+): Promise<Map<string, bigint>> {
   const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length])).map((row) => row.seq);
   if (seqs.length !== items.length) throw new Error(`drew ${seqs.length} seqs for ${items.length} records`);
-  const text = items
+  const text = recordsAsCopyText(items, seqs);
+  if (load === "copy") {
+    await sql.copyIn(`copy health_records (${RECORD_COLUMNS}) from stdin`, text);
+    return new Map(items.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
+  }
+  await sql.execute(
+    `create temporary table staged_records on commit drop as
+      select ${RECORD_COLUMNS} from health_records with no data`,
+  );
+  await sql.copyIn(`copy staged_records (${RECORD_COLUMNS}) from stdin`, text);
+  const inserted = await sql.query<{ record_id: string; seq: bigint }>(
+    `insert into health_records (${RECORD_COLUMNS})
+      select ${RECORD_COLUMNS} from staged_records order by seq
+      on conflict (record_id) do nothing returning record_id, seq`,
+  );
+  return new Map(inserted.map((row) => [row.record_id, row.seq]));
+}
+
+/** The bodies are the texts already serialised for the records' content hashes. */
+function recordsAsCopyText(items: PreparedRecord[], seqs: bigint[]): string {
+  return items
     .map(({ record, json, contentHash, observedAtMs, classification: c }, i) =>
       copyRow([
         String(seqs[i]),
@@ -108,52 +131,6 @@ async function copyRecords(sql: TransactionSql, items: PreparedRecord[]): Promis
       ]),
     )
     .join("");
-  await sql.copyIn(`copy health_records (seq, ${RECORD_COLUMNS}) from stdin`, text);
-  return new Map(items.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
-}
-
-/**
- * The second try, when some records are stored already: one INSERT whatever the batch size, its plan the same for
- * every batch: the small columns come as one JSON document of rows, the bodies as one JSON array, zipped by position
- * (`rows from`), and a conflicting recordId is skipped.
- */
-const INSERT_RECORDS_SKIPPING_STORED = prepared(
-  "receipt_insert_records_skipping_stored",
-  `insert into health_records (${RECORD_COLUMNS})
-    select u.record_id, u.chain_id, u.session_id, u.observed_at, u.content_hash, u.body, u.state, u.layer,
-      u.reasons, u.retry_safe, u.evidence, u.shadowed_state, u.shadowed_reason, u.next_check_at
-    from rows from (
-      jsonb_to_recordset($1::jsonb) as (record_id text, chain_id text, session_id text, observed_at timestamptz,
-        content_hash text, state text, layer text, reasons text[], retry_safe boolean, evidence text,
-        shadowed_state text, shadowed_reason text, next_check_at timestamptz),
-      json_array_elements($2::json)
-    ) as u(record_id, chain_id, session_id, observed_at, content_hash, state, layer, reasons, retry_safe, evidence,
-      shadowed_state, shadowed_reason, next_check_at, body)
-    on conflict (record_id) do nothing returning record_id, seq`,
-);
-
-async function insertRecordsSkippingStored(sql: Sql, items: PreparedRecord[]): Promise<Map<string, bigint>> {
-  const rows = items.map(({ record, contentHash, observedAtMs, classification: c }) => ({
-    record_id: record.recordId,
-    chain_id: record.chainId,
-    session_id: record.session.id,
-    observed_at: new Date(observedAtMs).toISOString(),
-    content_hash: contentHash,
-    state: c.state,
-    layer: c.layer,
-    reasons: c.reasons,
-    retry_safe: c.retrySafe ?? null,
-    evidence: c.evidence ?? null,
-    shadowed_state: c.shadowed?.state ?? null,
-    shadowed_reason: c.shadowed?.reason ?? null,
-    next_check_at: c.nextCheckAt ?? null,
-  }));
-  const bodies = `[${items.map((item) => item.json).join(",")}]`;
-  const inserted = await sql.query<{ record_id: string; seq: bigint }>(INSERT_RECORDS_SKIPPING_STORED, [
-    jsonRows(rows),
-    bodies,
-  ]);
-  return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 
 async function rejectConflicts(sql: Sql, items: PreparedRecord[]): Promise<void> {
