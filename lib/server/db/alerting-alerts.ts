@@ -103,7 +103,7 @@ const INSERT_FIRING_ALERTS = prepared(
       starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by)
     select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context, u.reasons,
       $2, null, $2, u.retry_safe, u.record_id, null, null
-    from jsonb_to_recordset($1::jsonb) as u(fingerprint text, chain_id text,
+    from json_to_recordset($1::json) as u(fingerprint text, chain_id text,
       session_id text, state text, severity text, labels jsonb, context jsonb, reasons text[], retry_safe boolean,
       record_id text)
     on conflict (fingerprint) do update set
@@ -126,7 +126,7 @@ export async function refreshFiringAlerts(sql: Sql, rows: AlertRowWrite[], now: 
     `update alerts a set severity = u.severity, labels = u.labels, context = u.context, reasons = u.reasons,
       retry_safe = u.retry_safe, record_id = u.record_id, confirmed_at = coalesce(a.confirmed_at, u.confirmed_at),
       updated_at = $2
-    from jsonb_to_recordset($1::jsonb) as u(fingerprint text, severity text,
+    from json_to_recordset($1::json) as u(fingerprint text, severity text,
       labels jsonb, context jsonb, reasons text[], retry_safe boolean, record_id text, confirmed_at timestamptz)
     where a.fingerprint = u.fingerprint`,
     [jsonRows(rows.map(asJsonRow)), now],

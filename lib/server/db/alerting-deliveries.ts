@@ -24,7 +24,7 @@ export async function insertDeliveries(sql: Sql, rows: DeliveryInsert[], now: Da
       alert_fingerprints, max_attempts, status, next_attempt_at, created_at)
     select u.group_key, u.channel, u.target_index, u.target_type, u.url, u.body, u.headers, u.signing_secret, u.kind,
       u.alert_fingerprints, u.max_attempts, 'pending', $2, $2
-    from rows from (jsonb_to_recordset($1::jsonb) as (group_key text, channel text, target_index int,
+    from rows from (json_to_recordset($1::json) as (group_key text, channel text, target_index int,
       target_type text, url text, body text, headers jsonb, signing_secret text, kind text, alert_fingerprints text[],
       max_attempts int)) with ordinality as u(group_key, channel, target_index, target_type, url, body, headers,
       signing_secret, kind, alert_fingerprints, max_attempts, n)

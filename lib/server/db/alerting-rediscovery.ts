@@ -19,7 +19,7 @@ const sourceRows = (records: SessionRecord[]) =>
     })),
   );
 
-const SOURCE = `src as (select * from jsonb_to_recordset($1::jsonb)
+const SOURCE = `src as (select * from json_to_recordset($1::json)
   as u(chain_id text, session_id text, server_name text, observed_at timestamptz))`;
 
 // Both statements touch alerts of OTHER chains than the ones this transaction holds locks for, so they take those

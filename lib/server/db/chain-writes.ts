@@ -43,7 +43,7 @@ const UPSERT_CHAINS = prepared(
       shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
       server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
     select u.*, now()
-    from jsonb_to_recordset($1::jsonb) as u(chain_id text, session_id text, state text, layer text,
+    from json_to_recordset($1::json) as u(chain_id text, session_id text, state text, layer text,
       reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
       next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
       evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
@@ -106,7 +106,7 @@ export async function setRecordCounts(
 const APPEND_STATE_CHANGES = prepared(
   "receipt_append_state_changes",
   `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause)
-      select * from jsonb_to_recordset($1::jsonb) as u(chain_id text, from_state text, to_state text,
+      select * from json_to_recordset($1::json) as u(chain_id text, from_state text, to_state text,
         reason text, at timestamptz, record_id text, cause text)`,
 );
 
