@@ -16,7 +16,7 @@ import pg from "pg";
 import { startEmbeddedPostgres, freePort } from "../lib/server/db/embedded";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { spawnNext } from "../lib/server/next-server";
-import { contentHash, prepareRecords } from "../lib/server/ingest/prepare-records";
+import { prepareRecords } from "../lib/server/ingest/prepare-records";
 import type { HealthRecord } from "../lib/contract";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -202,17 +202,16 @@ async function viaRawInsert(url: string, size: number, prefix: string): Promise<
             record.chainId,
             record.session.id,
             record.observedAt,
-            contentHash(record),
             JSON.stringify(record),
             classification.state,
             classification.layer,
             classification.reasons,
           );
-          const o = i * 9;
-          return `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8},$${o + 9})`;
+          const o = i * 8;
+          return `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8})`;
         });
         await client.query(
-          `insert into health_records (record_id, chain_id, session_id, observed_at, content_hash, body, state, layer, reasons) values ${recordRows.join(",")}`,
+          `insert into health_records (record_id, chain_id, session_id, observed_at, body, state, layer, reasons) values ${recordRows.join(",")}`,
           recordValues,
         );
         const latest = new Map(batch.map((p) => [p.record.chainId, p]));

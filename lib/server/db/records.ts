@@ -67,8 +67,8 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
-const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, content_hash, body, state, layer,
-  reasons, retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
+const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
+  evidence, shadowed_state, shadowed_reason, next_check_at`;
 
 // COPY returns nothing, so the seqs are drawn first, in the batch's order (as an INSERT would number its rows).
 const DRAW_RECORD_SEQS = prepared(
@@ -108,17 +108,15 @@ async function loadRecords(
   return new Map(inserted.map((row) => [row.record_id, row.seq]));
 }
 
-/** The bodies are the texts already serialised for the records' content hashes. */
 function recordsAsCopyText(items: PreparedRecord[], seqs: bigint[]): string {
   return items
-    .map(({ record, json, contentHash, observedAtMs, classification: c }, i) =>
+    .map(({ record, json, observedAtMs, classification: c }, i) =>
       copyRow([
         String(seqs[i]),
         copyField(record.recordId),
         copyField(record.chainId),
         copyField(record.session.id),
         new Date(observedAtMs).toISOString(),
-        contentHash,
         copyField(json),
         copyField(c.state),
         copyField(c.layer),
@@ -133,22 +131,22 @@ function recordsAsCopyText(items: PreparedRecord[], seqs: bigint[]): string {
     .join("");
 }
 
+/**
+ * Records whose recordId was stored already are duplicates when their content is the same. A body is stored as
+ * `json`, which keeps its text as given, so a re-sent record is the same text; any other text is compared as JSON,
+ * ignoring key order, before the batch is refused.
+ */
 async function rejectConflicts(sql: Sql, items: PreparedRecord[]): Promise<void> {
   if (items.length === 0) return;
-  const stored = await sql.query<{ record_id: string; content_hash: string }>(
-    "select record_id, content_hash from health_records where record_id = any($1::text[])",
+  const stored = await sql.query<{ record_id: string; body: string }>(
+    "select record_id, body::text as body from health_records where record_id = any($1::text[])",
     [items.map((item) => item.record.recordId)],
   );
-  const hashes = new Map(stored.map((row) => [row.record_id, row.content_hash]));
-  const differing = items.filter((item) => hashes.get(item.record.recordId) !== item.contentHash);
-  if (differing.length === 0) return;
-  // Same content with keys in another order is still the same record: compare the stored bodies themselves.
-  const bodies = await sql.query<{ record_id: string; body: unknown }>(
-    "select record_id, body from health_records where record_id = any($1::text[])",
-    [differing.map((item) => item.record.recordId)],
-  );
-  const bodyOf = new Map(bodies.map((row) => [row.record_id, row.body]));
-  const conflicting = differing.filter((item) => !sameContent(bodyOf.get(item.record.recordId), item.record));
+  const bodyOf = new Map(stored.map((row) => [row.record_id, row.body]));
+  const conflicting = items.filter((item) => {
+    const body = bodyOf.get(item.record.recordId);
+    return body !== item.json && (body === undefined || !sameContent(JSON.parse(body), item.record));
+  });
   if (conflicting.length > 0) {
     throw recordConflict(
       conflicting.map((item) => item.record.recordId),

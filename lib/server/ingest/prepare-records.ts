@@ -1,16 +1,18 @@
-import { createHash } from "node:crypto";
 import { setImmediate } from "node:timers/promises";
 import { type Classification, classify } from "@/lib/classifier";
 import { type HealthRecord, validateRecord } from "@/lib/contract";
 import { ApiError, type ApiIssue } from "../http/api-error";
 
-/** A record that passed validation, with its classification and the hash that makes re-sending it idempotent. */
+/** A record that passed validation, with its classification and the text that is stored. */
 export type PreparedRecord = {
   index: number;
   record: HealthRecord;
-  /** The record serialised once, for its hash and for the row that stores it. */
+  /**
+   * The record serialised once: the stored body, and what a re-sent record is compared with (a re-sent record is
+   * byte-for-byte the same JSON in practice; unequal texts are compared again key-order-insensitively by
+   * `sameContent` before a conflict is declared, so a producer that orders keys differently is not refused).
+   */
   json: string;
-  contentHash: string;
   observedAtMs: number;
   classification: Classification;
 };
@@ -36,12 +38,10 @@ export async function prepareRecords(inputs: unknown[]): Promise<PreparedRecord[
       for (const issue of result.issues) issues.push({ index, ...issue });
       continue;
     }
-    const json = JSON.stringify(result.record);
     prepared.push({
       index,
       record: result.record,
-      json,
-      contentHash: hashOf(json),
+      json: JSON.stringify(result.record),
       observedAtMs: Date.parse(result.record.observedAt),
       classification: classify(result.record),
     });
@@ -54,17 +54,6 @@ export async function prepareRecords(inputs: unknown[]): Promise<PreparedRecord[
   rejectConflictsWithinBatch(prepared);
   return prepared;
 }
-
-/**
- * Fingerprint of a record's content as sent: a re-sent record is byte-for-byte the same JSON in practice, so equal
- * hashes mean a duplicate. Unequal hashes of one recordId are compared again key-order-insensitively
- * (`sameContent`) before a conflict is declared, so a producer that orders keys differently is not refused.
- */
-export function contentHash(record: HealthRecord): string {
-  return hashOf(JSON.stringify(record));
-}
-
-const hashOf = (json: string) => createHash("sha256").update(json).digest("hex");
 
 /** Deep equality of two JSON values, ignoring object key order. */
 export function sameContent(a: unknown, b: unknown): boolean {
@@ -101,7 +90,7 @@ function rejectConflictsWithinBatch(prepared: PreparedRecord[]) {
   for (const item of prepared) {
     const previous = seen.get(item.record.recordId);
     if (previous === undefined) seen.set(item.record.recordId, item);
-    else if (previous.contentHash !== item.contentHash && !sameContent(previous.record, item.record)) {
+    else if (previous.json !== item.json && !sameContent(previous.record, item.record)) {
       conflicting.push(item);
     }
   }

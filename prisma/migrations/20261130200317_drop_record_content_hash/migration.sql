@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "health_records" DROP COLUMN "content_hash";
