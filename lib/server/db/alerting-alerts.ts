@@ -4,7 +4,7 @@ import type { AlertContext } from "@/lib/routing/payload";
 import type { OutboxEvent } from "../alerts/alert-plan";
 import type { StoredAlert } from "../alerts/alert-rows";
 import { getPrisma } from "./client";
-import { jsonRows } from "./json-rows";
+import { isoTime, jsonRows } from "./json-rows";
 import { poolSql, prepared, prismaSql, type Sql } from "./sql";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
@@ -94,7 +94,7 @@ const asJsonRow = (r: AlertRowWrite) => ({
   reasons: r.reasons,
   retry_safe: r.retrySafe,
   record_id: r.recordId,
-  confirmed_at: r.confirmedAt,
+  confirmed_at: isoTime(r.confirmedAt),
 });
 
 const INSERT_FIRING_ALERTS = prepared(

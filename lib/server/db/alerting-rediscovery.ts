@@ -1,4 +1,4 @@
-import { jsonRows } from "./json-rows";
+import { isoTime, jsonRows } from "./json-rows";
 import type { Sql } from "./sql";
 
 /** A newly written chain row, seen as "the session's next record" for stale_catalog's bounded re-discovery. */
@@ -15,7 +15,7 @@ const sourceRows = (records: SessionRecord[]) =>
       chain_id: r.chainId,
       session_id: r.sessionId,
       server_name: r.serverName,
-      observed_at: r.observedAt,
+      observed_at: isoTime(r.observedAt),
     })),
   );
 

@@ -1,7 +1,7 @@
 import type { HealthRecord } from "@/lib/contract";
 import { enqueueAlertEvents } from "../alerts/enqueue";
 import type { ChainRow, StateChange } from "../ingest/chain-transitions";
-import { jsonRows } from "./json-rows";
+import { isoTime, jsonRows } from "./json-rows";
 import { prepared, type Sql } from "./sql";
 
 const LOCK_CHAINS = prepared(
@@ -72,11 +72,11 @@ async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
     evidence: r.evidence,
     shadowed_state: r.shadowedState,
     shadowed_reason: r.shadowedReason,
-    next_check_at: r.nextCheckAt,
+    next_check_at: isoTime(r.nextCheckAt),
     current_record_id: r.currentRecordId,
     current_seq: String(r.currentSeq),
-    observed_at: r.observedAt,
-    evaluated_at: r.evaluatedAt,
+    observed_at: isoTime(r.observedAt),
+    evaluated_at: isoTime(r.evaluatedAt),
     server_name: r.serverName,
     server_version: r.serverVersion,
     client_name: r.clientName,
@@ -117,7 +117,7 @@ async function appendStateChanges(sql: Sql, changes: StateChange[]): Promise<voi
     from_state: c.fromState,
     to_state: c.toState,
     reason: c.reason,
-    at: c.at,
+    at: isoTime(c.at),
     record_id: c.recordId,
     cause: c.cause,
   }));
