@@ -57,8 +57,18 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
     process: child,
     stop: async () => {
       if (child.exitCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");
-      await new Promise((resolve) => child.once("exit", resolve));
+      // next start's graceful stop waits for open connections; one holding a response the test never read kept it
+      // waiting about a minute. Committed work is durable either way (crash-recovery.test.ts kills on purpose).
+      const graceful = await Promise.race([
+        exited.then(() => true),
+        new Promise((resolve) => setTimeout(resolve, 10_000, false)),
+      ]);
+      if (!graceful) {
+        child.kill("SIGKILL");
+        await exited;
+      }
     },
   };
 }
