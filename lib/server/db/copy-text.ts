@@ -2,13 +2,12 @@
 // separated by tabs and rows by newlines, so a backslash, tab, newline or carriage return inside a value is escaped
 // with a backslash; \N is null.
 
-const SPECIAL = /[\\\t\n\r]/;
+const SPECIALS = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { "\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r" };
 
 export function copyField(value: string | number | boolean | null | undefined): string {
   if (value === null || value === undefined) return "\\N";
-  const text = String(value);
-  return SPECIAL.test(text) ? text.replace(/[\\\t\n\r]/g, (ch) => ESCAPES[ch] ?? ch) : text;
+  return String(value).replace(SPECIALS, (ch) => ESCAPES[ch] ?? ch);
 }
 
 /** A text[] value: an array literal with every element quoted (backslash and quote escaped inside quotes). */
