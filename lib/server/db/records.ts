@@ -41,7 +41,7 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
 }
 
 /** Returns the recordIds that were stored before (duplicates). */
-function storeBatch(items: PreparedRecord[], load: "copy" | "skipping stored"): Promise<Set<string>> {
+function storeBatch(items: PreparedRecord[], load: RecordLoad): Promise<Set<string>> {
   return inTransaction(async (sql) => {
     await lockChains(
       sql,
@@ -67,6 +67,9 @@ function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   return [...byId.values()].sort((a, b) => (a.record.recordId < b.record.recordId ? -1 : 1));
 }
 
+/** The first try loads with COPY; the second, after a stored recordId was met, skips stored records. */
+type RecordLoad = "copy" | "skipping stored";
+
 const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
   evidence, shadowed_state, shadowed_reason, next_check_at`;
 
@@ -86,7 +89,7 @@ const DRAW_RECORD_SEQS = prepared(
 async function loadRecords(
   sql: TransactionSql,
   items: PreparedRecord[],
-  load: "copy" | "skipping stored",
+  load: RecordLoad,
 ): Promise<Map<string, bigint>> {
   const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length])).map((row) => row.seq);
   if (seqs.length !== items.length) throw new Error(`drew ${seqs.length} seqs for ${items.length} records`);

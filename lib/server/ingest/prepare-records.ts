@@ -7,11 +7,7 @@ import { ApiError, type ApiIssue } from "../http/api-error";
 export type PreparedRecord = {
   index: number;
   record: HealthRecord;
-  /**
-   * The record serialised once: the stored body, and what a re-sent record is compared with (a re-sent record is
-   * byte-for-byte the same JSON in practice; unequal texts are compared again key-order-insensitively by
-   * `sameContent` before a conflict is declared, so a producer that orders keys differently is not refused).
-   */
+  /** The record serialised once: the stored body, and what a re-sent record is compared with (`sameContent`). */
   json: string;
   observedAtMs: number;
   classification: Classification;
