@@ -95,7 +95,7 @@ try {
       await measureFloor(
         appPid,
         "GET /api/health",
-        streamsOf(1000, () => ""),
+        streamsOf(1000, () => ""), // no body: the streams only count the requests
         health,
         0,
       ),
