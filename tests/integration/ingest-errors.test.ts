@@ -221,7 +221,7 @@ describe("read API query errors", () => {
 
   it("an unknown chain or session → 404 not_found", async () => {
     // Bodies read to the end: a response left unread keeps its connection busy, and the app's graceful stop then
-    // waits about a minute for it.
+    // waits for it until the harness's 10 s bound (tests/support/app-server.ts).
     for (const path of ["/api/v1/chains/nope", "/api/v1/sessions/nope"]) {
       const response = await apiClient(app.baseUrl, readKey).get(path);
       expect(response.status).toBe(404);

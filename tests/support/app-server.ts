@@ -61,10 +61,14 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
       child.kill("SIGTERM");
       // next start's graceful stop waits for open connections; one holding a response the test never read kept it
       // waiting about a minute. Committed work is durable either way (crash-recovery.test.ts kills on purpose).
+      let timer: NodeJS.Timeout | undefined;
       const graceful = await Promise.race([
         exited.then(() => true),
-        new Promise((resolve) => setTimeout(resolve, 10_000, false)),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, 10_000, false);
+        }),
       ]);
+      clearTimeout(timer);
       if (!graceful) {
         child.kill("SIGKILL");
         await exited;
