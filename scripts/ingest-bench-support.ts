@@ -8,10 +8,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import pg from "pg";
-import { startEmbeddedPostgres, freePort } from "../lib/server/db/embedded";
+import { startEmbeddedPostgres } from "../lib/server/db/embedded";
 import { applyMigrations } from "../lib/server/db/migrate";
-import { spawnNext } from "../lib/server/next-server";
 import type { HealthRecord } from "../lib/contract";
+import { startApp } from "../tests/support/app-server";
 
 const root = path.resolve(import.meta.dirname, "..");
 export const IN_FLIGHT = 3;
@@ -149,7 +149,10 @@ export function postRecords(
   return request(agent, `${baseUrl}/api/v1/records`, { method: "POST", key, body, expectedStatus });
 }
 
-/** The production build (`next start`, run `npm run build` first) on a throwaway embedded PostgreSQL, with a key. */
+/**
+ * The production build (`next start`, run `npm run build` first) on a throwaway embedded PostgreSQL, with a key,
+ * started as the tests start it (the same flags, and a clear error when there is no build or it does not come up).
+ */
 export async function startBenchApp() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
   const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
@@ -165,25 +168,14 @@ export async function startBenchApp() {
   process.env.DATABASE_URL = appDb;
   const { createKey } = await import("../lib/server/key-service");
   const { key } = await createKey("bench", ["ingest"]);
-  const port = await freePort();
-  const app = spawnNext(["start", "--port", String(port)], {
-    env: { ...process.env, DATABASE_URL: appDb, NEXT_TELEMETRY_DISABLED: "1" },
-    stdio: "ignore",
-  });
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i++) {
-    try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  const app = await startApp(appDb);
   return {
-    baseUrl,
+    baseUrl: app.baseUrl,
     key,
-    appPid: app.pid as number,
+    appPid: app.process.pid as number,
     createDatabase,
     async stop() {
-      app.kill("SIGTERM");
+      await app.stop();
       await admin.end();
       await server.stop();
       rmSync(dataDir, { recursive: true, force: true });
