@@ -20,7 +20,10 @@ export type Classification = {
   evidence?: "strong" | "weak";
   /** Present only on `working`: when to classify again if no newer record arrives (UTC, ms). */
   nextCheckAt?: string;
-  /** A request/effect/outcome problem hidden behind a session or catalog state. */
+  /**
+   * A request/effect/outcome problem hidden behind a session or catalog state; never set when the call's own error
+   * decided that state (rules 2 and 7).
+   */
   shadowed?: { state: State; reason: ReasonCode };
 };
 
@@ -49,7 +52,8 @@ export function classify(record: HealthRecord, at?: string): Classification {
   const upstream = sessionDecision(record) ?? catalogDecision(record, atMs);
   if (upstream !== undefined) {
     const result = toClassification(upstream, call);
-    if (call !== undefined) {
+    // v1.1: a state decided by the call's own error has nothing hidden behind it but that same error.
+    if (call !== undefined && !upstream.decidedByCallError) {
       const behind = evaluateCall(call, atMs);
       const [reason] = behind.reasons;
       if (SHADOWABLE.has(behind.state) && reason !== undefined)

@@ -11,6 +11,11 @@ export type Decision = {
   reasons: ReasonCode[];
   nextCheckAtMs?: number;
   evidence?: "strong" | "weak";
+  /**
+   * Set when the call's own JSON-RPC error decided a session state (rules 2 and 7): the request layer behind it
+   * would only restate that error, so it is not reported as `shadowed` (§4, v1.1).
+   */
+  decidedByCallError?: true;
 };
 
 export function decide(state: State, reason: ReasonCode, pathCodes: readonly ReasonCode[] = []): Decision {

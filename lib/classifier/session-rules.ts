@@ -23,7 +23,7 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
   }
   // 2.
   if (errors.response === MCP_URL_ELICITATION_REQUIRED || errors.task === MCP_URL_ELICITATION_REQUIRED) {
-    return decide("needs_auth", REASONS.AUTH_URL_ELICITATION_REQUIRED);
+    return byCallError(decide("needs_auth", REASONS.AUTH_URL_ELICITATION_REQUIRED));
   }
   // 3.
   if (protocol.acceptedVersion === undefined) {
@@ -47,12 +47,16 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
   }
   // 7.
   if (errors.response === MCP_CAPABILITY_MISSING || errors.task === MCP_CAPABILITY_MISSING) {
-    return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
+    return byCallError(decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING));
   }
   if (errors.response === MCP_VERSION_UNSUPPORTED || errors.task === MCP_VERSION_UNSUPPORTED) {
-    return decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED);
+    return byCallError(decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED));
   }
   return undefined;
+}
+
+function byCallError(decision: Decision): Decision {
+  return { ...decision, decidedByCallError: true };
 }
 
 /** The call's JSON-RPC error code and its failed task's error code, where present (rules 2, 7). */

@@ -111,6 +111,46 @@ describe("classify: properties over generated records", { timeout: 60_000 }, () 
     );
   });
 
+  it("a state decided by the call's own error (rules 2, 7) has no shadowed; retrySafe counts only a direct refusal", () => {
+    const refusals = [-32042, -32021, -32022];
+    fc.assert(
+      fc.property(recordArb, fc.constantFrom(...refusals), fc.boolean(), (generated, code, inTask) => {
+        const record = structuredClone(generated); // fast-check reuses generated values while shrinking
+        const call = record.call;
+        if (call === undefined) return;
+        // Rules 1 and 3–6 pass, so only the call's error can decide the session layer.
+        delete record.session.auth;
+        const { protocol, capabilities } = record.session;
+        protocol.acceptedVersion = protocol.clientSupportedVersions[0];
+        protocol.initializedAt ??= record.observedAt;
+        capabilities.required = { server: [], client: [] };
+        if (inTask) {
+          call.response = { at: call.startedAt, kind: "result", resultType: "task" };
+          call.task = {
+            id: "task:p",
+            status: "failed",
+            updatedAt: call.startedAt,
+            error: { code, class: "x" },
+          };
+        } else {
+          delete call.task;
+          call.response = { at: call.startedAt, kind: "error", error: { code, class: "x" } };
+        }
+        const result = classify(record);
+        expect(result.state).toBe(code === -32042 ? "needs_auth" : "incompatible_session");
+        expect(result.shadowed).toBeUndefined();
+        const effect = call.effect;
+        const ranAndMayHaveWritten = !(
+          call.sideEffect === "none" ||
+          call.inCatalog === false ||
+          (effect?.status === "absent" && Date.parse(effect.checkedAt) >= Date.parse(call.startedAt))
+        );
+        expect(result.retrySafe).toBe(inTask ? !ranAndMayHaveWritten : true);
+      }),
+      RUNS,
+    );
+  });
+
   it("results are well formed (§4)", () => {
     fc.assert(
       fc.property(recordArb, (record) => {

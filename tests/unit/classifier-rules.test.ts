@@ -116,7 +116,8 @@ const cases: Case[] = [
       layer: "session",
       reasons: [R.AUTH_URL_ELICITATION_REQUIRED],
       retrySafe: true,
-      shadowed: { state: "tool_failed", reason: R.REQUEST_SERVER_ERROR },
+      // v1.1: the request layer would only restate this same error.
+      shadowed: undefined,
     },
   },
   {
@@ -134,7 +135,7 @@ const cases: Case[] = [
       state: "needs_auth",
       reasons: [R.AUTH_URL_ELICITATION_REQUIRED],
       retrySafe: false,
-      shadowed: { state: "tool_failed", reason: R.TASK_FAILED },
+      shadowed: undefined,
     },
   },
 
@@ -227,7 +228,12 @@ const cases: Case[] = [
     record: buildCall((c) => {
       c.response = { at: t(1_000), kind: "error", error: { code: -32021, class: "capability_missing" } };
     }),
-    expected: { state: "incompatible_session", reasons: [R.SESSION_CAPABILITY_MISSING], retrySafe: true },
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_CAPABILITY_MISSING],
+      retrySafe: true,
+      shadowed: undefined,
+    },
   },
   {
     name: "7: response error -32022 is an unsupported version, retry-safe",
@@ -236,7 +242,12 @@ const cases: Case[] = [
       delete c.task;
       c.response = { at: t(1_000), kind: "error", error: { code: -32022, class: "unsupported_version" } };
     }, modernRecord),
-    expected: { state: "incompatible_session", reasons: [R.SESSION_VERSION_UNSUPPORTED], retrySafe: true },
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_VERSION_UNSUPPORTED],
+      retrySafe: true,
+      shadowed: undefined,
+    },
   },
   {
     name: "7: failed task with -32021",
@@ -249,7 +260,96 @@ const cases: Case[] = [
         error: { code: -32021, class: "capability_missing" },
       };
     }, modernRecord),
-    expected: { state: "incompatible_session", reasons: [R.SESSION_CAPABILITY_MISSING], retrySafe: false },
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_CAPABILITY_MISSING],
+      retrySafe: false,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "7: failed task with -32022 on a write: the task ran, so not retry-safe and nothing shadowed",
+    rules: [7],
+    record: buildCall((c) => {
+      c.sideEffect = "write";
+      c.task = {
+        id: "task:1",
+        status: "failed",
+        updatedAt: t(5_000),
+        error: { code: -32022, class: "unsupported_version" },
+      };
+    }, modernRecord),
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_VERSION_UNSUPPORTED],
+      retrySafe: false,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "7: failed read-only task with -32021 is retry-safe by the read-only rule, not the refusal",
+    rules: [7],
+    record: buildCall((c) => {
+      c.sideEffect = "none";
+      c.task = {
+        id: "task:1",
+        status: "failed",
+        updatedAt: t(5_000),
+        error: { code: -32021, class: "capability_missing" },
+      };
+    }, modernRecord),
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_CAPABILITY_MISSING],
+      retrySafe: true,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "2 vs 1: an unresolved challenge decides first, so the call's -32042 still shows through as shadowed",
+    rules: [1, 2],
+    record: buildCall((c, r) => {
+      r.session.auth = { challenge: unresolvedChallenge };
+      c.response = {
+        at: t(1_000),
+        kind: "error",
+        error: { code: -32042, class: "url_elicitation_required" },
+      };
+    }),
+    expected: {
+      state: "needs_auth",
+      reasons: [R.AUTH_CHALLENGE_UNRESOLVED],
+      retrySafe: true,
+      shadowed: { state: "tool_failed", reason: R.REQUEST_SERVER_ERROR },
+    },
+  },
+  {
+    name: "6 vs 7: a capability missing from the handshake decides first; the call's -32021 shows as shadowed",
+    rules: [6, 7],
+    record: buildCall((c, r) => {
+      r.session.capabilities.required.server = [...r.session.capabilities.required.server, "prompts"];
+      c.response = { at: t(1_000), kind: "error", error: { code: -32021, class: "capability_missing" } };
+    }),
+    expected: {
+      state: "incompatible_session",
+      reasons: [R.SESSION_CAPABILITY_MISSING],
+      retrySafe: true,
+      shadowed: { state: "tool_failed", reason: R.REQUEST_SERVER_ERROR },
+    },
+  },
+  {
+    name: "catalog vs other errors: a server error behind a stale catalog is still shadowed",
+    rules: [8, 13],
+    record: buildCall((c, r) => {
+      delete r.catalog;
+      c.response = { at: t(1_000), kind: "error", error: { code: -32603, class: "internal" } };
+    }),
+    expected: {
+      state: "stale_catalog",
+      reasons: [R.CATALOG_NOT_READ],
+      retrySafe: false,
+      shadowed: { state: "tool_failed", reason: R.REQUEST_SERVER_ERROR },
+    },
   },
 
   // ── precedence between layers ───────────────────────────────────────────────────────────
