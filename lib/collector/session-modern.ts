@@ -5,7 +5,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { capabilityPaths, withTasksFeature } from "./capabilities";
 import { peerInfo } from "./peer-info";
-import type { SessionState } from "./session";
+import type { SessionState } from "./session-state";
 import type { RequestId, WireResponse, WireTap } from "./wire-tap";
 
 type Json = Record<string, unknown>;

@@ -3,6 +3,7 @@ import type { AuthObserver } from "./http-auth";
 import { clipPeer, peerInfo } from "./peer-info";
 import type { SessionEvidence, TransportKind } from "./record-types";
 import type { ProtocolDefaults } from "./sdk/session-client";
+import type { SessionState } from "./session-state";
 import { observeModernWire } from "./session-modern";
 import { iso } from "./time";
 import type { WireTap } from "./wire-tap";
@@ -13,21 +14,6 @@ const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 const UNIDENTIFIED = { name: "unknown", version: "unknown" };
 
 /** The session as seen so far; filled by the legacy handshake listeners below or by `observeModernWire`. */
-export type SessionState = {
-  era: "legacy" | "modern";
-  requestedVersion: string;
-  acceptedVersion?: string;
-  serverSupportedVersions?: string[];
-  server?: { name: string; version: string };
-  serverCapabilities: string[];
-  clientCapabilities: string[];
-  initializedAt?: number;
-  /** The server answered something (a result or an error) on this session's wire. */
-  answered: boolean;
-  /** A `server/discover` result crossed this session's wire. */
-  discovered: boolean;
-};
-
 /**
  * The Session layer of one connection, filled from the wire. Legacy: what the client asked for in
  * `initialize`, what the server answered, and when `notifications/initialized` went out. Modern
