@@ -119,7 +119,3 @@ export const STATES_BY_SEVERITY: readonly State[] = STATE_SEVERITY_ORDER;
 export function isKnownState(value: string | null | undefined): value is State {
   return (STATES as readonly string[]).includes(value ?? "");
 }
-
-export function stateLabel(state: string): string {
-  return isKnownState(state) ? STATE_META[state].label : state;
-}
