@@ -15,12 +15,10 @@
  * character sets cannot spell any credential pattern.
  */
 import type { HealthRecord } from "./record";
+import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
 import {
-  fitsBeforeLastTimestamp,
   ID_PATTERN,
-  isAddressableId,
   LABEL_KEY_PATTERN,
-  MAX_DURATION_MS,
   MAX_LABEL_VALUE_LENGTH,
   MAX_LABELS,
   SCHEMA_HASH_PATTERN,

@@ -1,3 +1,4 @@
+export * from "./limits";
 export * from "./record";
 export * from "./redaction";
 export * from "./schema-hash";

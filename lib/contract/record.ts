@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 import { isStorableString, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "./storable";
-import { isTimestamp, isTimestampInRange, MAX_TIMESTAMP_MS, parseTimestamp } from "./timestamp";
+import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
+import { isTimestamp, isTimestampInRange, parseTimestamp } from "./timestamp";
 
 /** Custom issue codes for rules zod cannot express on its own; stable API like zod's codes. */
 export const RECORD_ISSUE_CODES = {
@@ -29,16 +30,6 @@ export const LABEL_KEY_PATTERN = /^[a-z][a-z0-9_.-]{0,62}$/;
 export const ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const VERSION_PATTERN = /^\d{4}-\d{2}-\d{2}$/;
 export const SCHEMA_HASH_PATTERN = /^sha256:[0-9a-f]{64}$/;
-/**
- * Upper bound of `deadlineMs` and `inactivityMs`: one year. Generous for any call or task a person waits on, and it
- * keeps `startedAt + deadlineMs` (the deadline worker's due time) far inside what Date and PostgreSQL can hold.
- */
-export const MAX_DURATION_MS = 365 * 86_400_000;
-
-/** "." and ".." are path segments a URL resolves away: a chain or session with such an id could never be opened. */
-export function isAddressableId(id: string): boolean {
-  return id !== "." && id !== "..";
-}
 
 /** Attaches a stable custom code that `validateRecord` reports instead of zod's generic "custom". */
 function custom(code: string, message: string) {
@@ -284,14 +275,6 @@ const ZCall = z
       });
     }
   });
-
-/**
- * The deadline worker re-classifies a chain 1 ms after `startedAt + deadlineMs` and stores that instant, so both must
- * be timestamps PostgreSQL holds.
- */
-export function fitsBeforeLastTimestamp(startedMs: number, deadlineMs: number): boolean {
-  return startedMs + deadlineMs < MAX_TIMESTAMP_MS;
-}
 
 export const ZHealthRecord = z.strictObject({
   schemaVersion: z.literal(1, { error: "expected schemaVersion 1" }),

@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { fastParseRecord } from "@/lib/contract/fast-parse";
-import { type HealthRecordInput, MAX_DURATION_MS } from "@/lib/contract/record";
+import { MAX_DURATION_MS } from "@/lib/contract/limits";
+import type { HealthRecordInput } from "@/lib/contract/record";
 import { findUnstorableStrings, isStorableString } from "@/lib/contract/storable";
 import { parseStorableTimestamp } from "@/lib/contract/timestamp";
 import { validateRecord } from "@/lib/contract/validate";
