@@ -15,6 +15,7 @@
  * character sets cannot spell any credential pattern.
  */
 import type { HealthRecord } from "./record";
+import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
 import {
   ID_PATTERN,
   LABEL_KEY_PATTERN,
@@ -24,7 +25,8 @@ import {
   VERSION_PATTERN,
 } from "./record";
 import { looksLikeSecret } from "./redaction";
-import { parseTimestamp } from "./timestamp";
+import { isStorableString } from "./storable";
+import { parseStorableTimestamp } from "./timestamp";
 
 type Obj = Record<string, unknown>;
 type Check = (value: unknown) => void;
@@ -82,9 +84,10 @@ function optional(source: Obj, key: string, check: Check): void {
   else if (value !== undefined) check(value);
 }
 
-/** A free-text string: checked for credentials. */
+/** A free-text string: checked for credentials and for what PostgreSQL cannot store. */
 function string(value: unknown, max = Number.POSITIVE_INFINITY): void {
-  if (typeof value !== "string" || value.length > max || looksLikeSecret(value)) fail();
+  if (typeof value !== "string" || value.length > max || looksLikeSecret(value) || !isStorableString(value))
+    fail();
 }
 
 /** A string with a restricted pattern; `mayHoldSecret` when the pattern's charset could spell one. */
@@ -94,13 +97,16 @@ function matching(value: unknown, pattern: RegExp, mayHoldSecret: boolean): void
 }
 
 // Ids allow letters, digits and "._:-": enough to spell "sk-…" or "AKIA…", so they are checked.
-const id: Check = (value) => matching(value, ID_PATTERN, true);
+const id: Check = (value) => {
+  matching(value, ID_PATTERN, true);
+  if (!isAddressableId(value as string)) fail();
+};
 // Digits and dashes only.
 const version: Check = (value) => matching(value, VERSION_PATTERN, false);
 
 /** Digits, "T", "Z", ":", ".", "+" and "-" cannot spell a credential: not checked. */
 const timestamp: Check = (value) => {
-  if (typeof value !== "string" || parseTimestamp(value) === undefined) fail();
+  if (typeof value !== "string" || parseStorableTimestamp(value) === undefined) fail();
 };
 
 function integer(value: unknown, min = Number.NEGATIVE_INFINITY): number {
@@ -138,7 +144,7 @@ const PLAIN_HTTP_URL = /^https?:\/\/\S+$/;
 const plainHttpUrl: Check = (value) => {
   if (typeof value !== "string" || value.length > 2048 || !PLAIN_HTTP_URL.test(value) || !canParseUrl(value))
     fail();
-  if (looksLikeSecret(value)) fail();
+  if (looksLikeSecret(value) || !isStorableString(value)) fail();
 };
 
 function canParseUrl(value: string): boolean {
@@ -381,8 +387,11 @@ const call: Check = (value) => {
   optional(source, "operationKey", id);
   optional(source, "expectedVerifier", verifier);
   timestamp(source.startedAt);
-  // Cross-field rule: the idle window fits inside the deadline.
-  if (integer(source.inactivityMs, 1) > integer(source.deadlineMs, 1)) fail();
+  // Cross-field rules: the idle window fits inside the deadline, which falls before the last storable instant.
+  const deadlineMs = integer(source.deadlineMs, 1);
+  if (deadlineMs > MAX_DURATION_MS || integer(source.inactivityMs, 1) > deadlineMs) fail();
+  if (!fitsBeforeLastTimestamp(parseStorableTimestamp(source.startedAt as string) as number, deadlineMs))
+    fail();
   optional(source, "progressToken", jsonRpcId);
   array(source.progress, progressEntry);
   optional(source, "cancelledAt", timestamp);

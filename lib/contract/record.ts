@@ -7,11 +7,17 @@
  * `validateRecord` removes the nulls, so `HealthRecord` only has optional properties.
  */
 import { z } from "zod";
-import { isTimestamp } from "./timestamp";
+import { isStorableString, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "./storable";
+import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
+import { isTimestamp, isTimestampInRange, parseTimestamp } from "./timestamp";
 
 /** Custom issue codes for rules zod cannot express on its own; stable API like zod's codes. */
 export const RECORD_ISSUE_CODES = {
   invalidTimestamp: "invalid_timestamp",
+  timestampOutOfRange: "timestamp_out_of_range",
+  unstorableString: UNSTORABLE_STRING,
+  unaddressableId: "unaddressable_id",
+  deadlineOutOfRange: "deadline_out_of_range",
   tooManyLabels: "too_many_labels",
   responseErrorMismatch: "response_error_mismatch",
   taskWithoutTaskResult: "task_without_task_result",
@@ -30,7 +36,13 @@ function custom(code: string, message: string) {
   return { message, params: { code } };
 }
 
-const ZId = z.string().regex(ID_PATTERN, "expected an id: 1-128 characters of A-Z a-z 0-9 . _ : -");
+const ZId = z
+  .string()
+  .regex(ID_PATTERN, "expected an id: 1-128 characters of A-Z a-z 0-9 . _ : -")
+  .refine(
+    isAddressableId,
+    custom(RECORD_ISSUE_CODES.unaddressableId, 'an id cannot be "." or ".." (it could not appear in a URL)'),
+  );
 const ZTimestamp = z
   .string()
   .refine(
@@ -39,11 +51,28 @@ const ZTimestamp = z
       RECORD_ISSUE_CODES.invalidTimestamp,
       "expected an RFC 3339 timestamp with a zone, e.g. 2026-11-30T10:00:00.000Z",
     ),
+  )
+  .refine(
+    (value) => {
+      const ms = parseTimestamp(value);
+      return ms === undefined || isTimestampInRange(ms);
+    },
+    custom(RECORD_ISSUE_CODES.timestampOutOfRange, "timestamps lie in years 0001 to 9999 (UTC)"),
   );
+/** Free text: any string PostgreSQL can store (no NUL, no unpaired surrogate), at most `max` characters. */
+const ZText = (max?: number) =>
+  (max === undefined ? z.string() : z.string().max(max)).refine(
+    isStorableString,
+    custom(UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE),
+  );
+const ZDuration = z.int().positive().max(MAX_DURATION_MS, `at most ${MAX_DURATION_MS} ms (365 days)`);
 const ZVersion = z.string().regex(VERSION_PATTERN, "expected a protocol version YYYY-MM-DD");
-const ZUrl = z.url({ protocol: /^https?$/, error: "expected an http(s) URL" }).max(2048);
-const ZJsonRpcId = z.union([z.string(), z.int()], { error: "expected a string or an integer" });
-const ZRpcError = z.strictObject({ code: z.int(), class: z.string().max(64) });
+const ZUrl = z
+  .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
+  .max(2048)
+  .refine(isStorableString, custom(UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE));
+const ZJsonRpcId = z.union([ZText(), z.int()], { error: "expected a string or an integer" });
+const ZRpcError = z.strictObject({ code: z.int(), class: ZText(64) });
 
 export const ZVerifier = z.enum(["file_hash", "db_row", "http_status", "test", "llm_judge", "other"]);
 
@@ -86,6 +115,12 @@ const ZLabels = z
           path: [key],
           ...custom("too_big", `label values have at most ${MAX_LABEL_VALUE_LENGTH} characters`),
         });
+      } else if (!isStorableString(value)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          ...custom(UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE),
+        });
       }
     }
   })
@@ -95,16 +130,16 @@ const ZLabels = z
 const ZAuthChallenge = z.strictObject({
   status: z.union([z.literal(401), z.literal(403)], { error: "expected 401 or 403" }),
   at: ZTimestamp,
-  error: z.string().max(64).nullish(),
-  requiredScope: z.string().max(512).nullish(),
+  error: ZText(64).nullish(),
+  requiredScope: ZText(512).nullish(),
   resourceMetadataUrl: ZUrl.nullish(),
   resource: ZUrl.nullish(),
 });
 
 const ZSession = z.strictObject({
   id: ZId,
-  client: z.strictObject({ name: z.string().max(128), version: z.string().max(64) }),
-  server: z.strictObject({ name: z.string().max(128), version: z.string().max(64) }).nullish(),
+  client: z.strictObject({ name: ZText(128), version: ZText(64) }),
+  server: z.strictObject({ name: ZText(128), version: ZText(64) }).nullish(),
   transport: z.enum(["stdio", "streamable-http", "sse", "other"]),
   auth: z
     .strictObject({
@@ -121,9 +156,9 @@ const ZSession = z.strictObject({
     initializedAt: ZTimestamp.nullish(),
   }),
   capabilities: z.strictObject({
-    server: z.array(z.string()),
-    client: z.array(z.string()),
-    required: z.strictObject({ server: z.array(z.string()), client: z.array(z.string()) }),
+    server: z.array(ZText()),
+    client: z.array(ZText()),
+    required: z.strictObject({ server: z.array(ZText()), client: z.array(ZText()) }),
   }),
 });
 
@@ -178,27 +213,27 @@ const ZTask = z.strictObject({
 const ZEffect = z.strictObject({
   checkedAt: ZTimestamp,
   status: z.enum(["committed", "absent", "unknown"]),
-  receipt: z.string().max(256).nullish(),
+  receipt: ZText(256).nullish(),
 });
 
 const ZOutcome = z.strictObject({
   checkedAt: ZTimestamp,
   verifier: ZVerifier,
   verdict: z.enum(["pass", "fail", "unavailable"]),
-  receipt: z.string().max(256).nullish(),
+  receipt: ZText(256).nullish(),
 });
 
 const ZCall = z
   .strictObject({
     requestId: ZJsonRpcId,
-    tool: z.string().max(128),
+    tool: ZText(128),
     inCatalog: z.boolean().nullish(),
     sideEffect: z.enum(["none", "write", "unknown"]),
     operationKey: ZId.nullish(),
     expectedVerifier: ZVerifier.nullish(),
     startedAt: ZTimestamp,
-    deadlineMs: z.int().positive(),
-    inactivityMs: z.int().positive(),
+    deadlineMs: ZDuration,
+    inactivityMs: ZDuration,
     progressToken: ZJsonRpcId.nullish(),
     progress: z.array(ZProgressEntry),
     cancelledAt: ZTimestamp.nullish(),
@@ -220,6 +255,23 @@ const ZCall = z
         code: "custom",
         path: ["inactivityMs"],
         ...custom(RECORD_ISSUE_CODES.inactivityExceedsDeadline, "inactivityMs must not exceed deadlineMs"),
+      });
+    }
+    // Zod runs this refinement even when a field failed, so the inputs are checked before they are used.
+    const startedMs = typeof call.startedAt === "string" ? parseTimestamp(call.startedAt) : undefined;
+    const deadlineMs = call.deadlineMs as unknown;
+    if (
+      startedMs !== undefined &&
+      typeof deadlineMs === "number" &&
+      !fitsBeforeLastTimestamp(startedMs, deadlineMs)
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["deadlineMs"],
+        ...custom(
+          RECORD_ISSUE_CODES.deadlineOutOfRange,
+          "startedAt + deadlineMs must fall before 9999-12-31T23:59:59.999Z",
+        ),
       });
     }
   });

@@ -124,3 +124,20 @@ function daysFromCivil(year: number, month: number, day: number): number {
 export function isTimestamp(value: string): boolean {
   return parseTimestamp(value) !== undefined;
 }
+
+/**
+ * The instants this system stores: years 0001 to 9999 in UTC. PostgreSQL has no year 0 and reads a five-digit year
+ * from `toISOString()` ("+010000-…") as a zone, so anything outside fails on write, not at validation.
+ */
+export const MIN_TIMESTAMP_MS = -62_135_596_800_000; // 0001-01-01T00:00:00.000Z
+export const MAX_TIMESTAMP_MS = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+
+export function isTimestampInRange(ms: number): boolean {
+  return ms >= MIN_TIMESTAMP_MS && ms <= MAX_TIMESTAMP_MS;
+}
+
+/** Epoch milliseconds of an RFC 3339 timestamp that lies in years 0001–9999 (UTC), or `undefined`. */
+export function parseStorableTimestamp(value: string): number | undefined {
+  const ms = parseTimestamp(value);
+  return ms !== undefined && isTimestampInRange(ms) ? ms : undefined;
+}

@@ -2,6 +2,12 @@ import type { z } from "zod";
 import { fastParseRecord } from "./fast-parse";
 import { type HealthRecord, ZHealthRecord } from "./record";
 import { findSecrets, jsonPath, type PathSegment, type SecretHit } from "./redaction";
+import {
+  findUnstorableStrings,
+  UNSTORABLE_STRING,
+  UNSTORABLE_STRING_MESSAGE,
+  type UnstorableHit,
+} from "./storable";
 
 /** One problem with a record. `message` never contains a value from the record. */
 export type ValidationIssue = { path: string; code: string; message: string };
@@ -23,6 +29,7 @@ export const SECRET_ISSUE_CODE = "secret_detected";
  * field (which the schema only reports as "unknown") is still named as a credential; then
  * zod reports schema issues. A record with any secret is `secret_detected`, with the schema
  * issues listed after the secret issues so the producer can fix everything in one round.
+ * Strings PostgreSQL cannot store are found the same way, in keys and unknown fields too.
  *
  * The input is never modified. A valid record without nulls is returned as is (it already is
  * exactly the record), so treat input and result as immutable.
@@ -31,13 +38,30 @@ export function validateRecord(input: unknown): ValidationResult {
   const fast = fastParseRecord(input);
   if (fast !== undefined) return { ok: true, record: fast };
   const secrets = findSecrets(input);
+  const unstorable = findUnstorableStrings(input);
   const parsed = ZHealthRecord.safeParse(input);
-  if (secrets.length === 0 && parsed.success) {
+  if (secrets.length === 0 && unstorable.length === 0 && parsed.success) {
     return { ok: true, record: removeNulls(parsed.data) as HealthRecord };
   }
-  const issues = secrets.map(secretIssue);
-  if (!parsed.success) for (const issue of parsed.error.issues) issues.push(...schemaIssues(issue));
+  const issues = [...secrets.map(secretIssue), ...unstorable.map(unstorableIssue)];
+  // The schema reports the unstorable strings of known fields again; the scan above already named each one.
+  const named = new Set(unstorable.map((hit) => hit.path));
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      for (const mapped of schemaIssues(issue)) {
+        if (mapped.code !== UNSTORABLE_STRING || !named.has(mapped.path)) issues.push(mapped);
+      }
+    }
+  }
   return { ok: false, code: secrets.length > 0 ? "secret_detected" : "invalid_record", issues };
+}
+
+function unstorableIssue(hit: UnstorableHit): ValidationIssue {
+  return {
+    path: hit.path,
+    code: UNSTORABLE_STRING,
+    message: hit.where === "key" ? `object key: ${UNSTORABLE_STRING_MESSAGE}` : UNSTORABLE_STRING_MESSAGE,
+  };
 }
 
 function secretIssue(hit: SecretHit): ValidationIssue {

@@ -1,6 +1,7 @@
 // Routing config as data: zod schemas for what teams export, keep in git and import again.
 // Shape only; whole-tree rules (receivers exist, interval order, regexes…) live in validate.ts.
 import { z } from "zod";
+import { isTimestampInRange } from "../contract/timestamp";
 import { DURATION_PATTERN } from "./duration";
 import { SEVERITIES } from "./types";
 
@@ -12,7 +13,10 @@ const ZName = z
 const ZHttpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
 export const ZDuration = z.string().regex(DURATION_PATTERN, 'a duration like "30s", "5m", "4h" or "1h30m"');
 export const ZMatcherText = z.string().min(1).max(1024);
-const ZTimestamp = z.iso.datetime({ offset: true });
+/** An ISO 8601 date-time with a zone, in years 0001–9999 (what PostgreSQL stores). */
+export const ZTimestamp = z.iso
+  .datetime({ offset: true })
+  .refine((value) => isTimestampInRange(Date.parse(value)), "a date-time in years 0001 to 9999");
 
 export const ZWebhookTarget = z.strictObject({
   type: z.literal("webhook"),

@@ -27,6 +27,8 @@ export const ROOT_TIMING_MS: Readonly<TimingMs> = {
 };
 /** "Bounded" waits: a delay longer than a day is a forgotten alert, not a wait. */
 export const MAX_DELAY_MS = 86_400_000;
+/** Any routing duration: a year. Wake-up times are now + a duration, stored as timestamps PostgreSQL must hold. */
+export const MAX_ROUTING_DURATION_MS = 365 * 86_400_000;
 
 export function jsonPath(segments: readonly PropertyKey[]): string {
   return segments.reduce<string>(
@@ -72,6 +74,7 @@ function checkTree(config: TRoutingConfig): ConfigError[] {
     if (text === undefined) return undefined;
     const ms = parseDuration(text);
     if (ms === null) add(path, "invalid_duration", `"${text}": units must be largest first and appear once`);
+    else if (ms > MAX_ROUTING_DURATION_MS) add(path, "duration_too_long", "a duration is at most 365 days");
     return ms ?? undefined;
   };
 

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fastParseRecord } from "@/lib/contract/fast-parse";
 import { ZHealthRecord } from "@/lib/contract/record";
 import { findSecrets } from "@/lib/contract/redaction";
+import { findUnstorableStrings } from "@/lib/contract/storable";
 import { validateRecord } from "@/lib/contract/validate";
 import { recordArb } from "./classifier-arbitraries";
 import { t } from "./classifier-records";
@@ -65,10 +66,22 @@ const REPLACEMENTS: Json[] = [
   ["https://example.com/?token=", "ghp_", "A".repeat(36)].join(""),
   { at: t(1_000), kind: "error" },
   { id: "task:1", status: "working", updatedAt: t(1) },
+  // What PostgreSQL cannot store, and ids and durations past their bounds.
+  "nul\u0000inside",
+  "lone \ud800 surrogate",
+  "pair \ud83d\ude00 ok",
+  "0000-01-01T00:00:00Z",
+  "9999-12-31T23:59:59.999Z",
+  "0001-01-01T00:30:00+01:00",
+  "..",
+  ".",
+  365 * 86_400_000,
+  365 * 86_400_000 + 1,
+  1e15,
 ];
 
 /** Keys for "add_key": unknown, label-shaped, and a label-shaped credential. */
-const NEW_KEYS = ["extra", "k.1", ["ghs_", "b1".repeat(18)].join("")];
+const NEW_KEYS = ["extra", "k.1", ["ghs_", "b1".repeat(18)].join(""), "k\u0000", "k\udc00"];
 
 function paths(value: Json, prefix: Path = []): Path[] {
   const found: Path[] = [prefix];
@@ -150,6 +163,7 @@ describe("fastParseRecord agrees with ZHealthRecord", { timeout: 60_000 }, () =>
         const zod = ZHealthRecord.safeParse(input);
         if (fast !== undefined) {
           expect(findSecrets(input)).toEqual([]);
+          expect(findUnstorableStrings(input)).toEqual([]);
           expect(zod.success).toBe(true);
           if (zod.success) expect(fast).toEqual(withoutNulls(zod.data));
         } else if (zod.success && findSecrets(input).length === 0) {

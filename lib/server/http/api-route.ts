@@ -1,18 +1,22 @@
 import type { AccessScope } from "./authenticate";
 import { ApiError } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
+import { checkPathParams } from "./path-params";
 
 type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Promise<Response>;
 
 /**
- * The one place API errors become responses (Langfuse's createAuthedRoute, in small): authenticate with `scope`,
- * run the handler, map ApiError to its status and anything else to a 500 that reveals nothing.
+ * The one place API errors become responses (Langfuse's createAuthedRoute, in small): refuse path segments no id can
+ * hold, authenticate with `scope`, run the handler, map ApiError to its status and anything else to a 500 that
+ * reveals nothing.
  */
 export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler: Handler<P>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
     try {
+      const params = await context.params;
+      checkPathParams(params);
       const caller = await authenticate(request, scope);
-      return await handler({ request, caller, params: await context.params });
+      return await handler({ request, caller, params });
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
       console.error(

@@ -1,9 +1,13 @@
 import type { z } from "zod";
+import { findUnstorableStrings, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "@/lib/contract/storable";
 import { ApiError } from "./api-error";
 
 const SMALL_BODY_BYTES = 64 * 1024;
 
-/** The request's JSON body: 415 unless application/json, 413 past `maxBytes`, 400 `invalid_json` when unparsable. */
+/**
+ * The request's JSON body: 415 unless application/json, 413 past `maxBytes`, 400 `invalid_json` when unparsable,
+ * 422 `invalid_body` when any string or key holds what PostgreSQL cannot store (NUL, an unpaired surrogate).
+ */
 export async function readJson(request: Request, maxBytes = SMALL_BODY_BYTES): Promise<unknown> {
   const contentType = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
   if (contentType !== "application/json") {
@@ -13,13 +17,24 @@ export async function readJson(request: Request, maxBytes = SMALL_BODY_BYTES): P
   if (Buffer.byteLength(text) > maxBytes) {
     throw new ApiError(413, "payload_too_large", `the body exceeds ${maxBytes} bytes`);
   }
+  let body: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    body = JSON.parse(text);
   } catch {
     throw new ApiError(400, "invalid_json", "the body is not valid JSON", [
       { path: "$", code: "invalid_json", message: "not JSON" },
     ]);
   }
+  const unstorable = findUnstorableStrings(body);
+  if (unstorable.length > 0) {
+    throw new ApiError(
+      422,
+      "invalid_body",
+      "the request body is invalid",
+      unstorable.map(({ path }) => ({ path, code: UNSTORABLE_STRING, message: UNSTORABLE_STRING_MESSAGE })),
+    );
+  }
+  return body;
 }
 
 /** Validates a body with zod: 422 `invalid_body`, one issue per problem located by a JSON path (`$.owner`). */

@@ -1,10 +1,19 @@
 import { z } from "zod";
-import { parseTimestamp, STATES } from "@/lib/contract";
-import { ApiError } from "../http/api-error";
+import {
+  ID_PATTERN,
+  isStorableString,
+  parseStorableTimestamp,
+  STATES,
+  UNSTORABLE_STRING,
+  UNSTORABLE_STRING_MESSAGE,
+} from "@/lib/contract";
+import { ApiError, type ApiIssue } from "../http/api-error";
 
-const ZTimestamp = z.string().refine((value) => parseTimestamp(value) !== undefined, {
-  message: "expected an RFC 3339 timestamp with a zone",
+/** A query timestamp: RFC 3339 with a zone, in years 0001–9999 like every stored one. */
+export const ZQueryTimestamp = z.string().refine((value) => parseStorableTimestamp(value) !== undefined, {
+  message: "expected an RFC 3339 timestamp with a zone, in years 0001 to 9999",
 });
+const ZTimestamp = ZQueryTimestamp;
 const ZLabel = z
   .string()
   .regex(/^[a-z][a-z0-9_.-]{0,62}:.{0,256}$/s, "expected key:value with a lower-case label key");
@@ -33,15 +42,20 @@ export function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify([cursor.observedAt, cursor.chainId])).toString("base64url");
 }
 
+/** A cursor this API returned: base64url of `[observedAt, chainId]`; anything else is 400 `invalid_query`. */
 export function decodeCursor(value: string): Cursor {
   try {
-    const [observedAt, chainId] = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown[];
-    if (
-      typeof observedAt === "string" &&
-      typeof chainId === "string" &&
-      parseTimestamp(observedAt) !== undefined
-    ) {
-      return { observedAt, chainId };
+    const decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown;
+    if (Array.isArray(decoded) && decoded.length === 2) {
+      const [observedAt, chainId] = decoded as unknown[];
+      if (
+        typeof observedAt === "string" &&
+        typeof chainId === "string" &&
+        parseStorableTimestamp(observedAt) !== undefined &&
+        ID_PATTERN.test(chainId)
+      ) {
+        return { observedAt, chainId };
+      }
     }
   } catch {}
   throw new ApiError(400, "invalid_query", "the cursor is not one this API returned", [
@@ -52,10 +66,19 @@ export function decodeCursor(value: string): Cursor {
 /** Query string → validated query; repeated `label` parameters are all kept, other repeats are errors. */
 export function parseQuery<T extends z.ZodType>(schema: T, url: URL, repeatable: string[] = []): z.infer<T> {
   const raw: Record<string, string | string[]> = {};
+  const unstorable: ApiIssue[] = [];
   for (const key of new Set(url.searchParams.keys())) {
     const values = url.searchParams.getAll(key);
+    if (!isStorableString(key) || values.some((v) => !isStorableString(v))) {
+      unstorable.push({
+        path: `$.query.${JSON.stringify(key).slice(1, -1)}`,
+        code: UNSTORABLE_STRING,
+        message: UNSTORABLE_STRING_MESSAGE,
+      });
+    }
     raw[key] = repeatable.includes(key) ? values : values.length === 1 ? (values[0] as string) : values;
   }
+  if (unstorable.length > 0) throw new ApiError(400, "invalid_query", "invalid query parameters", unstorable);
   const parsed = schema.safeParse(raw);
   if (parsed.success) return parsed.data;
   throw new ApiError(

@@ -1,11 +1,9 @@
 import { z } from "zod";
-import { parseTimestamp } from "@/lib/contract";
 import { TIME_WINDOWS } from "@/lib/dashboard/api-types";
+import { ZQueryTimestamp } from "./chain-query";
 
 // Query strings of the dashboard's read endpoints (parsed with parseQuery: unknown parameters are errors).
-const ZSince = z.string().refine((value) => parseTimestamp(value) !== undefined, {
-  message: "expected an RFC 3339 timestamp with a zone",
-});
+const ZSince = ZQueryTimestamp;
 
 export const ZTrendQuery = z.object({ window: z.enum(TIME_WINDOWS).default("24h") }).strict();
 

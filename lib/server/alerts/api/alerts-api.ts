@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { listAlerts } from "../../db/alerting-alerts";
 import { ApiError, notFound } from "../../http/api-error";
+import { parseQuery } from "../../reading/chain-query";
 import { resolveAlertByOperator } from "../operator-resolve";
 
 const ZQuery = z.object({
@@ -10,12 +11,8 @@ const ZQuery = z.object({
 
 /** GET alerts: the current firing alerts (or the latest resolved ones), newest first. */
 export async function getAlerts(request: Request): Promise<Response> {
-  const parsed = ZQuery.safeParse(Object.fromEntries(new URL(request.url).searchParams));
-  if (!parsed.success)
-    throw new ApiError(422, "invalid_query", "the query is invalid", [
-      { path: "$.query", code: "invalid_query", message: parsed.error.issues[0]?.message ?? "invalid" },
-    ]);
-  const rows = await listAlerts(parsed.data.status, parsed.data.limit);
+  const query = parseQuery(ZQuery, new URL(request.url));
+  const rows = await listAlerts(query.status, query.limit);
   return Response.json({
     alerts: rows.map((row) => ({
       fingerprint: row.fingerprint,

@@ -1,8 +1,13 @@
+import { z } from "zod";
 import { maskSecrets } from "@/lib/routing/config";
 import { listConfigVersions } from "../../db/alerting-config";
 import { ApiError } from "../../http/api-error";
+import { parseQuery } from "../../reading/chain-query";
 import { currentRouting, saveRoutingConfig } from "../routing-config";
 import { readJson } from "./read-body";
+
+/** PUT's query: the version's comment (other parameters are ignored, as they always were). */
+const ZPutQuery = z.object({ comment: z.string().optional() });
 
 const versionText = (id: bigint | null) => (id === null ? "default" : id.toString());
 
@@ -33,7 +38,7 @@ export async function getRoutingConfig(request: Request): Promise<Response> {
 export async function putRoutingConfig(request: Request, actor: string): Promise<Response> {
   const body = await readJson(request);
   const ifMatch = request.headers.get("if-match");
-  const comment = new URL(request.url).searchParams.get("comment")?.slice(0, 500) || null;
+  const comment = parseQuery(ZPutQuery, new URL(request.url)).comment?.slice(0, 500) || null;
   const saved = await saveRoutingConfig({
     config: body,
     actor,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { MASK } from "@/lib/routing/config";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/alerting-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
+import { parseQuery } from "../../reading/chain-query";
 import { idParam } from "./read-body";
 
 const ZQuery = z.object({
@@ -59,21 +60,7 @@ function deliveryView(row: DeliveryRow) {
 
 /** GET deliveries: newest first, each with its attempt log; `?before=<id>` pages back. */
 export async function getDeliveries(request: Request): Promise<Response> {
-  const params = Object.fromEntries(new URL(request.url).searchParams);
-  const parsed = ZQuery.safeParse(params);
-  if (!parsed.success) {
-    throw new ApiError(
-      422,
-      "invalid_query",
-      "the query is invalid",
-      parsed.error.issues.map((i) => ({
-        path: `$.query.${i.path.join(".")}`,
-        code: i.code,
-        message: i.message,
-      })),
-    );
-  }
-  const q = parsed.data;
+  const q = parseQuery(ZQuery, new URL(request.url));
   const rows = await listDeliveries({
     ...(q.status ? { status: q.status } : {}),
     ...(q.channel ? { channel: q.channel } : {}),

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ZDuration } from "@/lib/routing/config";
+import { isTimestampInRange } from "@/lib/contract/timestamp";
+import { ZDuration, ZTimestamp } from "@/lib/routing/config";
 import { parseDuration } from "@/lib/routing/duration";
 import { parseMatcher } from "@/lib/routing/matcher";
 import {
@@ -16,9 +17,9 @@ import { parseBody, readJson } from "./read-body";
 
 const ZSilenceBody = z.strictObject({
   matchers: z.array(z.string().min(1).max(1024)).min(1).max(32),
-  startsAt: z.iso.datetime({ offset: true }).optional(),
+  startsAt: ZTimestamp.optional(),
   /** Either an end or a duration from the start ("2h"). */
-  endsAt: z.iso.datetime({ offset: true }).optional(),
+  endsAt: ZTimestamp.optional(),
   duration: ZDuration.optional(),
   comment: z.string().trim().min(1).max(1024),
 });
@@ -55,6 +56,8 @@ function toInput(body: z.infer<typeof ZSilenceBody>, now: Date): SilenceInput {
   const endsAt = body.endsAt ? new Date(body.endsAt) : new Date(startsAt.getTime() + (durationMs ?? 0));
   if (!body.endsAt && !body.duration)
     issues.push({ path: "$.endsAt", code: "required", message: "give endsAt or duration" });
+  else if (!isTimestampInRange(endsAt.getTime()))
+    issues.push({ path: "$.duration", code: "too_big", message: "the silence must end before year 10000" });
   else if (endsAt <= startsAt)
     issues.push({
       path: body.endsAt ? "$.endsAt" : "$.duration",

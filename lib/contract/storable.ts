@@ -1,0 +1,56 @@
+/**
+ * Strings PostgreSQL can store. A `text` value cannot hold U+0000, and a `json` value holding `\u0000` or an
+ * unpaired UTF-16 surrogate is accepted on input but fails every later read that extracts text from it ("unsupported
+ * Unicode escape sequence"): one such record would break each job that reads it. So every string and object key that
+ * reaches storage must be free of both.
+ */
+import { jsonPath, type PathSegment } from "./redaction";
+
+/** The issue code for a string PostgreSQL cannot store; stable API. */
+export const UNSTORABLE_STRING = "unstorable_string";
+
+export const UNSTORABLE_STRING_MESSAGE =
+  "strings cannot hold U+0000 (NUL) or an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)";
+
+// Cheap first pass: almost every string has no surrogate at all.
+const SURROGATE = /[\uD800-\uDFFF]/;
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Whether `text` is free of NUL and of unpaired surrogates (a surrogate pair, e.g. an emoji, is fine). */
+export function isStorableString(text: string): boolean {
+  return !text.includes("\u0000") && (!SURROGATE.test(text) || !UNPAIRED_SURROGATE.test(text));
+}
+
+export type UnstorableHit = { path: string; where: "key" | "value" };
+
+/** Deeper than any valid document here; the scan stops there rather than risk the stack on hostile input. */
+const MAX_SCAN_DEPTH = 64;
+
+/** Every string value and object key in `value` that PostgreSQL cannot store, by JSON path (`$.labels.x`). */
+export function findUnstorableStrings(value: unknown): UnstorableHit[] {
+  const hits: UnstorableHit[] = [];
+  scan(value, [], hits);
+  return hits;
+}
+
+function scan(value: unknown, path: PathSegment[], hits: UnstorableHit[]): void {
+  if (typeof value === "string") {
+    if (!isStorableString(value)) hits.push({ path: jsonPath(path), where: "value" });
+    return;
+  }
+  if (typeof value !== "object" || value === null || path.length >= MAX_SCAN_DEPTH) return;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      path.push(i);
+      scan(value[i], path, hits);
+      path.pop();
+    }
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    path.push(key);
+    if (!isStorableString(key)) hits.push({ path: jsonPath(path), where: "key" });
+    scan((value as Record<string, unknown>)[key], path, hits);
+    path.pop();
+  }
+}
