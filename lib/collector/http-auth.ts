@@ -39,7 +39,7 @@ export function parseChallenge(
   const scope = param(header, "scope");
   if (scope) challenge.requiredScope = scope.slice(0, 512);
   const metadata = param(header, "resource_metadata");
-  if (metadata && isUrl(metadata)) challenge.resourceMetadataUrl = metadata;
+  if (metadata && isPlainUrl(metadata)) challenge.resourceMetadataUrl = metadata;
   return challenge;
 }
 
@@ -67,10 +67,20 @@ function resourceWithoutQuery(input: string | URL): string | undefined {
   }
 }
 
-function isUrl(value: string): boolean {
+/**
+ * An http(s) URL without userinfo, query or fragment: what the record's URLs may hold (contract §1).
+ * A metadata URL that carries more is left out rather than rewritten into a URL the server never sent.
+ */
+function isPlainUrl(value: string): boolean {
   try {
-    new URL(value);
-    return true;
+    const url = new URL(value);
+    return (
+      (url.protocol === "https:" || url.protocol === "http:") &&
+      url.username === "" &&
+      url.password === "" &&
+      !value.includes("?") &&
+      !value.includes("#")
+    );
   } catch {
     return false;
   }

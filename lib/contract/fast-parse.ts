@@ -138,9 +138,10 @@ function array(value: unknown, item: Check, minLength = 0): void {
 
 /**
  * Only the plain form: lower-case http(s)://, no whitespace anywhere (so zod's trimming and
- * tab/newline stripping change nothing), parseable, ≤ 2048. Any other spelling goes to zod.
+ * tab/newline stripping change nothing), no query or fragment (the record's URLs carry neither),
+ * parseable, ≤ 2048. Any other spelling goes to zod.
  */
-const PLAIN_HTTP_URL = /^https?:\/\/\S+$/;
+const PLAIN_HTTP_URL = /^https?:\/\/[^\s?#]+$/;
 const plainHttpUrl: Check = (value) => {
   if (typeof value !== "string" || value.length > 2048 || !PLAIN_HTTP_URL.test(value) || !canParseUrl(value))
     fail();

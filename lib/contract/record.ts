@@ -22,6 +22,7 @@ export const RECORD_ISSUE_CODES = {
   responseErrorMismatch: "response_error_mismatch",
   taskWithoutTaskResult: "task_without_task_result",
   inactivityExceedsDeadline: "inactivity_exceeds_deadline",
+  urlHasQuery: "url_has_query",
 } as const;
 
 export const MAX_LABELS = 16;
@@ -71,6 +72,14 @@ const ZUrl = z
   .url({ protocol: /^https?$/, error: "expected an http(s) URL" })
   .max(2048)
   .refine(isStorableString, custom(UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE));
+/**
+ * The challenged endpoint and its metadata document are identified by scheme, host and path
+ * (contract §1: "without query string"); a query or fragment is where tokens and signatures ride.
+ */
+const ZResourceUrl = ZUrl.refine(
+  (url) => !url.includes("?") && !url.includes("#"),
+  custom(RECORD_ISSUE_CODES.urlHasQuery, "expected a URL without a query string or fragment"),
+);
 const ZJsonRpcId = z.union([ZText(), z.int()], { error: "expected a string or an integer" });
 const ZRpcError = z.strictObject({ code: z.int(), class: ZText(64) });
 
@@ -132,8 +141,8 @@ const ZAuthChallenge = z.strictObject({
   at: ZTimestamp,
   error: ZText(64).nullish(),
   requiredScope: ZText(512).nullish(),
-  resourceMetadataUrl: ZUrl.nullish(),
-  resource: ZUrl.nullish(),
+  resourceMetadataUrl: ZResourceUrl.nullish(),
+  resource: ZResourceUrl.nullish(),
 });
 
 const ZSession = z.strictObject({

@@ -1,43 +1,16 @@
 /**
  * Redaction guard (contract §5): a record is evidence, not content. Any string value — or
  * object key — that looks like a credential rejects the whole record. Hits name the JSON
- * path and the pattern, never the value.
+ * path and the pattern, never the value. The patterns are in `secret-patterns.ts`.
  */
+import { matchSecretPattern, type SecretPatternName } from "./secret-patterns";
 
-/** Credential patterns by stable name. Anchored on prefixes so matching stays linear. */
-export const SECRET_PATTERNS = {
-  bearer_token: /[Bb][Ee][Aa][Rr][Ee][Rr]\s+[A-Za-z0-9._~+/-]{8,}/,
-  jwt: /eyJ[A-Za-z0-9_-]{2,}\.eyJ[A-Za-z0-9_-]{2,}\.[A-Za-z0-9_-]*/,
-  pem_private_key: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/,
-  // sk-/pk-/rk- keys (OpenAI, Anthropic, Stripe-style) with a body of 16+ characters.
-  api_key: /(?<![A-Za-z0-9])(?:sk|pk|rk)(?:-|_live_|_test_)[A-Za-z0-9_-]{16,}/,
-  github_token: /(?<![A-Za-z0-9])(?:gh[pousr]_[A-Za-z0-9]{16,}|github_pat_[A-Za-z0-9_]{20,})/,
-  slack_token: /(?<![A-Za-z0-9])xox[a-z]-[A-Za-z0-9-]{8,}/,
-  aws_access_key_id: /(?<![A-Z0-9])(?:AKIA|ASIA)[A-Z0-9]{16}(?![A-Z0-9])/,
-} as const satisfies Record<string, RegExp>;
-
-export type SecretPatternName = keyof typeof SECRET_PATTERNS;
-
-const PATTERN_NAMES = Object.keys(SECRET_PATTERNS) as SecretPatternName[];
-
-/**
- * All patterns as one alternation with one capture group per pattern, so each string is
- * scanned once; the group that matched names the pattern.
- */
-const COMBINED = new RegExp(PATTERN_NAMES.map((name) => `(${SECRET_PATTERNS[name].source})`).join("|"));
-
-/** The name of the first credential pattern `text` matches, or `undefined`. */
-export function matchSecretPattern(text: string): SecretPatternName | undefined {
-  const match = COMBINED.exec(text);
-  if (match === null) return undefined;
-  for (let group = 1; group < match.length; group++) {
-    if (match[group] !== undefined) return PATTERN_NAMES[group - 1];
-  }
-  return undefined;
-}
-
-/** The shortest string any pattern can match (a JWT: `eyJxx.eyJxx.`); shorter ones skip the regex. */
-const MIN_SECRET_LENGTH = 12;
+export {
+  MIN_SECRET_LENGTH,
+  matchSecretPattern,
+  SECRET_PATTERNS,
+  type SecretPatternName,
+} from "./secret-patterns";
 
 export type PathSegment = string | number;
 
@@ -57,9 +30,9 @@ export function findSecrets(value: unknown): SecretHit[] {
   return hits;
 }
 
-/** Whether `text` matches any credential pattern (cheaper than `matchSecretPattern`). */
+/** Whether `text` matches any credential pattern. */
 export function looksLikeSecret(text: string): boolean {
-  return text.length >= MIN_SECRET_LENGTH && COMBINED.test(text);
+  return matchSecretPattern(text) !== undefined;
 }
 
 function containsSecret(value: unknown, depth: number): boolean {
@@ -79,7 +52,6 @@ function containsSecret(value: unknown, depth: number): boolean {
 
 function scan(value: unknown, path: PathSegment[], hits: SecretHit[]): void {
   if (typeof value === "string") {
-    if (value.length < MIN_SECRET_LENGTH) return;
     const pattern = matchSecretPattern(value);
     if (pattern !== undefined) hits.push({ path: jsonPath(path), pattern });
     return;
@@ -95,7 +67,7 @@ function scan(value: unknown, path: PathSegment[], hits: SecretHit[]): void {
   }
   for (const key of Object.keys(value)) {
     path.push(key);
-    const keyPattern = key.length < MIN_SECRET_LENGTH ? undefined : matchSecretPattern(key);
+    const keyPattern = matchSecretPattern(key);
     if (keyPattern !== undefined) hits.push({ path: jsonPath(path), pattern: keyPattern });
     scan((value as Record<string, unknown>)[key], path, hits);
     path.pop();

@@ -52,6 +52,15 @@ describe("parseChallenge", () => {
       parseChallenge(401, 'Bearer resource_metadata="not a url"', "http://127.0.0.1/mcp", 0),
     ).not.toHaveProperty("resourceMetadataUrl");
   });
+  it.each([
+    "https://rs.example/.well-known/oauth-protected-resource?tenant=a",
+    "https://rs.example/.well-known/oauth-protected-resource#frag",
+    "https://user:pw@rs.example/.well-known/oauth-protected-resource",
+    "ftp://rs.example/.well-known/oauth-protected-resource",
+  ])("leaves out a resource_metadata URL the record may not hold: %s", (metadata) => {
+    const header = `Bearer resource_metadata="${metadata}"`;
+    expect(parseChallenge(401, header, "http://127.0.0.1/mcp", 0)).not.toHaveProperty("resourceMetadataUrl");
+  });
   it("drops userinfo from the resource", () => {
     expect(parseChallenge(401, null, "http://user:pw@127.0.0.1/mcp", 0).resource).toBe(
       "http://127.0.0.1/mcp",

@@ -59,6 +59,8 @@ const REPLACEMENTS: Json[] = [
   { status: 401, at: t(0), resourceMetadataUrl: "HTTPS://example.com/meta", error: "invalid_token" },
   "https://example.com/mcp",
   "ftp://example.com/mcp",
+  // A query is refused in the challenge's URLs (contract §1) and allowed elsewhere: both paths must agree.
+  "https://example.com/mcp?page=2",
   // Credentials (assembled at runtime): the fast path must never accept a record holding one.
   ["sk-", "proj-A1b2C3d4E5f6G7h8I9j0"].join(""),
   ["AKIA", "IOSFODNN7EXAMPLE"].join(""),

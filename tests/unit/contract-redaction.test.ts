@@ -3,29 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findSecrets, jsonPath, matchSecretPattern, type SecretPatternName } from "@/lib/contract/redaction";
 import { validateRecord } from "@/lib/contract/validate";
 import { legacyRecord } from "./classifier-records";
-
-// Assembled at runtime so the repository never contains a string that looks like a live credential.
-const join = (...parts: string[]) => parts.join("");
-const SAMPLES: Record<SecretPatternName, string[]> = {
-  bearer_token: [join("Bearer ", "abc123DEF456ghi789"), join("authorization: bearer ", "Zm9vYmFyYmF6cXV4")],
-  jwt: [join("eyJ", "hbGciOiJIUzI1NiJ9", ".eyJ", "zdWIiOiIxMjM0In0", ".", "c2lnbmF0dXJl-_x")],
-  pem_private_key: [
-    join("-----BEGIN ", "RSA PRIVATE KEY-----\nMIIEow"),
-    join("-----BEGIN ", "PRIVATE KEY-----"),
-  ],
-  api_key: [
-    join("sk-", "proj-A1b2C3d4E5f6G7h8I9j0"),
-    join("pk-", "0123456789abcdef"),
-    join("rk_", "live_", "51HqLyjWDarjtT1zdp7dc"),
-  ],
-  github_token: [
-    join("ghp_", "A".repeat(36)),
-    join("ghs_", "b1".repeat(18)),
-    join("github_", "pat_", "11ABC".repeat(5)),
-  ],
-  slack_token: [join("xoxb-", "123456789012-abcdefABCDEF"), join("xoxp-", "1-2-3-4abcdefgh")],
-  aws_access_key_id: [join("AKIA", "IOSFODNN7EXAMPLE"), join("ASIA", "Y34FZKBOKMUTVV7A")],
-};
+import { SAMPLES } from "./secret-samples";
 
 const ALL = Object.entries(SAMPLES).flatMap(([pattern, values]) =>
   values.map((value) => ({ pattern: pattern as SecretPatternName, value })),

@@ -1,7 +1,9 @@
 import { z } from "zod";
+import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
 import { listConfigVersions } from "../../db/alerting-config";
 import { ApiError } from "../../http/api-error";
+import { rejectSecrets } from "../../http/reject-secrets";
 import { parseQuery } from "../../reading/chain-query";
 import { currentRouting, saveRoutingConfig } from "../routing-config";
 import { readJson } from "./read-body";
@@ -33,12 +35,15 @@ export async function getRoutingConfig(request: Request): Promise<Response> {
 
 /**
  * PUT config: the body is the config itself (an exported file imports unchanged). `If-Match: "<version>"` guards
- * against overwriting a change made since it was read; `?comment=` describes the version.
+ * against overwriting a change made since it was read; `?comment=` describes the version. Comments holding a
+ * credential are refused (422 `secret_detected`) before anything else is checked.
  */
 export async function putRoutingConfig(request: Request, actor: string): Promise<Response> {
   const body = await readJson(request);
   const ifMatch = request.headers.get("if-match");
-  const comment = parseQuery(ZPutQuery, new URL(request.url)).comment?.slice(0, 500) || null;
+  const rawComment = parseQuery(ZPutQuery, new URL(request.url)).comment ?? null;
+  rejectSecrets([["$.query.comment", rawComment], ...configComments(body)]);
+  const comment = rawComment?.slice(0, 500) || null;
   const saved = await saveRoutingConfig({
     config: body,
     actor,

@@ -13,6 +13,7 @@ import {
   updateSilence,
 } from "../../db/alerting-silences";
 import { ApiError, type ApiIssue, notFound } from "../../http/api-error";
+import { rejectSecrets } from "../../http/reject-secrets";
 import { parseBody, readJson } from "./read-body";
 
 const ZSilenceBody = z.strictObject({
@@ -42,8 +43,12 @@ export function silenceView(row: SilenceRow, now: Date) {
   };
 }
 
-/** Matchers use the one routing syntax; the window must be non-empty. Every problem is reported with its path. */
+/**
+ * The comment passes the credential guard first (422 `secret_detected`); matchers use the one routing syntax; the
+ * window must be non-empty. Every problem is reported with its path.
+ */
 function toInput(body: z.infer<typeof ZSilenceBody>, now: Date): SilenceInput {
+  rejectSecrets([["$.comment", body.comment]]);
   const issues: ApiIssue[] = [];
   body.matchers.forEach((text, i) => {
     const parsed = parseMatcher(text);

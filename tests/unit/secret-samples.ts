@@ -1,0 +1,277 @@
+/**
+ * Credential samples for the redaction guard's tests: for every pattern, values it must refuse
+ * (plain, and in the disguises producers and people actually use) and look-alikes it must let
+ * through. Assembled at runtime so the repository never contains a string that looks like a
+ * live credential.
+ */
+import type { SecretPatternName } from "@/lib/contract/redaction";
+
+export const join = (...parts: string[]) => parts.join("");
+
+/** Every byte percent-encoded, as a URL encoder asked to be thorough would write it. */
+export const percentEncodeAll = (text: string) =>
+  Array.from(
+    new TextEncoder().encode(text),
+    (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
+  ).join("");
+
+const ZWSP = "\u200B";
+const ZWNJ = "\u200C";
+const ZWJ = "\u200D";
+const WORD_JOINER = "\u2060";
+const BOM = "\uFEFF";
+const SOFT_HYPHEN = "\u00AD";
+
+const AWS_SECRET = join("wJalrXUtnFEMI/K7MDENG/", "bPxRfiCYEXAMPLEKEY");
+const JWT = join("eyJ", "hbGciOiJIUzI1NiJ9", ".eyJ", "zdWIiOiIxMjM0In0", ".", "c2lnbmF0dXJl-_x");
+
+/** Plain samples: each must be refused under its pattern's name, alone and inside prose. */
+export const SAMPLES: Record<SecretPatternName, string[]> = {
+  bearer_token: [
+    join("Bearer ", "abc123DEF456ghi789"),
+    join("authorization: bearer ", "Zm9vYmFyYmF6cXV4"),
+    join("Bearer\t\t", "abc123DEF456ghi789"),
+    join("Bearer\u00A0", "abc123DEF456ghi789"),
+  ],
+  jwt: [JWT],
+  pem_private_key: [
+    join("-----BEGIN ", "RSA PRIVATE KEY-----\nMIIEow"),
+    join("-----BEGIN ", "PRIVATE KEY-----"),
+  ],
+  api_key: [
+    join("sk-", "proj-A1b2C3d4E5f6G7h8I9j0"),
+    join("pk-", "0123456789abcdef"),
+    join("rk_", "live_", "51HqLyjWDarjtT1zdp7dc"),
+  ],
+  github_token: [
+    join("ghp_", "A".repeat(36)),
+    join("ghs_", "b1".repeat(18)),
+    join("github_", "pat_", "11ABC".repeat(5)),
+  ],
+  slack_token: [
+    join("xoxb-", "123456789012-abcdefABCDEF"),
+    join("xoxp-", "1-2-3-4abcdefgh"),
+    join("xapp-", "1-A0123ABCD-4567890123-abcdef0123456789"),
+  ],
+  slack_webhook_url: [
+    join("https://hooks.slack.com/services/", "T0ABCDEF1/B0ABCDEF2/", "abcdefghijklmnopqrstuvwx"),
+    join("https://hooks.slack.com/workflows/", "T0ABCDEF1/A0ABCDEF2/", "123456789/abcdefghijkl"),
+  ],
+  aws_secret_access_key: [
+    join("aws_secret_access_key = ", AWS_SECRET),
+    join('"SecretAccessKey": "', AWS_SECRET, '"'),
+    join("AWS_SECRET=", AWS_SECRET),
+    join("AKIA", "IOSFODNN7EXAMPLE:", AWS_SECRET),
+  ],
+  aws_access_key_id: [join("AKIA", "IOSFODNN7EXAMPLE"), join("ASIA", "Y34FZKBOKMUTVV7A")],
+  google_api_key: [join("AIza", "SyD-abcdefghijklmnopqrstuvwxyz01234")],
+  gitlab_token: [join("glpat-", "xYz12-AbC34_dEf56gHi7"), join("gldt-", "AbCdEfGhIjKlMnOpQrSt")],
+  npm_token: [join("npm_", "aB3".repeat(12))],
+  huggingface_token: [join("hf_", "abcdefghijklmnopqrstuvwxyzABCDEFGH")],
+  sendgrid_api_key: [join("SG.", "a1B2c3D4e5F6g7H8i9J0kL", ".", "m1N2o3P4q5R6s7T8u9V0w".repeat(2), "x")],
+  receipt_api_key: [join("rcpt_", "Zm9vYmFyYmF6cXV4", "Zm9vYmFy_mF6cX-4")],
+  url_userinfo: [
+    join("https://deploy:", "hunter2@git.example.com/repo.git"),
+    join("postgres://app:", "s3cret@db.internal:5432/app"),
+    join("redis://:", "pw123@cache:6379"),
+  ],
+  azure_sas_signature: [
+    join(
+      "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&ss=b&srt=o&sp=r&se=2026-12-31T00:00:00Z&sig=",
+      "AbCdEf0123456789%2B%2FxYz%3D",
+    ),
+    join("sp=racwdl&st=2026-01-01&se=2026-02-01&spr=https&sv=2022-11-02&sr=c&sig=", "AbCdEf0123456789"),
+  ],
+  credential_query_param: [
+    join("https://api.example.com/v1/items?api_key=", "abc123"),
+    join("https://api.example.com/cb?page=2&access_token=", "ya29.abc"),
+    join("https://api.example.com/?APIKEY=", "1"),
+    join("https://api.example.com/?token=", "t0k"),
+    join("https://cdn.example.com/f.png?expires=1&signature=", "a1b2"),
+    join("https://cdn.example.com/f.png?sig=", "a1b2"),
+    join("https://db.example.com/?user=app&password=", "hunter2"),
+    join("https://app.example.com/?secret=", "s"),
+    join("https://maps.example.com/api?key=", "abc"),
+    join("curl -d client_secret=", "abc123"),
+    join("DefaultEndpointsProtocol=https;AccountName=x;AccountKey=", "abc123=="),
+    join("https://app.example.com/#access_token=", "abc&token_type=bearer"),
+  ],
+  basic_auth: [
+    join("Basic ", btoa("user:pass")),
+    join("Authorization: basic ", btoa("svc-account:correct horse")),
+  ],
+};
+
+/** Disguised samples: percent-encoded (once or more), split by invisible characters or whitespace. */
+export const DISGUISED: { pattern: SecretPatternName; how: string; value: string }[] = [
+  { pattern: "bearer_token", how: "%20 for the space", value: join("Bearer%20", "abc123DEF456ghi789") },
+  {
+    pattern: "bearer_token",
+    how: "+ for the space",
+    value: join("Authorization=Bearer+", "abc123DEF456ghi789"),
+  },
+  {
+    pattern: "bearer_token",
+    how: "a zero-width space for the space",
+    value: join("Bearer", ZWSP, "abc123DEF456"),
+  },
+  {
+    pattern: "bearer_token",
+    how: "invisible characters in the word and the token",
+    value: join("Be", ZWNJ, "arer ", "abc1", ZWJ, "23DE", WORD_JOINER, "F4", SOFT_HYPHEN, "56gh"),
+  },
+  {
+    pattern: "bearer_token",
+    how: "newlines and tabs before the token",
+    value: join("Bearer\n\t ", "abc123DEF456"),
+  },
+  { pattern: "bearer_token", how: "percent-encoded twice", value: join("Bearer%2520", "abc123DEF456ghi789") },
+  {
+    pattern: "jwt",
+    how: "whitespace and line breaks between and inside its parts",
+    value: join("eyJ", "hbGciOiJIUzI1NiJ9 \n.\n eyJ", "zdWIiOi IxMjM0In0\t.", "c2ln"),
+  },
+  {
+    pattern: "jwt",
+    how: "zero-width characters inside",
+    value: join(
+      "eyJ",
+      "hbGci",
+      ZWSP,
+      "OiJIUzI1NiJ9.",
+      BOM,
+      "eyJ",
+      "zdWIi",
+      SOFT_HYPHEN,
+      "OiIxMjM0In0.",
+      "c2ln",
+    ),
+  },
+  { pattern: "jwt", how: "percent-encoded dots", value: JWT.replaceAll(".", "%2E") },
+  { pattern: "jwt", how: "every byte percent-encoded", value: percentEncodeAll(JWT) },
+  {
+    pattern: "github_token",
+    how: "a zero-width space after the prefix",
+    value: join("ghp_", ZWSP, "A".repeat(36)),
+  },
+  {
+    pattern: "github_token",
+    how: "every byte percent-encoded",
+    value: percentEncodeAll(join("ghp_", "A".repeat(36))),
+  },
+  {
+    pattern: "url_userinfo",
+    how: "a percent-encoded URL",
+    value: encodeURIComponent(join("https://deploy:", "hunter2@git.example.com/")),
+  },
+  {
+    pattern: "url_userinfo",
+    how: "a URL percent-encoded twice",
+    value: encodeURIComponent(encodeURIComponent(join("https://deploy:", "hunter2@git.example.com/"))),
+  },
+  {
+    pattern: "credential_query_param",
+    how: "a percent-encoded parameter name",
+    value: join("https://api.example.com/?api%5Fkey=", "abc123"),
+  },
+  {
+    pattern: "credential_query_param",
+    how: "a redirect URL with an encoded query",
+    value: join("https://app.example.com/login?next=", encodeURIComponent("/cb?access_token=abc123")),
+  },
+  {
+    pattern: "aws_secret_access_key",
+    how: "percent-encoded / and =",
+    value: join("aws_secret_access_key%3D", AWS_SECRET.replaceAll("/", "%2F")),
+  },
+  {
+    pattern: "slack_webhook_url",
+    how: "percent-encoded slashes",
+    value: join(
+      "https%3A%2F%2Fhooks.slack.com%2Fservices%2F",
+      "T0ABCDEF1%2FB0ABCDEF2%2F",
+      "abcdefghijklmnop",
+    ),
+  },
+  {
+    pattern: "api_key",
+    how: "a soft hyphen inside",
+    value: join("sk-", "proj-A1b2C3d4", SOFT_HYPHEN, "E5f6G7h8I9j0"),
+  },
+];
+
+/** Look-alikes that must stay allowed, by the pattern they resemble. */
+export const LOOK_ALIKES: Record<SecretPatternName, string[]> = {
+  bearer_token: [
+    "Bearer",
+    "bearer auth",
+    "the bearer of bad news",
+    "Bearer <token>",
+    "Authorization: Bearer ***",
+  ],
+  jwt: ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.", "eyJhbGciOiJIUzI1NiJ9 is a JOSE header"],
+  pem_private_key: ["-----BEGIN PUBLIC KEY-----", "-----BEGIN CERTIFICATE-----"],
+  api_key: ["sk-short", "task-1234567890abcdefghij", "disk-0123456789abcdef0123"],
+  github_token: ["ghp_short", "https://github.com/org/repo/pull/42", "github_pat_"],
+  slack_token: ["xoxb-1", "xapp-1", "#alerts-xapp-team"],
+  slack_webhook_url: ["https://hooks.slack.com/services/", "https://api.slack.com/apps/A0123ABCD"],
+  aws_secret_access_key: [
+    // SHA-1 digest, git commit sha, a base64 SHA-256 digest, and the secret's name without a secret.
+    "da39a3ee5e6b4b0d3255bfef95601890afd80709",
+    "commit 9fceb02d0ae598e95dc970b74767f19372d61af8",
+    "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=",
+    "aws_secret_access_key=<redacted>",
+  ],
+  aws_access_key_id: ["AKIA123", "AKIAIOSFODNN7EXAMPLEXYZ"],
+  google_api_key: ["AIzaShort", "AIza"],
+  gitlab_token: ["glpat-short", "glossary-of-terms-and-more-words"],
+  npm_token: ["npm_install_dependencies_for_the_whole_repo", "npm_config_registry"],
+  huggingface_token: ["hf_hub_download", "hf_transfer_enabled_for_every_model_card_x"],
+  sendgrid_api_key: ["SG.short.x", "SG.1"],
+  receipt_api_key: ["rcpt_abcd", "rcpt_"],
+  url_userinfo: [
+    "alice@example.com",
+    "https://alice@example.com/x",
+    "git@github.com:org/repo.git",
+    "ssh://git@github.com:22/org/repo.git",
+    "http://127.0.0.1:8080/reports@v2",
+    "https://user:@example.com/",
+  ],
+  azure_sas_signature: [
+    "https://acct.blob.core.windows.net/c/b.txt",
+    "https://acct.blob.core.windows.net/c/b.txt?sv=2022-11-02&sp=r",
+  ],
+  credential_query_param: [
+    "https://x.example.com/list?page=2&sort=name",
+    "keyboard=1",
+    "https://x.example.com/?monkey=1",
+    "https://x.example.com/?next_page_token=abc&sort_key=name",
+    "https://x.example.com/?token=",
+    "https://x.example.com/?token=***",
+    "https://x.example.com/?access_token=<redacted>",
+    "https://x.example.com/?api_key={API_KEY}",
+    "https://x.example.com/?token=REDACTED&page=2",
+    "https://x.example.com/?token=%2A%2A%2A",
+    "refresh the token before it expires",
+    "tokens=3",
+  ],
+  basic_auth: ['Basic realm="api"', "basic understanding", "Basic test", "Basic Auth is disabled"],
+};
+
+/** Values no pattern may flag: identifiers, digests and prose that records and notes hold every day. */
+export const EVERYDAY_VALUES = [
+  "123e4567-e89b-12d3-a456-426614174000",
+  "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855",
+  `sha256:${"0f".repeat(32)}`,
+  "sha1-2jmj7l5rSw0yVb/vlWAYkK/YBwk=",
+  "sha512-z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg==",
+  "reports/42@v3",
+  "rec:01JDX7K2H5-export",
+  "2026-11-30T10:00:00.000Z",
+  "https://reports.example.com/.well-known/oauth-protected-resource/mcp",
+  "100% done",
+  "%E0%A4%A",
+  "50%",
+  "%%%",
+  "%C0%AF%FF%FE",
+];
