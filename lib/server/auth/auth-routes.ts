@@ -6,6 +6,7 @@ import { rejectForeignOrigin } from "../http/same-origin";
 import {
   clearedSessionCookie,
   completeFirstRunSetup,
+  needsFirstRunSetup,
   readSessionToken,
   sessionCookie,
   signIn,
@@ -111,7 +112,8 @@ export const meRoute = withErrors(async (request) => {
 /** First-run setup: creates the first admin, only while no user exists. */
 export const setupRoute = withErrors(async (request) => {
   const { username, password } = await readCredentials(request);
-  if (!(await completeFirstRunSetup(username, password))) {
+  // Checked before the password is hashed, so a closed setup costs no scrypt run; the insert checks again atomically.
+  if (!(await needsFirstRunSetup()) || !(await completeFirstRunSetup(username, password))) {
     throw new ApiError(409, "already_set_up", "an admin already exists; sign in instead");
   }
   const session = await signIn(username, password);
