@@ -32,10 +32,10 @@ export class TooManyAttempts extends ApiError {
   }
 }
 
-type Throttled = { key: string; policy: BackoffPolicy; issuePath: string };
+type Counter = { key: string; policy: BackoffPolicy; issuePath: string };
 
 type AttemptOutcome = {
-  refused: { t: Throttled; ms: number }[];
+  refused: { counter: Counter; retryAfterMs: number }[];
   counted: Map<string, AttemptCount | null> | null;
 };
 
@@ -50,44 +50,46 @@ export type SignInAttempt = { succeeded: () => Promise<void>; failed: () => void
 export async function beginSignInAttempt(username: string, request: Request): Promise<SignInAttempt> {
   const settings = signInThrottleSettings();
   const client = clientAddressKey(request.headers.get("x-forwarded-for"), settings.trustedProxies);
-  const account: Throttled = {
+  const account: Counter = {
     key: `account:${username}`,
     policy: settings.account,
     issuePath: "$.username",
   };
-  const address: Throttled = { key: `address:${client}`, policy: settings.address, issuePath: "$" };
-  const throttled = [account, address];
+  const address: Counter = { key: `address:${client}`, policy: settings.address, issuePath: "$" };
+  const counters = [account, address];
 
   const outcome = await updateSignInCounts<AttemptOutcome>(
-    throttled.map((t) => t.key),
+    counters.map((counter) => counter.key),
     (counts, now) => {
-      const decisions = throttled.map((t) => ({
-        t,
-        decision: decideAttempt(counts.get(t.key) ?? null, t.policy, now),
+      const decisions = counters.map((counter) => ({
+        counter,
+        decision: decideAttempt(counts.get(counter.key) ?? null, counter.policy, now),
       }));
-      const refused = decisions.flatMap(({ t, decision }) =>
-        decision.allowed ? [] : [{ t, ms: decision.retryAfterMs }],
+      const refused = decisions.flatMap(({ counter, decision }) =>
+        decision.allowed ? [] : [{ counter, retryAfterMs: decision.retryAfterMs }],
       );
       if (refused.length > 0) return { result: { refused, counted: null }, write: null };
       const counted = new Map<string, AttemptCount | null>(
-        decisions.map(({ t, decision }) => [t.key, decision.allowed ? decision.next : null]),
+        decisions.map(({ counter, decision }) => [counter.key, decision.allowed ? decision.next : null]),
       );
       return { result: { refused, counted }, write: counted };
     },
   );
 
   if (!outcome.counted) {
-    const retryAfterMs = Math.max(...outcome.refused.map((r) => r.ms));
+    const retryAfterMs = Math.max(...outcome.refused.map((r) => r.retryAfterMs));
     console.warn(
       `receipt: sign-in refused while locked: user=${username} client=${client} retry_after_s=${retryAfterSeconds(retryAfterMs)}`,
     );
     throw new TooManyAttempts(
       retryAfterMs,
-      outcome.refused.map(({ t }) => ({
-        path: t.issuePath,
+      outcome.refused.map(({ counter }) => ({
+        path: counter.issuePath,
         code: "too_many_attempts",
         message:
-          t === account ? "this account is locked for a while" : "this client address is locked for a while",
+          counter === account
+            ? "this account is locked for a while"
+            : "this client address is locked for a while",
       })),
     );
   }
@@ -107,9 +109,9 @@ export async function beginSignInAttempt(username: string, request: Request): Pr
         };
       }),
     failed: () => {
-      const failures = (t: Throttled) => counted.get(t.key)?.failures ?? 0;
-      const locked = (t: Throttled) => {
-        const until = counted.get(t.key)?.lockedUntil;
+      const failures = (counter: Counter) => counted.get(counter.key)?.failures ?? 0;
+      const locked = (counter: Counter) => {
+        const until = counted.get(counter.key)?.lockedUntil;
         return until ? retryAfterSeconds(until.getTime() - Date.now()) : 0;
       };
       // Never the password: the username (validated to [A-Za-z0-9._-]), the client key and the counts.
