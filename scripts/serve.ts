@@ -7,6 +7,7 @@ import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
 import { alertSettings } from "../lib/server/alerts/settings";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
+import { signInThrottleSettings } from "../lib/server/auth/throttle-settings";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { readEnv } from "../lib/server/env";
 import { spawnNext } from "../lib/server/next-server";
@@ -18,6 +19,7 @@ let env: ReturnType<typeof readEnv>;
 try {
   env = readEnv();
   alertSettings(); // the alert delivery variables too: a typo fails here, not at the first alert
+  signInThrottleSettings(); // and the sign-in throttle's, not at the first sign-in
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

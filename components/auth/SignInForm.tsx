@@ -1,6 +1,7 @@
 "use client";
 
 import { type FormEvent, useState } from "react";
+import { safeNextPath } from "@/lib/dashboard/safe-next-path";
 import { AuthCard } from "./AuthCard";
 import styles from "./AuthCard.module.css";
 import { postCredentials } from "./post-credentials";
@@ -19,8 +20,9 @@ export function SignInForm({ next }: { next: string }) {
       setBusy(false);
       return;
     }
-    // A full navigation, so the guarded layout runs again with the new cookie.
-    window.location.assign(next);
+    // A full navigation, so the guarded layout runs again with the new cookie; `next` is checked again here, as it
+    // is the one value of this page that came from the URL.
+    window.location.assign(safeNextPath(next));
   }
 
   return (

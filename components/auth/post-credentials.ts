@@ -12,6 +12,9 @@ export async function postCredentials(path: string, form: FormData): Promise<str
       error?: { code: string; message: string; issues?: { path: string; message: string }[] };
     } | null;
     if (body?.error?.code === "invalid_credentials") return "Wrong username or password.";
+    if (body?.error?.code === "too_many_attempts") {
+      return `Too many failed sign-ins: try again in ${response.headers.get("retry-after") ?? "a few"} s.`;
+    }
     const issue = body?.error?.issues?.[0];
     if (issue) return `${issue.path === "$.password" ? "Password" : "Username"}: ${issue.message}.`;
     return body?.error?.message ?? `The server answered ${response.status}.`;

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { type BrowserContext, expect, type Page, test } from "@playwright/test";
 import { E2E_ADMIN } from "./support/credentials";
 import { signIn, snap } from "./support/dashboard";
 
@@ -37,5 +37,96 @@ test.describe("sign-in guards every page", () => {
     await signIn(page, "/");
     await page.goto("/sign-in?next=//evil.example/");
     await expect(page).toHaveURL(/127\.0\.0\.1:\d+\/$/);
+  });
+});
+
+// `?next=` as an attacker would write it in a link (already percent-encoded where a link would be).
+const OFF_SITE_NEXT = [
+  "/%09/evil.example/",
+  "/%0A/evil.example/",
+  "/%0D/evil.example/",
+  "%09//evil.example/",
+  "//evil.example/",
+  "%2F%2Fevil.example/",
+  "/%2F%2Fevil.example/",
+  "/%252F%252Fevil.example/",
+  "/\\evil.example/",
+  "/%5Cevil.example/",
+  "%5C%5Cevil.example/",
+  "/%5C/evil.example/",
+  "/.//evil.example/",
+  "https://evil.example/",
+  "https:evil.example",
+  "javascript:alert(document.domain)",
+];
+
+/** Aborts (and records) every request that leaves the app's origin, so a redirect off-site is seen, not followed. */
+async function recordOffSiteRequests(context: BrowserContext, origin: string): Promise<string[]> {
+  const offSite: string[] = [];
+  await context.route(
+    (url) => url.origin !== origin,
+    (route) => {
+      offSite.push(route.request().url());
+      return route.abort();
+    },
+  );
+  return offSite;
+}
+
+async function expectOnSite(page: Page, origin: string, offSite: string[]) {
+  expect(new URL(page.url()).origin).toBe(origin);
+  expect(offSite).toEqual([]);
+}
+
+test.describe("the next parameter never leaves the site", () => {
+  test("signing in through the form with each off-site ?next= lands on the overview", async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(OFF_SITE_NEXT.length * 20_000);
+    const origin = new URL(baseURL ?? "").origin;
+    const offSite = await recordOffSiteRequests(page.context(), origin);
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      return dialog.dismiss();
+    });
+    for (const next of OFF_SITE_NEXT) {
+      await page.context().clearCookies();
+      await page.goto(`/sign-in?next=${next}`);
+      await page.getByLabel("Username").fill(E2E_ADMIN.username);
+      await page.getByLabel("Password").fill(E2E_ADMIN.password);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      await page.waitForURL((url) => url.pathname !== "/sign-in", { waitUntil: "commit" });
+      expect(page.url(), next).toBe(`${origin}/`);
+    }
+    await expect(page.getByTestId("signed-in-user")).toBeVisible();
+    await expectOnSite(page, origin, offSite);
+    expect(dialogs).toEqual([]);
+  });
+
+  test("a signed-in visitor sent to /sign-in with each off-site ?next= is redirected on the site", async ({
+    page,
+    baseURL,
+  }) => {
+    test.setTimeout(OFF_SITE_NEXT.length * 10_000);
+    const origin = new URL(baseURL ?? "").origin;
+    await signIn(page);
+    const offSite = await recordOffSiteRequests(page.context(), origin);
+    for (const next of OFF_SITE_NEXT) {
+      await page.goto(`/sign-in?next=${next}`, { waitUntil: "commit" });
+      expect(page.url(), next).toBe(`${origin}/`);
+    }
+    await expectOnSite(page, origin, offSite);
+  });
+
+  test("a path of the site is still honoured, query and all", async ({ page, baseURL }) => {
+    const origin = new URL(baseURL ?? "").origin;
+    await page.goto(`/sign-in?next=${encodeURIComponent("/chains?state=false_success")}`);
+    await page.getByLabel("Username").fill(E2E_ADMIN.username);
+    await page.getByLabel("Password").fill(E2E_ADMIN.password);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL((url) => url.pathname === "/chains");
+    expect(page.url()).toBe(`${origin}/chains?state=false_success`);
   });
 });

@@ -1,37 +1,55 @@
 import { z } from "zod";
 import { ApiError } from "../http/api-error";
+import { finishUnreadBody } from "../http/api-route";
+import { readJson } from "../http/read-json";
+import { rejectForeignOrigin } from "../http/same-origin";
 import {
   clearedSessionCookie,
   completeFirstRunSetup,
+  needsFirstRunSetup,
   readSessionToken,
   sessionCookie,
   signIn,
   signOut,
   userForToken,
 } from "./sessions";
+import { beginSignInAttempt } from "./sign-in-throttle";
 
 const ZCredentials = z.object({
   username: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "1–64 letters, digits, '.', '_' or '-'"),
   password: z.string().min(8, "at least 8 characters").max(256),
 });
 
+/** A username and a password fit in far less; anything bigger is refused before it is parsed. */
+const CREDENTIALS_MAX_BYTES = 4096;
+
+/** The credentials of a sign-in or setup: JSON only (415 otherwise), from this site only (403 otherwise). */
 async function readCredentials(request: Request) {
-  let body: unknown;
-  try {
-    body = await request.json();
-  } catch {
-    throw new ApiError(400, "invalid_json", "the body is not valid JSON", [
-      { path: "$", code: "invalid_json", message: "not JSON" },
+  rejectForeignOrigin(request);
+  // A form post (urlencoded, multipart, text/plain) needs no CORS preflight: JSON only closes that door.
+  const contentType = request.headers.get("content-type")?.split(";")[0]?.trim().toLowerCase();
+  if (contentType !== "application/json") {
+    throw new ApiError(415, "unsupported_media_type", "Content-Type must be application/json", [
+      {
+        path: '$.headers["content-type"]',
+        code: "unsupported_media_type",
+        message: "expected application/json",
+      },
     ]);
   }
-  const parsed = ZCredentials.safeParse(body);
+  if (Number(request.headers.get("content-length")) > CREDENTIALS_MAX_BYTES) {
+    throw new ApiError(413, "payload_too_large", `the body exceeds ${CREDENTIALS_MAX_BYTES} bytes`, [
+      { path: "$", code: "payload_too_large", message: `at most ${CREDENTIALS_MAX_BYTES} bytes` },
+    ]);
+  }
+  const parsed = ZCredentials.safeParse(await readJson(request, CREDENTIALS_MAX_BYTES));
   if (!parsed.success) {
     throw new ApiError(
       422,
       "invalid_credentials_format",
       "username and password are required",
       parsed.error.issues.map((issue) => ({
-        path: `$.${issue.path.join(".")}`,
+        path: issue.path.length > 0 ? `$.${issue.path.join(".")}` : "$",
         code: issue.code,
         message: issue.message,
       })),
@@ -48,24 +66,38 @@ function withErrors(handler: (request: Request) => Promise<Response>) {
     try {
       return await handler(request);
     } catch (error) {
-      if (error instanceof ApiError) return error.toResponse();
+      if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
       console.error("receipt: auth route failed:", error instanceof Error ? error.name : "unknown");
       return new ApiError(500, "internal_error", "internal error").toResponse();
     }
   };
 }
 
+/** For the methods a POST-only route does not take: 405 with `Allow: POST`, in the API's error shape. */
+export const postOnly = async () => {
+  const response = new ApiError(405, "method_not_allowed", "this endpoint takes POST only").toResponse();
+  response.headers.set("allow", "POST");
+  return response;
+};
+
 export const signInRoute = withErrors(async (request) => {
   const { username, password } = await readCredentials(request);
+  const attempt = await beginSignInAttempt(username, request);
   const session = await signIn(username, password);
-  if (!session) throw new ApiError(401, "invalid_credentials", "wrong username or password");
+  if (!session) {
+    attempt.failed();
+    throw new ApiError(401, "invalid_credentials", "wrong username or password");
+  }
+  await attempt.succeeded();
   return Response.json(
     { user: { username: session.user.username, role: session.user.role } },
     { headers: { "set-cookie": sessionCookie(session.token, isHttps(request)) } },
   );
 });
 
+/** POST only, from this site only: a cross-site page must not be able to end a session either. */
 export const signOutRoute = withErrors(async (request) => {
+  rejectForeignOrigin(request);
   const token = readSessionToken(request.headers.get("cookie"));
   if (token) await signOut(token);
   return Response.json({ ok: true }, { headers: { "set-cookie": clearedSessionCookie() } });
@@ -80,7 +112,8 @@ export const meRoute = withErrors(async (request) => {
 /** First-run setup: creates the first admin, only while no user exists. */
 export const setupRoute = withErrors(async (request) => {
   const { username, password } = await readCredentials(request);
-  if (!(await completeFirstRunSetup(username, password))) {
+  // Checked before the password is hashed, so a closed setup costs no scrypt run; the insert checks again atomically.
+  if (!(await needsFirstRunSetup()) || !(await completeFirstRunSetup(username, password))) {
     throw new ApiError(409, "already_set_up", "an admin already exists; sign in instead");
   }
   const session = await signIn(username, password);

@@ -1,5 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { safeNextPath } from "@/lib/dashboard/safe-next-path";
 import { needsFirstRunSetup, SESSION_COOKIE, type SessionUser, userForToken } from "./sessions";
 
 const REQUESTED_PATH_HEADER = "x-receipt-requested-path"; // set by proxy.ts
@@ -19,11 +20,4 @@ export async function requirePageUser(): Promise<SessionUser> {
   if (await needsFirstRunSetup()) redirect("/setup");
   const requested = safeNextPath((await headers()).get(REQUESTED_PATH_HEADER));
   redirect(requested === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(requested)}`);
-}
-
-/** Only a path of this site ("/chains?state=x"), never "//evil.example" or "https://…": no open redirect. */
-export function safeNextPath(value: string | null | undefined): string {
-  if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
-  if (value.startsWith("/sign-in") || value.startsWith("/setup")) return "/";
-  return value;
 }

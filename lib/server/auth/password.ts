@@ -33,3 +33,14 @@ export async function verifyPassword(password: string, stored: string): Promise<
   });
   return timingSafeEqual(actual, expected);
 }
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * A hash made with today's parameters for a password nobody knows: checking a password against it when the username
+ * does not exist costs what checking a real user's does, so the time taken does not tell which usernames exist.
+ */
+export function dummyPasswordHash(): Promise<string> {
+  dummyHash ??= hashPassword(randomBytes(32).toString("base64url"));
+  return dummyHash;
+}

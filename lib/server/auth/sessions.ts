@@ -8,7 +8,7 @@ import {
   insertUserSession,
   upsertUser,
 } from "../db/users";
-import { hashPassword, verifyPassword } from "./password";
+import { dummyPasswordHash, hashPassword, verifyPassword } from "./password";
 
 export const SESSION_COOKIE = "receipt_session";
 const SESSION_DAYS = 7;
@@ -48,7 +48,7 @@ export async function signIn(
 ): Promise<{ token: string; user: SessionUser } | null> {
   const user = await findUserByName(username);
   // Verify against a dummy hash when the user does not exist, so timing does not reveal which usernames exist.
-  const ok = await verifyPassword(password, user?.passwordHash ?? DUMMY_HASH);
+  const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
   if (!user || !ok) return null;
   const token = randomBytes(32).toString("base64url");
   await insertUserSession(hashToken(token), user.id, new Date(Date.now() + SESSION_DAYS * 86400_000));
@@ -77,5 +77,3 @@ export async function needsFirstRunSetup(): Promise<boolean> {
 export async function completeFirstRunSetup(username: string, password: string): Promise<boolean> {
   return createFirstUser(username, await hashPassword(password));
 }
-
-const DUMMY_HASH = "scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";

@@ -33,7 +33,7 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
  * consumed makes HTTP clients see a reset socket instead of the error. Drain it (within the API's size limit);
  * past the limit, ask the client to close the connection.
  */
-async function finishUnreadBody(request: Request, response: Response): Promise<Response> {
+export async function finishUnreadBody(request: Request, response: Response): Promise<Response> {
   if (!request.body || request.bodyUsed) return response;
   let size = 0;
   try {

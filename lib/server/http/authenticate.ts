@@ -2,6 +2,7 @@ import { readSessionToken, userForToken } from "../auth/sessions";
 import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
 import { bearerToken, hashKey, type Scope } from "../keys";
 import { forbidden, unauthorized } from "./api-error";
+import { rejectForeignOrigin } from "./same-origin";
 
 /** Key scopes, plus `admin`: what only a signed-in dashboard user may do (keys, triage, routing changes). */
 export type AccessScope = Scope | "admin";
@@ -13,6 +14,9 @@ export type Caller =
 /** What a signed-in user may do: read everything and administer; ingestion is for keys. */
 const USER_SCOPES: AccessScope[] = ["read", "admin"];
 
+/** Reads: a cross-site page may trigger them, but cannot read the answer. */
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
 /**
  * Resolves the caller of an API request — an ingestion key (`Authorization: Bearer`) or a dashboard session
  * cookie — and checks it holds `scope`. The key itself is never logged or echoed.
@@ -20,11 +24,11 @@ const USER_SCOPES: AccessScope[] = ["read", "admin"];
 export async function authenticate(request: Request, scope: AccessScope): Promise<Caller> {
   const header = request.headers.get("authorization");
   if (header) return authenticateKey(header, scope);
+  if (!SAFE_METHODS.has(request.method)) rejectForeignOrigin(request);
   const user = await userForToken(readSessionToken(request.headers.get("cookie")));
   if (!user) throw unauthorized("missing Authorization: Bearer <ingestion key> or a dashboard session");
   if (!USER_SCOPES.includes(scope))
     throw forbidden(`a dashboard session cannot '${scope}'; use an ingestion key`);
-  if (request.method !== "GET" && request.method !== "HEAD") rejectCrossSite(request);
   return { kind: "user", userId: user.id, username: user.username };
 }
 
@@ -37,18 +41,6 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   if (scope === "admin" || !scopes.includes(scope)) throw forbidden(`this key lacks the '${scope}' scope`);
   await touchIngestionKey(found.id, found.lastUsedAt);
   return { kind: "key", keyId: found.id, keyName: found.name, scopes };
-}
-
-/** Cookie-authenticated writes must come from this site (SameSite=Lax already blocks most cross-site posts). */
-function rejectCrossSite(request: Request) {
-  const origin = request.headers.get("origin");
-  if (
-    origin &&
-    origin !== new URL(request.url).origin &&
-    new URL(origin).host !== request.headers.get("host")
-  ) {
-    throw forbidden("cross-site request refused");
-  }
 }
 
 /** Who did something, for audit trails. */

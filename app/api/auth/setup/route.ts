@@ -1,5 +1,9 @@
-import { setupRoute } from "@/lib/server/auth/auth-routes";
+import { setupRoute, postOnly } from "@/lib/server/auth/auth-routes";
 
 export const dynamic = "force-dynamic";
 
 export const POST = setupRoute;
+export const GET = postOnly;
+export const PUT = postOnly;
+export const PATCH = postOnly;
+export const DELETE = postOnly;

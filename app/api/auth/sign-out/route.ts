@@ -1,5 +1,9 @@
-import { signOutRoute } from "@/lib/server/auth/auth-routes";
+import { signOutRoute, postOnly } from "@/lib/server/auth/auth-routes";
 
 export const dynamic = "force-dynamic";
 
 export const POST = signOutRoute;
+export const GET = postOnly;
+export const PUT = postOnly;
+export const PATCH = postOnly;
+export const DELETE = postOnly;
