@@ -12,5 +12,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!api/|_next/|favicon\\.ico).*)"],
+  matcher: ["/((?!api/|_next/|metrics$|favicon\\.ico).*)"],
 };
