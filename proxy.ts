@@ -15,6 +15,6 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // API paths only when percent-encoded: refuseMalformedPath is all the proxy does for them.
-  matcher: ["/((?!api/|_next/|favicon\\.ico).*)", "/api/(.*%.*)"],
+  // API paths only when percent-encoded: refuseMalformedPath is all the proxy does for them. /metrics is no page.
+  matcher: ["/((?!api/|_next/|metrics$|favicon\.ico).*)", "/api/(.*%.*)"],
 };

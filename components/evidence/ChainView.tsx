@@ -25,7 +25,19 @@ export function ChainView({ chainId }: { chainId: string }) {
       ) : detail.isError ? (
         <ErrorState error={detail.error} what="this chain" onRetry={() => detail.refetch()} />
       ) : (
-        <ChainEvidence detail={detail.data} />
+        <>
+          {detail.data.setAside ? (
+            <div className="panel" role="alert" data-testid="chain-set-aside">
+              <strong>Not re-classified: set aside by the deadline job</strong>
+              <p className="muted">
+                Its state is not current past its deadline. {detail.data.setAside.reason} (since{" "}
+                {detail.data.setAside.at}). A newer record, or <code>npm run set-aside -- retry</code>, tries
+                again.
+              </p>
+            </div>
+          ) : null}
+          <ChainEvidence detail={detail.data} />
+        </>
       )}
     </div>
   );

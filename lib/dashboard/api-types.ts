@@ -53,7 +53,13 @@ export type HistoryEntry = {
   cause: string;
 };
 
-export type ChainDetail = { chain: ChainSummary; records: RecordEntry[]; history: HistoryEntry[] };
+export type ChainDetail = {
+  chain: ChainSummary;
+  /** Set when the deadline job could not re-classify the chain (see README, "Set-aside items"). */
+  setAside: { reason: string; at: string } | null;
+  records: RecordEntry[];
+  history: HistoryEntry[];
+};
 
 export type SessionView = {
   sessionId: string;

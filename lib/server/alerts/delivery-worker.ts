@@ -1,5 +1,13 @@
 import { signRequest } from "@/lib/routing/sign";
-import { type ClaimedDelivery, claimDueDeliveries, recordAttempt } from "../db/alerting-deliveries";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  recordAttempt,
+  setDeliveriesAside,
+} from "../db/alerting-deliveries";
+import type { SetAside } from "../db/set-aside";
+import { metrics } from "../metrics/registry";
+import { failureReason } from "../worker/isolate";
 import { backoffDelay, isPermanentRefusal, postOnce } from "./http-post";
 import { alertSettings } from "./settings";
 
@@ -8,19 +16,29 @@ const PARALLEL_SENDS = 4;
 /**
  * Sends due deliveries: claim (attempt + lease in one statement), POST outside any transaction, then log the attempt
  * and move the delivery to delivered, a later retry, or dead. State lives in the database, so a restart between the
- * commit that created a delivery and its send still sends it. Returns how many attempts were made.
+ * commit that created a delivery and its send still sends it. A delivery that cannot be claimed or attempted (its
+ * row makes the code or PostgreSQL fail) is set aside as a dead letter, and the others are sent. Returns how many
+ * deliveries were claimed.
  */
 export async function sendDueDeliveries(now: Date = new Date(), limit = 20): Promise<number> {
   const settings = alertSettings();
   // The lease must outlast the attempt, or a slow receiver could be sent the same notification twice.
   const leaseMs = settings.timeoutMs + 30_000;
-  const claimed = await claimDueDeliveries(now, leaseMs, limit);
+  const { claimed, failures } = await claimDueDeliveries(now, leaseMs, limit);
+  const failed: SetAside[] = failures.map(({ item, reason }) => ({ key: String(item), reason }));
   // A few sends at a time: slow receivers overlap, and the database pool is left to the requests being served.
   const queue = [...claimed];
   const lane = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) await attempt(next);
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      try {
+        await attempt(next);
+      } catch (error) {
+        failed.push({ key: String(next.id), reason: failureReason(error) });
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(PARALLEL_SENDS, queue.length) }, lane));
+  await setDeliveriesAside(failed);
   return claimed.length;
 }
 
@@ -55,5 +73,9 @@ async function attempt(delivery: ClaimedDelivery): Promise<void> {
     error: result.error,
     status,
     nextAttemptAt: status === "pending" ? new Date(Date.now() + retryIn) : new Date(),
+  });
+  metrics().deliveries.inc({
+    outcome: status === "pending" ? "failed" : status,
+    receiver_kind: delivery.targetType,
   });
 }

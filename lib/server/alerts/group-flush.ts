@@ -1,5 +1,6 @@
 import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
-import type { AlertContext, Notification } from "@/lib/routing/payload";
+import type { CompiledRouting } from "@/lib/routing/compile";
+import type { AlertContext } from "@/lib/routing/payload";
 import { compileSilence } from "@/lib/routing/silence";
 import { readFiringAlerts } from "../db/alerting-alerts";
 import { insertDeliveries } from "../db/alerting-deliveries";
@@ -11,35 +12,48 @@ import {
   readAlertContexts,
   readMemberAlerts,
   saveGroupStates,
+  unscheduleGroups,
 } from "../db/alerting-groups";
 import { activeSilences } from "../db/alerting-silences";
-import { inTransaction } from "../db/sql";
+import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
+import { inTransaction, poolSql, type Sql } from "../db/sql";
+import { failureReason, planIsolated, setAside, writeIsolated } from "../worker/isolate";
 import { alertOf } from "./alert-rows";
 import { deliveryRowsFor } from "./delivery-rows";
-import { planGroupFlush } from "./group-flush-plan";
+import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "./group-flush-plan";
 import { currentRouting } from "./routing-config";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
 const FIRING_ALERTS_CAP = 20_000;
 const GROUPS_PER_TRANSACTION = 100;
+const JOB = SET_ASIDE_JOBS.groupFlush;
 
 /**
  * Flushes due notification groups in batches: the groups are claimed FOR UPDATE SKIP LOCKED, and their deliveries
  * and sent-state are written in the same commit, so two instances never send one notification twice and a crash
  * either sends it later or never recorded it as sent. A constant number of statements per batch, so a burst of
- * groups (effect_unknown groups by chain) flushes in one go. Returns the number of notifications made.
+ * groups (effect_unknown groups by chain) flushes in one go. A group that cannot be planned or written is set aside
+ * (until a new member arrives or an operator retries it) and the others flush. Returns the number of notifications
+ * made.
  */
 export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): Promise<number> {
   if (!(await anyGroupDue(now))) return 0;
   const routing = await currentRouting();
-  const silences = (await activeSilences(now)).map(compileSilence);
+  // A silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than
+  // stopping every flush; it is set aside so an operator sees it.
+  const silences = planIsolated(await activeSilences(now), (some) => some.map(compileSilence));
+  await setAside(
+    poolSql(),
+    JOB,
+    silences.failures.map(({ item, reason }) => ({ key: `silence:${item.id}`, reason })),
+  );
   // Inhibition sources: the firing alerts in a state some rule's source matchers accept, read once per tick (not
   // per group), and only when a rule exists.
   const sourceStates = inhibitionSourceStates(routing.compiled.inhibitRules);
   const firing =
     sourceStates.length === 0 ? [] : await readFiringAlerts({ states: sourceStates }, FIRING_ALERTS_CAP);
   const options = {
-    extraSilences: silences,
+    extraSilences: silences.results,
     inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),
   };
   let notifications = 0;
@@ -48,47 +62,81 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
       const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
       const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
       const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-      const notifications: Notification[] = [];
-      const states: GroupState[] = [];
-      const dropped: string[] = [];
+      const decided: Decided[] = [];
+      const failed: SetAside[] = [];
       for (const group of groups) {
-        const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
-        const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-        if (plan.notification) notifications.push(plan.notification);
-        if (plan.drop) dropped.push(group.groupKey);
-        else {
-          const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
-          const keptSet = new Set(kept);
-          states.push({
-            groupKey: group.groupKey,
-            dropped: group.members.filter((fp) => !keptSet.has(fp)),
-            lastSentAt,
-            lastSentFingerprints,
-            nextActionAt,
-          });
+        try {
+          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
+          decided.push({ group, plan });
+        } catch (error) {
+          failed.push({ key: group.groupKey, reason: failureReason(error) });
         }
       }
-      // A channel without targets sends nothing, so its alerts' contexts (a large group's tens of thousands) are not
-      // read; its group state still advances below, as if sent, like Alertmanager's receiver without configs.
-      const sending = notifications.flatMap((notification) => {
-        const channel = routing.compiled.channels.get(notification.receiver);
-        return channel && channel.targets.length > 0 ? [{ notification, channel }] : [];
-      });
-      const contexts = await readAlertContexts(sql, [
-        ...new Set(sending.flatMap(({ notification }) => notification.alerts.map((a) => a.alert.fingerprint))),
-      ]);
-      const deliveries = sending.flatMap(({ notification, channel }) => {
-        for (const item of notification.alerts)
-          item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
-        return deliveryRowsFor(notification, channel, "notification");
-      });
-      await insertDeliveries(sql, deliveries, now);
-      await saveGroupStates(sql, states, now);
-      await deleteGroups(sql, dropped);
-      return { claimed: groups.length, sent: notifications.length };
+      const { written, failures } = await writeIsolated(sql, decided, (some) =>
+        writeFlushes(sql, some, routing.compiled, now),
+      );
+      for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
+      await setGroupsAside(sql, failed);
+      await clearSetAside(
+        sql,
+        JOB,
+        written.map((item) => item.group.groupKey),
+      );
+      return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
     });
     notifications += sent;
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }
   return notifications;
+}
+
+type Decided = { group: GroupSnapshot; plan: FlushPlan };
+
+/** What the flush decided for these groups: their deliveries, their new state, the groups dropped. */
+async function writeFlushes(sql: Sql, decided: readonly Decided[], routing: CompiledRouting, now: Date) {
+  const notifications = decided.flatMap(({ plan }) => plan.notification ?? []);
+  const states: GroupState[] = [];
+  const dropped: string[] = [];
+  for (const { group, plan } of decided) {
+    if (plan.drop) dropped.push(group.groupKey);
+    else {
+      const { members: kept, lastSentAt, lastSentFingerprints, nextActionAt } = plan;
+      const keptSet = new Set(kept);
+      states.push({
+        groupKey: group.groupKey,
+        dropped: group.members.filter((fp) => !keptSet.has(fp)),
+        lastSentAt,
+        lastSentFingerprints,
+        nextActionAt,
+      });
+    }
+  }
+  // A channel without targets sends nothing, so its alerts' contexts (a large group's tens of thousands) are not
+  // read; its group state still advances below, as if sent, like Alertmanager's receiver without configs.
+  const sending = notifications.flatMap((notification) => {
+    const channel = routing.channels.get(notification.receiver);
+    return channel && channel.targets.length > 0 ? [{ notification, channel }] : [];
+  });
+  const contexts = await readAlertContexts(sql, [
+    ...new Set(sending.flatMap(({ notification }) => notification.alerts.map((a) => a.alert.fingerprint))),
+  ]);
+  const deliveries = sending.flatMap(({ notification, channel }) => {
+    for (const item of notification.alerts)
+      item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
+    return deliveryRowsFor(notification, channel, "notification");
+  });
+  await insertDeliveries(sql, deliveries, now);
+  await saveGroupStates(sql, states, now);
+  await deleteGroups(sql, dropped);
+}
+
+/** Set aside: recorded, and taken off the schedule until a new member arrives or an operator retries it. */
+async function setGroupsAside(sql: Sql, groups: SetAside[]) {
+  if (groups.length === 0) return;
+  await setAside(sql, JOB, groups);
+  await unscheduleGroups(
+    sql,
+    groups.map((item) => item.key),
+  );
 }

@@ -35,3 +35,14 @@ export function planMemberships(routing: CompiledRouting, alerts: readonly Alert
   }
   return [...groups.values()];
 }
+
+/** Memberships planned alert by alert, merged into one entry per group (a write must name each group once). */
+export function mergeMemberships(groups: readonly GroupMembers[]): GroupMembers[] {
+  const merged = new Map<string, GroupMembers>();
+  for (const group of groups) {
+    const known = merged.get(group.groupKey);
+    if (known) known.fingerprints.push(...group.fingerprints);
+    else merged.set(group.groupKey, { ...group, fingerprints: [...group.fingerprints] });
+  }
+  return [...merged.values()];
+}

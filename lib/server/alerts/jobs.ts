@@ -14,8 +14,8 @@ async function routeAndFlush(): Promise<void> {
 export function alertJobs() {
   const settings = alertSettings();
   return [
-    { name: "alert routing", everyMs: settings.alertTickMs, run: routeAndFlush },
+    { name: "alert-routing", everyMs: settings.alertTickMs, run: routeAndFlush },
     // Separate from routing: a slow receiver must not delay grouping decisions.
-    { name: "alert delivery", everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },
+    { name: "delivery", everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },
   ];
 }

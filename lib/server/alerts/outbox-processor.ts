@@ -1,14 +1,20 @@
 import { readAlertsByFingerprint } from "../db/alerting-alerts";
 import { addGroupMembers } from "../db/alerting-groups";
 import { outboxHasPending, takeOutboxEvents, tryLockOutbox } from "../db/alerting-outbox";
+import { clearSetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
+import { planIsolated, setAside, writeIsolated } from "../worker/isolate";
 import { alertOf } from "./alert-rows";
-import { planMemberships } from "./group-membership";
+import { mergeMemberships, planMemberships } from "./group-membership";
 import { currentRouting } from "./routing-config";
+
+const JOB = SET_ASIDE_JOBS.alertRouting;
 
 /**
  * Routes committed outbox events into notification groups. An event only says "this alert changed": the alert row is
- * the truth, so events may be handled in any grouping and a repeated event is harmless. Returns how many were handled.
+ * the truth, so events may be handled in any grouping and a repeated event is harmless. An alert that cannot be routed
+ * or added to its groups is set aside (its events are consumed; a later change of the alert tries again) and the
+ * others are routed. Returns how many events were handled.
  */
 export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): Promise<number> {
   if (!(await outboxHasPending())) return 0;
@@ -19,7 +25,25 @@ export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): P
     if (events.length === 0) return 0;
     const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
     const rows = await readAlertsByFingerprint(sql, fingerprints);
-    await addGroupMembers(sql, planMemberships(routing.compiled, rows.map(alertOf)), now);
+    const planned = planIsolated(rows, (some) =>
+      some.map((row) => ({
+        fingerprint: row.fingerprint,
+        groups: planMemberships(routing.compiled, [alertOf(row)]),
+      })),
+    );
+    const { written, failures } = await writeIsolated(sql, planned.results, (items) =>
+      addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
+    );
+    const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
+      key: item.fingerprint,
+      reason,
+    }));
+    await setAside(sql, JOB, failed);
+    await clearSetAside(
+      sql,
+      JOB,
+      written.map((item) => item.fingerprint),
+    );
     return events.length;
   });
 }

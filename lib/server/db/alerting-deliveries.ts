@@ -1,6 +1,8 @@
 import { getPrisma } from "./client";
 import { jsonRows } from "./json-rows";
-import type { Sql } from "./sql";
+import { type Failure, setAside, writeIsolated } from "../worker/isolate";
+import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "./set-aside";
+import { inTransaction, poolSql, type Sql } from "./sql";
 
 export type DeliveryInsert = {
   groupKey: string;
@@ -60,51 +62,65 @@ export type ClaimedDelivery = {
   signingSecret: string | null;
   attempts: number;
   maxAttempts: number;
+  /** webhook, slack, pagerduty */
+  targetType: string;
 };
 
 /**
  * Claims due deliveries for one attempt each: the attempt counter and a lease (nextAttemptAt in the future) are
- * written in the same statement that picks the rows with SKIP LOCKED, so no other instance can pick them until the
+ * written in the transaction that picks the rows with SKIP LOCKED, so no other instance can pick them until the
  * lease ends — a crash mid-send is retried after it, a normal send records its outcome long before.
  * A delivery waits while an older notification of the same group to the same target is still pending, so a
- * receiver never sees a group's "resolved" before its "firing".
+ * receiver never sees a group's "resolved" before its "firing". A delivery whose claim PostgreSQL refuses is returned
+ * as a failure (the caller sets it aside), and the others are claimed.
  */
 export async function claimDueDeliveries(
   now: Date,
   leaseMs: number,
   limit: number,
-): Promise<ClaimedDelivery[]> {
-  const rows = await getPrisma().$queryRaw<
-    {
-      id: bigint;
-      url: string;
-      body: string;
-      headers: Record<string, string>;
-      signing_secret: string | null;
-      attempts: number;
-      max_attempts: number;
-    }[]
-  >`
-    update deliveries set attempts = attempts + 1, next_attempt_at = ${new Date(now.getTime() + leaseMs)}
-    where id in (
-      select d.id from deliveries d
-      where d.status = 'pending' and d.next_attempt_at <= ${now}
-        and not exists (select 1 from deliveries o
-          where o.group_key = d.group_key and o.channel = d.channel and o.target_index = d.target_index
-            and o.status = 'pending' and o.created_at < d.created_at)
-      order by d.next_attempt_at, d.id
-      limit ${limit}
-      for update of d skip locked)
-    returning id, url, body, headers, signing_secret, attempts, max_attempts`;
-  return rows.map((row) => ({
-    id: row.id,
-    url: row.url,
-    body: row.body,
-    headers: row.headers,
-    signingSecret: row.signing_secret,
-    attempts: row.attempts,
-    maxAttempts: row.max_attempts,
-  }));
+): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
+  return inTransaction(async (sql) => {
+    const due = await sql.query<{ id: bigint }>(
+      `select d.id from deliveries d
+        where d.status = 'pending' and d.next_attempt_at <= $1
+          and not exists (select 1 from deliveries o
+            where o.group_key = d.group_key and o.channel = d.channel and o.target_index = d.target_index
+              and o.status = 'pending' and o.created_at < d.created_at)
+        order by d.next_attempt_at, d.id
+        limit $2
+        for update of d skip locked`,
+      [now, limit],
+    );
+    const claimed: ClaimedDelivery[] = [];
+    const { failures } = await writeIsolated(
+      sql,
+      due.map((row) => row.id),
+      async (ids) => {
+        claimed.push(
+          ...(await sql.query<ClaimedDelivery>(
+            `update deliveries set attempts = attempts + 1, next_attempt_at = $1 where id = any($2::bigint[])
+            returning id, url, body, headers, signing_secret as "signingSecret", attempts,
+              max_attempts as "maxAttempts", target_type as "targetType"`,
+            [new Date(now.getTime() + leaseMs), ids.map(String)],
+          )),
+        );
+      },
+    );
+    return { claimed, failures };
+  });
+}
+
+/** Deliveries the worker could not claim or attempt: dead letters (retryable like any), recorded as set aside. */
+export async function setDeliveriesAside(items: SetAside[]): Promise<void> {
+  if (items.length === 0) return;
+  await inTransaction(async (sql) => {
+    await setAside(sql, SET_ASIDE_JOBS.delivery, items);
+    await sql.execute(
+      `update deliveries d set status = 'dead', last_error = 'set aside: ' || u.reason
+        from unnest($1::bigint[], $2::text[]) as u(id, reason) where d.id = u.id`,
+      [items.map((item) => item.key), items.map((item) => item.reason)],
+    );
+  });
 }
 
 export type AttemptOutcome = {
@@ -141,12 +157,13 @@ export async function recordAttempt(id: bigint, outcome: AttemptOutcome): Promis
   ]);
 }
 
-/** A dead letter gets a fresh set of attempts (its attempt log is kept). Null when it is not dead. */
+/** A dead letter gets a fresh set of attempts (its attempt log is kept), and is no longer set aside. */
 export async function reviveDeadDelivery(id: bigint, now: Date) {
   const { count } = await getPrisma().delivery.updateMany({
     where: { id, status: "dead" },
     data: { status: "pending", attempts: 0, nextAttemptAt: now, lastError: null },
   });
+  if (count === 1) await clearSetAside(poolSql(), SET_ASIDE_JOBS.delivery, [String(id)]);
   return count === 1;
 }
 

@@ -185,3 +185,12 @@ export async function deleteGroups(sql: Sql, groupKeys: string[]): Promise<void>
   await sql.execute("delete from notification_group_members where group_key = any($1::text[])", [groupKeys]);
   await sql.execute("delete from notification_groups where group_key = any($1::text[])", [groupKeys]);
 }
+
+/** Groups no flush should take up until a member is added (addGroupMembers schedules them again). */
+export async function unscheduleGroups(sql: Sql, groupKeys: string[]): Promise<void> {
+  if (groupKeys.length === 0) return;
+  await sql.execute(
+    "update notification_groups set next_action_at = null where group_key = any($1::text[])",
+    [groupKeys],
+  );
+}

@@ -4,6 +4,7 @@ import { type ChainQuery, decodeCursor, encodeCursor } from "../reading/chain-qu
 import type { ChainSummary } from "@/lib/dashboard/api-types";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
+import { readChainSetAside } from "./set-aside";
 
 // One view of a chain row for the read API and the dashboard alike (lib/dashboard/api-types.ts ChainSummary).
 const chainColumns = chainSummaryColumns;
@@ -58,16 +59,19 @@ const MAX_RECORDS_IN_DETAIL = 500;
 export async function getChainDetail(chainId: string) {
   const row = await getPrisma().chain.findUnique({ where: { chainId }, select: chainColumns });
   if (!row) return null;
-  const [records, history] = await Promise.all([
+  const [records, history, setAside] = await Promise.all([
     getPrisma().healthRecord.findMany({
       where: { chainId },
       orderBy: [{ observedAt: "desc" }, { seq: "desc" }],
       take: MAX_RECORDS_IN_DETAIL,
     }),
     getPrisma().chainStateChange.findMany({ where: { chainId }, orderBy: { id: "asc" } }),
+    readChainSetAside(chainId),
   ]);
   return {
     chain: toChainView(row),
+    /** The deadline job could not re-classify the chain's current record: it stays as shown until one arrives. */
+    setAside: setAside ? { reason: setAside.reason, at: setAside.setAsideAt.toISOString() } : null,
     records: records.reverse().map((record) => ({
       recordId: record.recordId,
       observedAt: record.observedAt.toISOString(),

@@ -1,13 +1,17 @@
 import { alertJobs } from "../alerts/jobs";
 import { reclassifyDueChains } from "../db/deadlines";
+import { metrics } from "../metrics/registry";
+import { failureReason } from "./isolate";
 
 // Background work of the server process: no extra service to run. Each job runs at most once at a time here;
-// the database (SKIP LOCKED, advisory locks) keeps several app instances from doing the same work twice.
+// the database (SKIP LOCKED, advisory locks) keeps several app instances from doing the same work twice. A job sets
+// aside the items it cannot process (lib/server/worker/isolate.ts), so a run fails as a whole only when the database
+// does, and the next tick tries again.
 type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
 
 const jobs: Job[] = [
   {
-    name: "deadline re-classification",
+    name: "deadline",
     everyMs: Number(process.env.RECEIPT_DEADLINE_TICK_MS ?? 1000),
     run: () => reclassifyDueChains(),
   },
@@ -29,10 +33,12 @@ export function startBackgroundJobs() {
     const timer = setInterval(async () => {
       if (running) return;
       running = true;
+      metrics().jobRuns.inc({ job: job.name });
       try {
         await job.run();
       } catch (error) {
-        console.error(`receipt: ${job.name} failed:`, error instanceof Error ? error.message : error);
+        metrics().jobFailures.inc({ job: job.name });
+        console.error(`receipt: ${job.name} job failed:`, failureReason(error));
       } finally {
         running = false;
       }
