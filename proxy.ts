@@ -16,5 +16,5 @@ export function proxy(request: NextRequest) {
 
 export const config = {
   // API paths only when percent-encoded: refuseMalformedPath is all the proxy does for them. /metrics is no page.
-  matcher: ["/((?!api/|_next/|metrics$|favicon\.ico).*)", "/api/(.*%.*)"],
+  matcher: ["/((?!api/|_next/|metrics$|favicon\\.ico).*)", "/api/(.*%.*)"],
 };
