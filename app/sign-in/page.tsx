@@ -1,7 +1,13 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { SignInForm } from "@/components/auth/SignInForm";
-import { currentPageUser, safeNextPath } from "@/lib/server/auth/page-guard";
+import { DatabaseUnavailable } from "@/components/ui/DatabaseUnavailable";
+import {
+  currentPageUser,
+  DATABASE_UNAVAILABLE,
+  safeNextPath,
+  unlessDatabaseDown,
+} from "@/lib/server/auth/page-guard";
 import { needsFirstRunSetup } from "@/lib/server/auth/sessions";
 
 export const metadata: Metadata = { title: "Sign in" };
@@ -9,7 +15,12 @@ export const dynamic = "force-dynamic";
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const next = safeNextPath((await searchParams).next);
-  if (await currentPageUser()) redirect(next);
-  if (await needsFirstRunSetup()) redirect("/setup");
+  const found = await unlessDatabaseDown(async () => {
+    const user = await currentPageUser();
+    return { user, firstRun: !user && (await needsFirstRunSetup()) };
+  });
+  if (found === DATABASE_UNAVAILABLE) return <DatabaseUnavailable />;
+  if (found.user) redirect(next);
+  if (found.firstRun) redirect("/setup");
   return <SignInForm next={next} />;
 }

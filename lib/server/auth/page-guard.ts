@@ -1,5 +1,6 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { isDatabaseUnavailable } from "../db/availability";
 import { needsFirstRunSetup, SESSION_COOKIE, type SessionUser, userForToken } from "./sessions";
 
 const REQUESTED_PATH_HEADER = "x-receipt-requested-path"; // set by proxy.ts
@@ -26,4 +27,22 @@ export function safeNextPath(value: string | null | undefined): string {
   if (!value?.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
   if (value.startsWith("/sign-in") || value.startsWith("/setup")) return "/";
   return value;
+}
+
+/** What a page's server-side read gives back instead of throwing when PostgreSQL cannot be reached. */
+export const DATABASE_UNAVAILABLE = Symbol("database unavailable");
+
+/**
+ * Runs a page's server-side read (guard, lookups); an unreachable database becomes DATABASE_UNAVAILABLE so the page
+ * can say so. Anything else, redirects included, is thrown on.
+ */
+export async function unlessDatabaseDown<T>(
+  read: () => Promise<T>,
+): Promise<T | typeof DATABASE_UNAVAILABLE> {
+  try {
+    return await read();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return DATABASE_UNAVAILABLE;
+    throw error;
+  }
 }

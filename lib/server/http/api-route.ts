@@ -1,12 +1,14 @@
 import type { AccessScope } from "./authenticate";
-import { ApiError } from "./api-error";
+import { isDatabaseUnavailable } from "../db/availability";
+import { ApiError, databaseUnavailable } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
 
 type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Promise<Response>;
 
 /**
  * The one place API errors become responses (Langfuse's createAuthedRoute, in small): authenticate with `scope`,
- * run the handler, map ApiError to its status and anything else to a 500 that reveals nothing.
+ * run the handler, map ApiError to its status, an unreachable database to a 503 with Retry-After, and anything else
+ * to a 500 that reveals nothing.
  */
 export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler: Handler<P>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
@@ -15,6 +17,10 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
       return await handler({ request, caller, params: await context.params });
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
+      if (isDatabaseUnavailable(error)) {
+        console.error(`receipt: ${request.method} ${new URL(request.url).pathname}: database unavailable`);
+        return finishUnreadBody(request, databaseUnavailable().toResponse());
+      }
       console.error(
         `receipt: ${request.method} ${new URL(request.url).pathname} failed:`,
         errorSummary(error),
