@@ -77,8 +77,8 @@ const next = spawnNext(
     String(env.PORT),
     "--hostname",
     process.env.HOSTNAME ?? "0.0.0.0",
-    "--keepAliveTimeout",
-    "65000",
+    // `next dev` refuses the option; the development server is not behind a load balancer.
+    ...(mode === "start" ? ["--keepAliveTimeout", "65000"] : []),
   ],
   { env: childEnv, stdio: "inherit" },
 );
