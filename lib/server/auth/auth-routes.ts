@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { ApiError } from "../http/api-error";
+import { isDatabaseUnavailable } from "../db/availability";
+import { ApiError, databaseUnavailable } from "../http/api-error";
 import { finishUnreadBody } from "../http/api-route";
 import { readJson } from "../http/read-json";
 import { rejectForeignOrigin } from "../http/same-origin";
@@ -67,6 +68,7 @@ function withErrors(handler: (request: Request) => Promise<Response>) {
       return await handler(request);
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
+      if (isDatabaseUnavailable(error)) return finishUnreadBody(request, databaseUnavailable().toResponse());
       console.error("receipt: auth route failed:", error instanceof Error ? error.name : "unknown");
       return new ApiError(500, "internal_error", "internal error").toResponse();
     }

@@ -26,6 +26,8 @@ export async function openDatabase(): Promise<RunningDatabase> {
       },
       stop: async () => {},
       startedHere: false,
+      postmasterPid: null,
+      ownerPid: null,
     };
   }
   return startEmbeddedPostgres(embeddedDataDir());

