@@ -1,5 +1,6 @@
 import { checkHealth } from "@/lib/server/health";
 import { DATABASE_RETRY_AFTER_SECONDS } from "@/lib/server/http/api-error";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -11,3 +12,6 @@ export async function GET() {
     headers: { "retry-after": String(DATABASE_RETRY_AFTER_SECONDS) },
   });
 }
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -2,6 +2,7 @@ import { listNewestNeedingAttention } from "@/lib/server/db/chain-summaries";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseQuery } from "@/lib/server/reading/chain-query";
 import { ZAttentionQuery } from "@/lib/server/reading/dashboard-queries";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -12,3 +13,6 @@ export const GET = apiRoute("read", async ({ request }) => {
     chains: await listNewestNeedingAttention(limit, since ? new Date(since) : undefined),
   });
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,6 +1,7 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
 import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/server/key-admin/manage-keys";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -13,3 +14,6 @@ export const POST = apiRoute("admin", async ({ request }) => {
     headers: { "cache-control": "no-store" },
   });
 });
+
+const notAllowed = methodNotAllowed("GET", "POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,6 +1,7 @@
 import { countStates } from "@/lib/server/db/chains";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseQuery, ZStatsQuery } from "@/lib/server/reading/chain-query";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -15,3 +16,6 @@ export const GET = apiRoute("read", async ({ request }) => {
     },
   });
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

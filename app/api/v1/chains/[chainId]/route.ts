@@ -1,6 +1,7 @@
 import { getChainDetail } from "@/lib/server/db/chains";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,6 @@ export const GET = apiRoute<{ chainId: string }>("read", async ({ params }) => {
   if (!detail) throw notFound("chain");
   return Response.json(detail);
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -3,6 +3,7 @@ import { ApiError } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseQuery } from "@/lib/server/reading/chain-query";
 import { ZQueueListQuery, ZQueueSlug } from "@/lib/server/triage/triage-schemas";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -20,3 +21,6 @@ export const GET = apiRoute<{ queue: string }>("read", async ({ request, params 
   ]);
   return Response.json({ queue: queue.data, ...page, counts });
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,6 +1,10 @@
 import { getDeliveries } from "@/lib/server/alerts/api/deliveries-api";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("read", ({ request }) => getDeliveries(request));
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

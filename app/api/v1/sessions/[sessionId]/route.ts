@@ -1,6 +1,7 @@
 import { getSessionChains } from "@/lib/server/db/chains";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,6 @@ export const GET = apiRoute<{ sessionId: string }>("read", async ({ params }) =>
   if (!session) throw notFound("session");
   return Response.json(session);
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -2,6 +2,7 @@ import { stateTrend } from "@/lib/server/db/state-trend";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseQuery } from "@/lib/server/reading/chain-query";
 import { ZTrendQuery } from "@/lib/server/reading/dashboard-queries";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,6 @@ export const GET = apiRoute("read", async ({ request }) => {
   const { window } = parseQuery(ZTrendQuery, new URL(request.url));
   return Response.json(await stateTrend(window));
 });
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

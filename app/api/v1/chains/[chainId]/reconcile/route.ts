@@ -2,6 +2,7 @@ import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
 import { ZReconcileBody } from "@/lib/server/triage/triage-schemas";
 import { reconcile } from "@/lib/server/triage/triage-service";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -9,3 +10,6 @@ export const POST = apiRoute<{ chainId: string }>("admin", async ({ request, par
   const body = await readJsonBody(request, ZReconcileBody);
   return Response.json(await reconcile(params.chainId, body, caller));
 });
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,6 +4,7 @@ import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
 import { ZTriageActionBody } from "@/lib/server/triage/triage-schemas";
 import { triageChain } from "@/lib/server/triage/triage-service";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
@@ -17,3 +18,6 @@ export const POST = apiRoute<{ chainId: string }>("admin", async ({ request, par
   const body = await readJsonBody(request, ZTriageActionBody);
   return Response.json({ item: await triageChain(params.chainId, body, caller) });
 });
+
+const notAllowed = methodNotAllowed("GET", "POST");
+export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

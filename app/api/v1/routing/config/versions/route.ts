@@ -1,6 +1,10 @@
 import { getConfigVersions } from "@/lib/server/alerts/api/config-api";
 import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute("read", () => getConfigVersions());
+
+const notAllowed = methodNotAllowed("GET");
+export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

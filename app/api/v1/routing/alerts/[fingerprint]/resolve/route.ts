@@ -1,9 +1,13 @@
 import { postResolveAlert } from "@/lib/server/alerts/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { actorName } from "@/lib/server/http/authenticate";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute<{ fingerprint: string }>("admin", ({ params, caller }) =>
   postResolveAlert(params.fingerprint, actorName(caller)),
 );
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

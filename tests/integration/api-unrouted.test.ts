@@ -2,7 +2,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// A path under /api/ that no route answers is an API error (JSON, code, path), never the dashboard's HTML page.
+// A path under /api/ that no route answers, or a method a route does not take, is an API error (JSON, code, path),
+// never the dashboard's HTML page or an empty body.
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 
@@ -27,4 +28,21 @@ it.each([
   const body = (await response.json()) as { error: { code: string; issues: { path: string }[] } };
   expect(body.error.code).toBe("not_found");
   expect(body.error.issues[0]?.path).toBe("$.path");
+});
+
+// Next.js answers a method a route does not export with an empty 405; the API says which code and what is allowed.
+it.each([
+  ["DELETE", "/api/v1/chains", "GET"],
+  ["GET", "/api/v1/records", "POST"],
+  ["GET", "/api/v1/keys/some-key", "DELETE"],
+  ["PATCH", "/api/v1/routing/config", "GET, PUT"],
+  ["POST", "/api/health", "GET"],
+  ["PUT", "/metrics", "GET"],
+])("%s %s → 405 method_not_allowed at $.method, Allow: %s", async (method, path, allow) => {
+  const response = await fetch(`${app.baseUrl}${path}`, { method });
+  expect(response.status).toBe(405);
+  expect(response.headers.get("allow")).toBe(allow);
+  const body = (await response.json()) as { error: { code: string; issues: { path: string }[] } };
+  expect(body.error.code).toBe("method_not_allowed");
+  expect(body.error.issues[0]?.path).toBe("$.method");
 });
