@@ -1,3 +1,4 @@
+import { MAX_DURATION_MS } from "../contract/limits";
 import { type CallContext, CallTracker } from "./call-tracker";
 import type { ExpiryReason } from "./clocks";
 import { type EffectHook, type OutcomeHook, outcomeVerifier, runEffectHook, runOutcomeHook } from "./hooks";
@@ -47,8 +48,8 @@ const SDK_TIMEOUT_SLACK_MS = 5_000;
 export async function runCall(ctx: CallContext, options: CallToolOptions): Promise<CallReport> {
   const { deadlineMs } = options;
   const inactivityMs = options.inactivityMs ?? deadlineMs;
-  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0)
-    throw new RangeError("deadlineMs must be a positive integer");
+  if (!Number.isInteger(deadlineMs) || deadlineMs <= 0 || deadlineMs > MAX_DURATION_MS)
+    throw new RangeError(`deadlineMs must be a positive integer ≤ ${MAX_DURATION_MS} (365 days)`);
   if (!Number.isInteger(inactivityMs) || inactivityMs <= 0 || inactivityMs > deadlineMs)
     throw new RangeError("inactivityMs must be a positive integer ≤ deadlineMs");
   const verifier = outcomeVerifier(options.verifyOutcome);

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { isAddressableId } from "../contract/limits";
 import type { CallEvidence, CatalogEvidence, CollectorRecord, SessionEvidence } from "./record-types";
 import { iso } from "./time";
 
@@ -11,7 +12,8 @@ export function newId(prefix: string): string {
 }
 
 export function assertId(value: string, what: string): string {
-  if (!ID.test(value)) throw new TypeError(`${what} must be 1–128 chars of [A-Za-z0-9._:-]`);
+  if (!ID.test(value) || !isAddressableId(value))
+    throw new TypeError(`${what} must be 1–128 chars of [A-Za-z0-9._:-], and not "." or ".."`);
   return value;
 }
 

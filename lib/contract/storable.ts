@@ -12,13 +12,15 @@ export const UNSTORABLE_STRING = "unstorable_string";
 export const UNSTORABLE_STRING_MESSAGE =
   "strings cannot hold U+0000 (NUL) or an unpaired UTF-16 surrogate (\\uD800-\\uDFFF)";
 
-// Cheap first pass: almost every string has no surrogate at all.
-const SURROGATE = /[\uD800-\uDFFF]/;
-const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** `String.prototype.isWellFormed` (ES2024, Node 20+); the project's ES2023 lib has no type for it. */
+type WellFormedCheck = string & { isWellFormed(): boolean };
 
-/** Whether `text` is free of NUL and of unpaired surrogates (a surrogate pair, e.g. an emoji, is fine). */
+/**
+ * Whether `text` is free of NUL and of unpaired surrogates (a surrogate pair, e.g. an emoji, is fine). Runs on every
+ * free-text string of every record: `includes` and the native `isWellFormed` cost a fraction of a regex test.
+ */
 export function isStorableString(text: string): boolean {
-  return !text.includes("\u0000") && (!SURROGATE.test(text) || !UNPAIRED_SURROGATE.test(text));
+  return !text.includes("\u0000") && (text as WellFormedCheck).isWellFormed();
 }
 
 export type UnstorableHit = { path: string; where: "key" | "value" };
