@@ -130,3 +130,30 @@ test.describe("the next parameter never leaves the site", () => {
     expect(page.url()).toBe(`${origin}/chains?state=false_success`);
   });
 });
+
+test("after repeated wrong passwords the form says how long to wait, then lets the right one in", async ({
+  page,
+}) => {
+  await page.goto("/sign-in");
+  await page.getByLabel("Username").fill(E2E_ADMIN.username);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  // Production policy: five free failures, then locks of 1 s, 2 s, 4 s; each failure is sent once the lock before
+  // it has ended, so the last one leaves a 4 s lock, long enough to click into on a busy machine.
+  for (const lockBefore of [0, 0, 0, 0, 0, 0, 1000, 2000]) {
+    await page.waitForTimeout(lockBefore && lockBefore + 100);
+    const response = await page.request.post("/api/auth/sign-in", {
+      data: { username: E2E_ADMIN.username, password: "not the password" },
+    });
+    expect(response.status()).toBe(401);
+  }
+  await page.getByRole("button", { name: "Sign in" }).click();
+  const refusal = page
+    .getByRole("alert")
+    .filter({ hasText: /^Too many failed sign-ins: try again in [1-4] s\.$/ });
+  await expect(refusal).toBeVisible();
+  const seconds = Number(/in (\d) s/.exec((await refusal.textContent()) ?? "")?.[1]);
+  await page.waitForTimeout(seconds * 1000 + 100);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.waitForURL((url) => url.pathname === "/");
+  await expect(page.getByTestId("signed-in-user")).toBeVisible();
+});
