@@ -135,7 +135,7 @@ const PATTERN_NAMES = Object.keys(SECRET_PATTERNS) as SecretPatternName[];
 const COMBINED = new RegExp(PATTERN_NAMES.map((name) => `(${SECRET_PATTERNS[name].source})`).join("|"), "g");
 
 /** The shortest text any pattern can match: `key=x`. Shorter strings skip every regex. */
-export const MIN_SECRET_LENGTH = 5;
+const MIN_SECRET_LENGTH = 5;
 
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
 const ALL_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");
