@@ -5,12 +5,7 @@
  */
 import { matchSecretPattern, type SecretPatternName } from "./secret-patterns";
 
-export {
-  MIN_SECRET_LENGTH,
-  matchSecretPattern,
-  SECRET_PATTERNS,
-  type SecretPatternName,
-} from "./secret-patterns";
+export { matchSecretPattern, SECRET_PATTERNS, type SecretPatternName } from "./secret-patterns";
 
 export type PathSegment = string | number;
 

@@ -57,11 +57,16 @@ const PARAM_VALUE = `(?!(?:${anyCase("redacted")}|${anyCase("null")}|${anyCase("
 /** More parameters than a shared access signature ever has (about a dozen). */
 const MAX_SAS_PARAMS = 24;
 
+/** A piece of a token split by spaces: 4+ token characters, one of them a digit. */
+const TOKEN_PIECE = "(?=[A-Za-z0-9._~+/-]{4})[A-Za-z._~+/-]*[0-9][A-Za-z0-9._~+/-]*";
+
 /** Credential patterns by stable name: the name is what an error reports, never the value. */
 export const SECRET_PATTERNS = {
+  // The token may be split by invisible characters, or by spaces into pieces that each hold a digit (so that prose
+  // such as "bearer token for tenant 42" passes).
   bearer_token: new RegExp(
     `${anyCase("b")}${I}${anyCase("e")}${I}${anyCase("a")}${I}${anyCase("r")}${I}${anyCase("e")}${I}${anyCase("r")}` +
-      `(?:[\\s${INVISIBLE_CHARS}]+|\\+)(?:[A-Za-z0-9._~+/-]${I}){8,}`,
+      `(?:[\\s${INVISIBLE_CHARS}]+|\\+)(?:(?:[A-Za-z0-9._~+/-]${I}){8,}|${TOKEN_PIECE}(?:\\s+${TOKEN_PIECE})+)`,
   ),
   jwt: new RegExp(`eyJ(?:${W}[A-Za-z0-9_-]){2,}${W}\\.${W}eyJ(?:${W}[A-Za-z0-9_-]){2,}${W}\\.`),
   pem_private_key: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY-----/,
@@ -130,7 +135,7 @@ const PATTERN_NAMES = Object.keys(SECRET_PATTERNS) as SecretPatternName[];
 const COMBINED = new RegExp(PATTERN_NAMES.map((name) => `(${SECRET_PATTERNS[name].source})`).join("|"), "g");
 
 /** The shortest text any pattern can match: `key=x`. Shorter strings skip every regex. */
-export const MIN_SECRET_LENGTH = 5;
+const MIN_SECRET_LENGTH = 5;
 
 const HAS_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`);
 const ALL_INVISIBLE = new RegExp(`[${INVISIBLE_CHARS}]`, "g");

@@ -54,7 +54,7 @@ describe("records", () => {
       },
       path: "$.call.effect.receipt",
       pattern: "url_userinfo",
-      secret: BODY.password,
+      secret: () => BODY.password,
     },
     {
       name: "an access_token query parameter in the challenged resource",
@@ -62,7 +62,7 @@ describe("records", () => {
         challenge(r, { resource: `https://reports.example.com/mcp?access_token=${BODY.token}` }),
       path: "$.session.auth.challenge.resource",
       pattern: "credential_query_param",
-      secret: BODY.token,
+      secret: () => BODY.token,
     },
     {
       name: "a percent-encoded Bearer token in a label",
@@ -71,7 +71,7 @@ describe("records", () => {
       },
       path: "$.labels.note",
       pattern: "bearer_token",
-      secret: BODY.token,
+      secret: () => BODY.token,
     },
     {
       name: "a Bearer token split by zero-width spaces as the tool name",
@@ -80,7 +80,7 @@ describe("records", () => {
       },
       path: "$.call.tool",
       pattern: "bearer_token",
-      secret: BODY.token.slice(6),
+      secret: () => BODY.token.slice(6),
     },
     {
       name: "Basic credentials as the server name",
@@ -89,7 +89,7 @@ describe("records", () => {
       },
       path: "$.session.server.name",
       pattern: "basic_auth",
-      secret: BODY.basic,
+      secret: () => BODY.basic,
     },
     {
       name: "an AWS secret access key in an unknown field",
@@ -100,7 +100,7 @@ describe("records", () => {
       },
       path: "$.env.AWS_SECRET_ACCESS_KEY",
       pattern: "aws_secret_access_key",
-      secret: BODY.aws,
+      secret: () => BODY.aws,
     },
     {
       name: "a Slack incoming-webhook URL in the outcome receipt",
@@ -110,7 +110,7 @@ describe("records", () => {
       },
       path: "$.call.outcome.receipt",
       pattern: "slack_webhook_url",
-      secret: BODY.slack,
+      secret: () => BODY.slack,
     },
     {
       name: "Receipt's own ingestion key in a label",
@@ -119,12 +119,13 @@ describe("records", () => {
       },
       path: "$.labels.key",
       pattern: "receipt_api_key",
-      secret: "",
+      // The key exists only once the database is up.
+      secret: () => ingestKey.slice("rcpt_".length),
     },
   ])(
     "$name → 422 secret_detected ($pattern) at its path, never echoed or logged, nothing stored",
-    async ({ plant, path, pattern, secret: planted }) => {
-      const secret = planted || ingestKey.slice(5);
+    async ({ plant, path, pattern, secret: secretOf }) => {
+      const secret = secretOf();
       const before = await storedChainCount();
       const record = build((r) => {
         r.recordId = `rec:secret-${pattern}`;

@@ -125,6 +125,7 @@ export const DISGUISED: { pattern: SecretPatternName; how: string; value: string
     how: "newlines and tabs before the token",
     value: join("Bearer\n\t ", "abc123DEF456"),
   },
+  { pattern: "bearer_token", how: "spaces inside the token", value: join("Bearer ", "abc123 DEF456 ghi789") },
   { pattern: "bearer_token", how: "percent-encoded twice", value: join("Bearer%2520", "abc123DEF456ghi789") },
   {
     pattern: "jwt",
@@ -208,6 +209,8 @@ export const LOOK_ALIKES: Record<SecretPatternName, string[]> = {
     "the bearer of bad news",
     "Bearer <token>",
     "Authorization: Bearer ***",
+    "the bearer token for tenant 42 was rotated in 2026",
+    "Bearer v2 12 34",
   ],
   jwt: ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.", "eyJhbGciOiJIUzI1NiJ9 is a JOSE header"],
   pem_private_key: ["-----BEGIN PUBLIC KEY-----", "-----BEGIN CERTIFICATE-----"],
