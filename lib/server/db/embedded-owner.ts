@@ -89,7 +89,8 @@ export async function stopPostmaster(pid: number, timeoutMs = 15_000): Promise<v
   await waitUntilGone(pid, 5_000);
 }
 
-async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
+/** Resolves true once `pid` is no longer running, false if it still is after `timeoutMs`. */
+export async function waitUntilGone(pid: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (isRunning(pid)) {
     if (Date.now() > deadline) return false;

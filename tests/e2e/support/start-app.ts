@@ -7,7 +7,8 @@ import path from "node:path";
 
 const root = path.resolve(import.meta.dirname, "../../..");
 const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-e2e-"));
-const app = spawn("npx", ["tsx", "scripts/serve.ts", "start"], {
+// The launcher itself (as `npm start` execs it), so the SIGTERM below reaches it rather than stopping at npx.
+const app = spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
   cwd: root,
   stdio: "inherit",
   env: { ...process.env, RECEIPT_DATA_DIR: dataDir, RECEIPT_E2E: "1" },
