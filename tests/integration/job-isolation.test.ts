@@ -27,6 +27,8 @@ let lib: {
 beforeAll(async () => {
   db = await createTestDatabase();
   process.env.DATABASE_URL = db.url;
+  // A generous per-attempt timeout: on a loaded machine a 10 s attempt to a local receiver can time out and be retried.
+  process.env.RECEIPT_DELIVERY_TIMEOUT_MS = "60000";
   receiver = await startWebhookReceiver();
   lib = {
     sql: await import("@/lib/server/db/sql"),
