@@ -27,6 +27,8 @@ let lib: {
 beforeAll(async () => {
   db = await createTestDatabase();
   process.env.DATABASE_URL = db.url;
+  // A generous per-attempt timeout: on a loaded machine a 10 s attempt to a local receiver can time out and be retried.
+  process.env.RECEIPT_DELIVERY_TIMEOUT_MS = "60000";
   receiver = await startWebhookReceiver();
   lib = {
     sql: await import("@/lib/server/db/sql"),
@@ -269,61 +271,5 @@ describe("the delivery job", () => {
     expect(setAside[0]?.reason).toMatch(/out of range/);
     expect(await setAsideCounted("delivery")).toBe(counted + 1);
     expect(await lib.delivery.sendDueDeliveries()).toBe(0);
-  });
-});
-
-describe("writeIsolated, on a real transaction", () => {
-  it("keeps what the items that succeed wrote, undoes what the failing one wrote, and commits", async () => {
-    const { writeIsolated } = await import("@/lib/server/worker/isolate");
-    await query("create table isolated_writes (n int not null check (n > 0))");
-    const outcome = await lib.sql.inTransaction((sql) =>
-      writeIsolated(sql, [1, -1, 2], async (items) => {
-        await sql.execute("insert into isolated_writes select unnest($1::int[])", [[...items]]);
-      }),
-    );
-    expect(outcome.written).toEqual([1, 2]);
-    expect(outcome.failures).toEqual([{ item: -1, reason: expect.stringMatching(/check constraint/) }]);
-    expect(await query("select n from isolated_writes order by n")).toEqual([{ n: 1 }, { n: 2 }]);
-  });
-
-  it("fails the whole run on a transient error (a deadlock, a lost connection): it says nothing about the items", async () => {
-    const { writeIsolated } = await import("@/lib/server/worker/isolate");
-    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
-    await expect(
-      lib.sql.inTransaction((sql) =>
-        writeIsolated(sql, [1, 2], async () => {
-          throw deadlock;
-        }),
-      ),
-    ).rejects.toBe(deadlock);
-  });
-});
-
-describe("claiming deliveries, item by item when needed", () => {
-  it("never hands one delivery to two concurrent claims", async () => {
-    const past = new Date(Date.now() - 1000);
-    const rows = Array.from({ length: 40 }, (_, i) => ({
-      groupKey: `race-${i}`,
-      channel: "ops",
-      targetIndex: 0,
-      targetType: "webhook",
-      url: receiver.url("/hook/race"),
-      body: "{}",
-      headers: {},
-      signingSecret: null,
-      kind: "notification" as const,
-      alertFingerprints: [],
-      maxAttempts: 3,
-    }));
-    const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, past));
-    const claims = await Promise.all(
-      Array.from({ length: 4 }, () => lib.deliveries.claimDueDeliveries(new Date(), 60_000, 15)),
-    );
-    const claimed = claims
-      .flatMap((claim) => claim.claimed.map((d) => d.id))
-      .filter((id) => ids.includes(id));
-    expect(claimed).toHaveLength(40);
-    expect(new Set(claimed).size).toBe(40);
-    expect(claims.flatMap((claim) => claim.failures)).toEqual([]);
   });
 });

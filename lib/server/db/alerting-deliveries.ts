@@ -110,14 +110,17 @@ export async function claimDueDeliveries(
   });
 }
 
-/** Deliveries the worker could not claim or attempt: dead letters (retryable like any), recorded as set aside. */
+/**
+ * Deliveries the worker could not claim or attempt: dead letters (retryable like any), recorded as set aside. One whose
+ * outcome was recorded before the failure keeps it.
+ */
 export async function setDeliveriesAside(items: SetAside[]): Promise<void> {
   if (items.length === 0) return;
   await inTransaction(async (sql) => {
     await setAside(sql, SET_ASIDE_JOBS.delivery, items);
     await sql.execute(
       `update deliveries d set status = 'dead', last_error = 'set aside: ' || u.reason
-        from unnest($1::bigint[], $2::text[]) as u(id, reason) where d.id = u.id`,
+        from unnest($1::bigint[], $2::text[]) as u(id, reason) where d.id = u.id and d.status = 'pending'`,
       [items.map((item) => item.key), items.map((item) => item.reason)],
     );
   });

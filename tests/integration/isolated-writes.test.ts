@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// The building blocks of the background jobs' isolation, on a real PostgreSQL: a batch written item by item under
+// savepoints after a failure, and delivery claims racing on separate connections.
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let lib: {
+  sql: typeof import("@/lib/server/db/sql");
+  deliveries: typeof import("@/lib/server/db/alerting-deliveries");
+  isolate: typeof import("@/lib/server/worker/isolate");
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  process.env.DATABASE_URL = db.url;
+  lib = {
+    sql: await import("@/lib/server/db/sql"),
+    deliveries: await import("@/lib/server/db/alerting-deliveries"),
+    isolate: await import("@/lib/server/worker/isolate"),
+  };
+});
+afterAll(async () => {
+  const { getPool } = await import("@/lib/server/db/client");
+  await getPool().end();
+  await db?.drop();
+});
+
+const query = <Row>(text: string, values: unknown[] = []) => lib.sql.poolSql().query<Row>(text, values);
+
+describe("writeIsolated, on a real transaction", () => {
+  it("keeps what the items that succeed wrote, undoes what the failing one wrote, and commits", async () => {
+    const { writeIsolated } = lib.isolate;
+    await query("create table isolated_writes (n int not null check (n > 0))");
+    const outcome = await lib.sql.inTransaction((sql) =>
+      writeIsolated(sql, [1, -1, 2], async (items) => {
+        await sql.execute("insert into isolated_writes select unnest($1::int[])", [[...items]]);
+      }),
+    );
+    expect(outcome.written).toEqual([1, 2]);
+    expect(outcome.failures).toEqual([{ item: -1, reason: expect.stringMatching(/check constraint/) }]);
+    expect(await query("select n from isolated_writes order by n")).toEqual([{ n: 1 }, { n: 2 }]);
+  });
+
+  it("fails the whole run on a transient error (a deadlock, a lost connection): it says nothing about the items", async () => {
+    const { writeIsolated } = lib.isolate;
+    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
+    await expect(
+      lib.sql.inTransaction((sql) =>
+        writeIsolated(sql, [1, 2], async () => {
+          throw deadlock;
+        }),
+      ),
+    ).rejects.toBe(deadlock);
+  });
+});
+
+describe("claiming deliveries, item by item when needed", () => {
+  it("never hands one delivery to two concurrent claims", async () => {
+    const past = new Date(Date.now() - 1000);
+    const rows = Array.from({ length: 40 }, (_, i) => ({
+      groupKey: `race-${i}`,
+      channel: "ops",
+      targetIndex: 0,
+      targetType: "webhook",
+      url: "http://127.0.0.1:9/unused",
+      body: "{}",
+      headers: {},
+      signingSecret: null,
+      kind: "notification" as const,
+      alertFingerprints: [],
+      maxAttempts: 3,
+    }));
+    const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, past));
+    const claims = await Promise.all(
+      Array.from({ length: 4 }, () => lib.deliveries.claimDueDeliveries(new Date(), 60_000, 15)),
+    );
+    const claimed = claims
+      .flatMap((claim) => claim.claimed.map((d) => d.id))
+      .filter((id) => ids.includes(id));
+    expect(claimed).toHaveLength(40);
+    expect(new Set(claimed).size).toBe(40);
+    expect(claims.flatMap((claim) => claim.failures)).toEqual([]);
+  });
+});
