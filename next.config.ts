@@ -1,4 +1,5 @@
 import type { NextConfig } from "next";
+import { RESOURCE_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/server/http/security-headers";
 
 const config: NextConfig = {
   // pg and the Prisma adapter load native-free but dynamic code; leave them to Node instead of the bundler.
@@ -8,6 +9,16 @@ const config: NextConfig = {
   // Type errors fail `npm run typecheck` (run by .ci/run over the whole project, tests and scripts included);
   // the build does not repeat that work.
   typescript: { ignoreBuildErrors: true },
+  // Pages get their per-request CSP (with its nonce) from proxy.ts; what proxy.ts does not see gets a fixed one.
+  async headers() {
+    const resourcePolicy = [{ key: "Content-Security-Policy", value: RESOURCE_CONTENT_SECURITY_POLICY }];
+    return [
+      { source: "/:path*", headers: [...SECURITY_HEADERS] },
+      { source: "/api/:path*", headers: resourcePolicy },
+      { source: "/_next/:path*", headers: resourcePolicy },
+      { source: "/favicon.ico", headers: resourcePolicy },
+    ];
+  },
 };
 
 export default config;

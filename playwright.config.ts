@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_ADMIN } from "./tests/e2e/support/credentials";
+import { e2ePort } from "./tests/e2e/support/free-port";
 
 // Debian's Chromium where it exists (CI and this machine cannot download Playwright's own build);
 // Playwright's bundled browser on a developer machine that has one.
@@ -20,7 +21,8 @@ const launchOptions = existsSync(debianChromium)
     }
   : {};
 
-const port = Number(process.env.E2E_PORT ?? 3210);
+// A free port unless E2E_PORT names one, so runs in parallel checkouts never meet on the same app.
+const port = e2ePort();
 
 export default defineConfig({
   testDir: "tests/e2e",

@@ -6,6 +6,7 @@
  * Optional fields accept `null` as well as absence ("no evidence" either way);
  * `validateRecord` removes the nulls, so `HealthRecord` only has optional properties.
  */
+import "../zod-without-eval";
 import { z } from "zod";
 import { isStorableString, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "./storable";
 import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";

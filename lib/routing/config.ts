@@ -1,5 +1,6 @@
 // Routing config as data: zod schemas for what teams export, keep in git and import again.
 // Shape only; whole-tree rules (receivers exist, interval order, regexes…) live in validate.ts.
+import "../zod-without-eval";
 import { z } from "zod";
 import { isTimestampInRange } from "../contract/timestamp";
 import { DURATION_PATTERN } from "./duration";
