@@ -3,25 +3,24 @@
  * object key — that looks like a credential rejects the whole record. Hits name the JSON
  * path and the pattern, never the value. The patterns are in `secret-patterns.ts`.
  */
+import { forEachString, MAX_WALK_DEPTH, type PathSegment } from "./json-strings";
 import { matchSecretPattern, type SecretPatternName } from "./secret-patterns";
 
 export { matchSecretPattern, SECRET_PATTERNS, type SecretPatternName } from "./secret-patterns";
 
-export type PathSegment = string | number;
+export type { PathSegment } from "./json-strings";
 
 export type SecretHit = { path: string; pattern: SecretPatternName };
-
-/**
- * Deeper than any valid record (about 6 levels). Anything deeper is rejected by the strict
- * schema anyway, so the scan stops there instead of risking a stack overflow on hostile input.
- */
-const MAX_SCAN_DEPTH = 64;
 
 /** Every string value and object key in `value` that matches a credential pattern. */
 export function findSecrets(value: unknown): SecretHit[] {
   const hits: SecretHit[] = [];
   // Almost every record is clean: a cheap yes/no pass first, paths only when needed.
-  if (containsSecret(value, 0)) scan(value, [], hits);
+  if (!containsSecret(value, 0)) return hits;
+  forEachString(value, (text, path) => {
+    const pattern = matchSecretPattern(text);
+    if (pattern !== undefined) hits.push({ path: jsonPath(path), pattern });
+  });
   return hits;
 }
 
@@ -32,7 +31,7 @@ export function looksLikeSecret(text: string): boolean {
 
 function containsSecret(value: unknown, depth: number): boolean {
   if (typeof value === "string") return looksLikeSecret(value);
-  if (typeof value !== "object" || value === null || depth >= MAX_SCAN_DEPTH) return false;
+  if (typeof value !== "object" || value === null || depth >= MAX_WALK_DEPTH) return false;
   if (Array.isArray(value)) {
     for (const item of value) if (containsSecret(item, depth + 1)) return true;
     return false;
@@ -43,30 +42,6 @@ function containsSecret(value: unknown, depth: number): boolean {
     if (looksLikeSecret(key) || containsSecret(object[key], depth + 1)) return true;
   }
   return false;
-}
-
-function scan(value: unknown, path: PathSegment[], hits: SecretHit[]): void {
-  if (typeof value === "string") {
-    const pattern = matchSecretPattern(value);
-    if (pattern !== undefined) hits.push({ path: jsonPath(path), pattern });
-    return;
-  }
-  if (typeof value !== "object" || value === null || path.length >= MAX_SCAN_DEPTH) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      path.push(i);
-      scan(value[i], path, hits);
-      path.pop();
-    }
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    path.push(key);
-    const keyPattern = matchSecretPattern(key);
-    if (keyPattern !== undefined) hits.push({ path: jsonPath(path), pattern: keyPattern });
-    scan((value as Record<string, unknown>)[key], path, hits);
-    path.pop();
-  }
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;

@@ -4,7 +4,8 @@
  * Unicode escape sequence"): one such record would break each job that reads it. So every string and object key that
  * reaches storage must be free of both.
  */
-import { jsonPath, type PathSegment } from "./redaction";
+import { forEachString } from "./json-strings";
+import { jsonPath } from "./redaction";
 
 /** The issue code for a string PostgreSQL cannot store; stable API. */
 export const UNSTORABLE_STRING = "unstorable_string";
@@ -25,34 +26,11 @@ export function isStorableString(text: string): boolean {
 
 export type UnstorableHit = { path: string; where: "key" | "value" };
 
-/** Deeper than any valid document here; the scan stops there rather than risk the stack on hostile input. */
-const MAX_SCAN_DEPTH = 64;
-
 /** Every string value and object key in `value` that PostgreSQL cannot store, by JSON path (`$.labels.x`). */
 export function findUnstorableStrings(value: unknown): UnstorableHit[] {
   const hits: UnstorableHit[] = [];
-  scan(value, [], hits);
+  forEachString(value, (text, path, where) => {
+    if (!isStorableString(text)) hits.push({ path: jsonPath(path), where });
+  });
   return hits;
-}
-
-function scan(value: unknown, path: PathSegment[], hits: UnstorableHit[]): void {
-  if (typeof value === "string") {
-    if (!isStorableString(value)) hits.push({ path: jsonPath(path), where: "value" });
-    return;
-  }
-  if (typeof value !== "object" || value === null || path.length >= MAX_SCAN_DEPTH) return;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      path.push(i);
-      scan(value[i], path, hits);
-      path.pop();
-    }
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    path.push(key);
-    if (!isStorableString(key)) hits.push({ path: jsonPath(path), where: "key" });
-    scan((value as Record<string, unknown>)[key], path, hits);
-    path.pop();
-  }
 }
