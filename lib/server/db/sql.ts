@@ -9,7 +9,7 @@ import { getPool } from "./client";
  * The transaction a chain-state write runs in. Ingestion opens it straight on the `pg` pool Prisma's adapter
  * uses: Prisma's raw-query path serialises every parameter to JSON and parses it back, and builds its `findMany`
  * arguments element by element, which cost ingestion a third of its time on batches of large JSON rows
- * (docs/BENCHMARKS.md). Writers that also touch Prisma models (reconciliation, triage, the deadline worker) pass
+ * (docs/BENCHMARKS.md). Writers that also touch Prisma models (reconciliation, triage) pass
  * their Prisma transaction through `prismaSql`, so the same statements run in either.
  */
 export type Sql = {
