@@ -1,6 +1,7 @@
 /**
- * Bad input of every class issue 17 names, shared by the table tests (hardening-records.test.ts, hardening-requests.test.ts) and the fuzz run
- * (hardening-input-fuzz.test.ts): what to send, and what each must be answered with.
+ * Bad input of every class issue 17 names, shared by the table tests (hardening-records.test.ts,
+ * hardening-requests.test.ts) and the fuzz run (hardening-input-fuzz.test.ts): what to send, and what each must be
+ * answered with.
  */
 import { expect } from "vitest";
 
