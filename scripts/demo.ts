@@ -5,7 +5,7 @@
 // Base URL: RECEIPT_URL, else http://localhost:${PORT ?? 3000}.
 import { createCollector, DeliveryError, ReceiptSink } from "../lib/collector";
 import { openDatabase } from "../lib/server/db/connection-string";
-import { createKey, revokeKey } from "../lib/server/key-service";
+import { createKey, revokeIngestionKey } from "../lib/server/key-service";
 import { everythingSessions, failingSessions, filesystemSessions } from "./demo-sessions";
 
 const baseUrl = (process.env.RECEIPT_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(
@@ -77,7 +77,7 @@ try {
     );
   else console.error("demo:", error instanceof Error ? error.message : error);
 } finally {
-  await revokeKey(keyName).catch(() => undefined);
+  await revokeIngestionKey(keyName).catch(() => undefined);
   const { getPrisma } = await import("../lib/server/db/client");
   await getPrisma().$disconnect();
   await db.stop();

@@ -3,7 +3,7 @@
 // npm run --silent keys -- revoke NAME
 import { openDatabase } from "../lib/server/db/connection-string";
 import { KeyNameTakenError } from "../lib/server/db/ingestion-keys";
-import { createKey, listKeys, revokeKey } from "../lib/server/key-service";
+import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/key-service";
 import { type Scope, ZKeyName, ZScope } from "../lib/server/keys";
 
 function fail(message: string): never {
@@ -39,7 +39,7 @@ try {
     });
     process.stdout.write(`${created.key}\n`);
   } else if (command === "list") {
-    for (const key of await listKeys()) {
+    for (const key of await listIngestionKeys()) {
       const status = key.revokedAt ? `revoked ${key.revokedAt.toISOString()}` : "active";
       const used = key.lastUsedAt ? key.lastUsedAt.toISOString() : "never";
       console.log(`${key.name}\t${key.prefix}…\t${key.scopes.join(",")}\t${status}\tlast used ${used}`);
@@ -47,7 +47,7 @@ try {
   } else if (command === "revoke") {
     const name = rest[0];
     if (!name) fail("usage: keys -- revoke NAME");
-    if (!(await revokeKey(name))) fail(`no active key named '${name}'`);
+    if (!(await revokeIngestionKey(name))) fail(`no active key named '${name}'`);
     console.error(`revoked ${name}`);
   } else {
     fail("usage: npm run --silent keys -- create --name NAME [--scope ingest|read]... | list | revoke NAME");

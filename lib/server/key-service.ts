@@ -21,5 +21,4 @@ export async function createKey(
   return { key, summary };
 }
 
-export const listKeys = listIngestionKeys;
-export const revokeKey = (name: string) => revokeIngestionKey(name);
+export { listIngestionKeys, revokeIngestionKey };

@@ -17,7 +17,7 @@ import {
   sessionsWithStaleCatalogAlerts,
 } from "../db/alerting-rediscovery";
 import type { Sql } from "../db/sql";
-import type { ChainRow, StateChange } from "../ingest/chain-transitions";
+import type { ChainRow } from "../ingest/chain-transitions";
 import { type AlertWrite, planChainAlerts } from "./alert-plan";
 
 // States decided before the catalog layer: a record in one of them says nothing about the session's tool list.
@@ -33,7 +33,6 @@ const BEFORE_CATALOG = new Set(["needs_auth", "incompatible_session", "stale_cat
 export async function enqueueAlertEvents(
   sql: Sql,
   rows: ChainRow[],
-  _changes: StateChange[],
   /** The rows' current records by seq when the caller has them; others are read back from health_records. */
   records?: ReadonlyMap<bigint, HealthRecord>,
   /** Chains created in this transaction, which cannot have alerts yet. */

@@ -34,7 +34,7 @@ export async function writeChainState(
 ): Promise<void> {
   await upsertChains(sql, rows);
   await appendStateChanges(sql, changes);
-  await enqueueAlertEvents(sql, rows, changes, records, newChains);
+  await enqueueAlertEvents(sql, rows, records, newChains);
 }
 
 const UPSERT_CHAINS = prepared(

@@ -8,7 +8,6 @@ import { readChainSetAside } from "./set-aside";
 
 // One view of a chain row for the read API and the dashboard alike (lib/dashboard/api-types.ts ChainSummary).
 const chainColumns = chainSummaryColumns;
-const toChainView = toChainSummary;
 export type ChainView = ChainSummary;
 
 /** A page of chains, newest first (or oldest first), with keyset pagination on (observedAt, chainId). */
@@ -43,7 +42,7 @@ export async function listChains(query: ChainQuery) {
   const last = page.at(-1);
   return {
     chains: page.map((row) => ({
-      ...toChainView(row),
+      ...toChainSummary(row),
       matchedBy: query.state && row.state !== query.state ? ("shadowed" as const) : ("state" as const),
     })),
     nextCursor:
@@ -69,7 +68,7 @@ export async function getChainDetail(chainId: string) {
     readChainSetAside(chainId),
   ]);
   return {
-    chain: toChainView(row),
+    chain: toChainSummary(row),
     /** The deadline job could not re-classify the chain's current record: it stays as shown until one arrives. */
     setAside: setAside ? { reason: setAside.reason, at: setAside.setAsideAt.toISOString() } : null,
     records: records.reverse().map((record) => ({
@@ -107,7 +106,7 @@ export async function getSessionChains(sessionId: string) {
     take: 1000,
   });
   if (rows.length === 0) return null;
-  const chains = rows.map(toChainView);
+  const chains = rows.map(toChainSummary);
   const effectiveRank = (chain: ChainView) =>
     Math.min(rank(chain.state), rank(chain.shadowed?.state ?? null));
   chains.sort((a, b) => effectiveRank(a) - effectiveRank(b));

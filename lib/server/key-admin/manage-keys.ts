@@ -2,7 +2,7 @@ import { z } from "zod";
 import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
 import { type IngestionKeySummary, KeyNameTakenError } from "../db/ingestion-keys";
 import { ApiError, notFound } from "../http/api-error";
-import { createKey, listKeys, revokeKey } from "../key-service";
+import { createKey, listIngestionKeys, revokeIngestionKey } from "../key-service";
 import { ZKeyName, ZScope } from "../keys";
 
 // Key management from the dashboard (Settings → Ingestion keys): the same service as the `keys` CLI.
@@ -25,7 +25,7 @@ export function toKeySummary(key: IngestionKeySummary): KeySummary {
 
 /** Active keys first (newest first), then revoked ones: the list an operator scans for "which key is live". */
 export async function listKeySummaries(): Promise<KeySummary[]> {
-  const keys = (await listKeys()).map(toKeySummary);
+  const keys = (await listIngestionKeys()).map(toKeySummary);
   const active = keys.filter((key) => !key.revokedAt).reverse();
   const revoked = keys.filter((key) => key.revokedAt).reverse();
   return [...active, ...revoked];
@@ -47,5 +47,5 @@ export async function createKeyFromDashboard(body: z.infer<typeof ZCreateKeyBody
 }
 
 export async function revokeKeyByName(name: string): Promise<void> {
-  if (!ZKeyName.safeParse(name).success || !(await revokeKey(name))) throw notFound("active key");
+  if (!ZKeyName.safeParse(name).success || !(await revokeIngestionKey(name))) throw notFound("active key");
 }

@@ -19,10 +19,6 @@ const jobs: Job[] = [
   ...alertJobs(),
 ];
 
-export function registerJob(job: Job) {
-  jobs.push(job);
-}
-
 let started = false;
 
 export function startBackgroundJobs() {
