@@ -1,7 +1,7 @@
 /**
  * A hand-written fast path for `validateRecord` on well-formed input.
  *
- * Zod costs ~10 µs per record and copies it, which alone would miss the ingestion budget
+ * Zod is slow per record and copies it, which alone would miss the ingestion budget
  * (issue 3: ≥ 50,000 validated and classified records/s on one core). This checks the same
  * rules as `ZHealthRecord` directly, without allocating. It only ever says "valid" or "not
  * sure": on "not sure" the zod schema decides and reports the issues, so zod stays the single

@@ -8,8 +8,8 @@ const nextBin = path.join(root, "node_modules/next/dist/bin/next");
  * How the app's Node process runs, wherever it is started (`npm start`, the tests, the benches), so what is measured
  * is what ships. A 1000-record batch is megabytes of parsed records that live across the request's database round
  * trips: in Node's default young generation (16 MB semi-spaces) they outlive two scavenges and are promoted, and the
- * old generation then marks and compacts them. 64 MB keeps them young: in alternating runs of the ingestion bench
- * at batch 1000 the app's CPU fell from ~140 to ~115 µs a record (docs/BENCHMARKS.md).
+ * old generation then marks and compacts them. 64 MB keeps them young, which lowered the app's CPU a record in
+ * alternating runs of the ingestion bench at batch 1000.
  */
 export const NEXT_NODE_FLAGS = ["--max-semi-space-size=64"];
 

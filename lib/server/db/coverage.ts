@@ -19,7 +19,7 @@ type Row = {
  * declared verifier; `outcome.unavailable` could not be read back; `outcome.no_receipt` had no verifier at all. Calls
  * that failed, are in doubt, in flight, or stopped at the session or catalog never reached the outcome check and
  * are counted apart (calls − the four). Reading the classification, not the stored JSON, keeps the report to one
- * pass over the chains table: ~100 ms for 100,000 chains instead of seconds reading every record body.
+ * pass over the chains table instead of reading every record body.
  */
 export async function outcomeCoverage(since?: Date): Promise<Coverage> {
   const rows = await getPrisma().$queryRaw<Row[]>`

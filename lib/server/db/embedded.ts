@@ -54,8 +54,8 @@ function letOthersTraverse(dir: string) {
  * PostgreSQL's default cache (128 MB) is smaller than a few hundred thousand records: once they outgrow it, every
  * batch evicts pages (writing the dirty ones itself) and reads them back through the kernel. A quarter of the
  * machine's memory (the usual advice), at most 4 GiB, at least the default; memory is taken as pages are used, not
- * at start. 1 GiB was still outgrown within the ingestion bench: its record insert cost ~80–90 µs a record by the
- * last runs against ~55–65 with 4 GiB (docs/BENCHMARKS.md). An external DATABASE_URL server keeps its own settings.
+ * at start. 1 GiB was still outgrown within the ingestion bench, and its record insert grew slower as it did. An
+ * external DATABASE_URL server keeps its own settings.
  */
 function sharedBuffersMb(): number {
   return Math.max(128, Math.min(4096, Math.floor(os.totalmem() / 4 / 2 ** 20)));

@@ -80,9 +80,8 @@ const DRAW_RECORD_SEQS = prepared(
 );
 
 /**
- * Loads a batch's records with COPY: no statement to plan and no JSON document of rows to parse. Measured alone
- * against an INSERT from JSON documents (a script loading the same 1000-record batches, the backend's CPU from
- * /proc): PostgreSQL ~60 → ~40 µs a record, the app ~14 → ~20 (docs/BENCHMARKS.md). COPY cannot skip a stored
+ * Loads a batch's records with COPY: no statement to plan and no JSON document of rows to parse, which costs
+ * PostgreSQL less CPU a record than an INSERT from JSON documents (and the app a little more). COPY cannot skip a stored
  * recordId, so the second try stages the same rows in a temporary table and inserts from there, skipping stored ones.
  * Returns the seq of each record stored.
  */

@@ -26,9 +26,8 @@ type PreparedStatement = { name: string; text: string };
 /**
  * A statement each pooled connection parses and plans once, then only binds and runs: for statements whose plan
  * cannot depend on their parameters — an INSERT from a JSON document of rows, the chain locks, a unique-key lookup.
- * Parsing and planning the record insert (before it became a COPY) cost PostgreSQL ~0.4 ms a batch. Never for a
- * read whose best plan depends on the data: a generic plan made while `chains` was nearly empty kept a sequential
- * scan once it had grown (docs/BENCHMARKS.md). Prisma's transactions (`prismaSql`) run the text unprepared.
+ * Never for a read whose best plan depends on the data: a generic plan made while `chains` was nearly empty kept a
+ * sequential scan once it had grown (docs/BENCHMARKS.md). Prisma's transactions (`prismaSql`) run the text unprepared.
  */
 export function prepared(name: string, text: string): PreparedStatement {
   return { name, text };

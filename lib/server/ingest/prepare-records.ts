@@ -19,8 +19,8 @@ const RECORDS_BETWEEN_YIELDS = 100;
  * Validates every record of a batch before anything is stored, so one bad record rejects the batch as a whole
  * and the answer lists every problem at once. Secrets win over schema errors in the code: the client must
  * treat the batch as leaking, not merely malformed. Lets the event loop run between slices of 100 records:
- * preparing 1000 is ~50 ms of the server's one thread, which in one piece holds up the database round trips of the
- * other requests in flight.
+ * preparing a large batch in one piece would hold the server's one thread and with it the database round trips of
+ * the other requests in flight.
  */
 export async function prepareRecords(inputs: unknown[]): Promise<PreparedRecord[]> {
   const prepared: PreparedRecord[] = [];
