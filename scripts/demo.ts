@@ -5,7 +5,7 @@
 // Base URL: RECEIPT_URL, else http://localhost:${PORT ?? 3000}.
 import { createCollector, DeliveryError, ReceiptSink } from "../lib/collector";
 import { openDatabase } from "../lib/server/db/connection-string";
-import { createKey, revokeIngestionKey } from "../lib/server/key-service";
+import { createKey, revokeIngestionKey } from "../lib/server/keys/key-service";
 import { everythingSessions, failingSessions, filesystemSessions } from "./demo-sessions";
 
 const baseUrl = (process.env.RECEIPT_URL ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(

@@ -166,7 +166,7 @@ export async function startBenchApp() {
   };
   const appDb = await createDatabase("bench_app");
   process.env.DATABASE_URL = appDb;
-  const { createKey } = await import("../lib/server/key-service");
+  const { createKey } = await import("../lib/server/keys/key-service");
   const { key } = await createKey("bench", ["ingest"]);
   const app = await startApp(appDb);
   return {

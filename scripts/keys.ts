@@ -3,8 +3,8 @@
 // npm run --silent keys -- revoke NAME
 import { openDatabase } from "../lib/server/db/connection-string";
 import { KeyNameTakenError } from "../lib/server/db/ingestion-keys";
-import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/key-service";
-import { type Scope, ZKeyName, ZScope } from "../lib/server/keys";
+import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/keys/key-service";
+import { type Scope, ZKeyName, ZScope } from "../lib/server/keys/key-format";
 
 function fail(message: string): never {
   console.error(message);

@@ -1,4 +1,4 @@
-import type { Scope } from "../keys";
+import type { Scope } from "../keys/key-format";
 import { getPrisma } from "./client";
 import { poolSql, prepared } from "./sql";
 

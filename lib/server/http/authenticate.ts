@@ -1,6 +1,6 @@
 import { readSessionToken, userForToken } from "../auth/sessions";
 import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
-import { bearerToken, hashKey, type Scope } from "../keys";
+import { bearerToken, hashKey, type Scope } from "../keys/key-format";
 import { forbidden, unauthorized } from "./api-error";
 import { rejectForeignOrigin } from "./same-origin";
 

@@ -1,6 +1,6 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
-import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/server/key-admin/manage-keys";
+import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/server/keys/manage-keys";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";

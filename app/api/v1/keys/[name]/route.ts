@@ -1,5 +1,5 @@
 import { apiRoute } from "@/lib/server/http/api-route";
-import { revokeKeyByName } from "@/lib/server/key-admin/manage-keys";
+import { revokeKeyByName } from "@/lib/server/keys/manage-keys";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";

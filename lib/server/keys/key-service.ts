@@ -3,8 +3,8 @@ import {
   insertIngestionKey,
   listIngestionKeys,
   revokeIngestionKey,
-} from "./db/ingestion-keys";
-import { displayPrefix, generateKey, hashKey, type Scope } from "./keys";
+} from "../db/ingestion-keys";
+import { displayPrefix, generateKey, hashKey, type Scope } from "./key-format";
 
 /** Creates a key and returns it once; only its hash is stored. Default scope: ingest only. */
 export async function createKey(

@@ -2,8 +2,8 @@ import { z } from "zod";
 import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
 import { type IngestionKeySummary, KeyNameTakenError } from "../db/ingestion-keys";
 import { ApiError, notFound } from "../http/api-error";
-import { createKey, listIngestionKeys, revokeIngestionKey } from "../key-service";
-import { ZKeyName, ZScope } from "../keys";
+import { createKey, listIngestionKeys, revokeIngestionKey } from "./key-service";
+import { ZKeyName, ZScope } from "./key-format";
 
 // Key management from the dashboard (Settings → Ingestion keys): the same service as the `keys` CLI.
 export const ZCreateKeyBody = z.strictObject({
