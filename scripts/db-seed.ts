@@ -27,7 +27,7 @@ process.env.DATABASE_URL = db.url;
 try {
   await applyMigrations(db.url);
   const { prepareRecords } = await import("../lib/server/ingest/prepare-records");
-  const { saveRecords } = await import("../lib/server/db/records");
+  const { saveRecords } = await import("../lib/server/ingest/store-records");
   const random = createRandom(Number(values.seed));
   const runTag = `demo${Date.now().toString(36)}`;
   const nowMs = Date.now();

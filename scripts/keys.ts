@@ -4,7 +4,7 @@
 import { openDatabase } from "../lib/server/db/connection-string";
 import { KeyNameTakenError } from "../lib/server/db/ingestion-keys";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/keys/key-service";
-import { type Scope, ZKeyName, ZScope } from "../lib/server/keys/key-format";
+import { type Scope, ZKeyName, ZScope } from "../lib/auth/key-scopes";
 
 function fail(message: string): never {
   console.error(message);

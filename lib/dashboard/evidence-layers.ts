@@ -102,7 +102,7 @@ export function evidenceLayers(
 
 /**
  * The destination evidence in force: an operator's reconciliation stands in for the record's own check unless the
- * record brings a newer one (the same rule as lib/server/ingest/operator-evidence.ts).
+ * record brings a newer one (the same rule as lib/chains/operator-evidence.ts).
  */
 export function effectiveEffect(
   record: HealthRecord,

@@ -2,7 +2,8 @@
 // and not only untouched items. Goes through the same services as the dashboard's buttons.
 import { listQueueChains } from "../../lib/server/db/queue-chains";
 import type { Caller } from "../../lib/server/http/authenticate";
-import { reconcile, triageChain } from "../../lib/server/triage/triage-service";
+import { reconcile } from "../../lib/server/triage/reconcile-service";
+import { triageChain } from "../../lib/server/triage/triage-service";
 
 const demoOperator: Caller = { kind: "user", userId: "demo", username: "demo-oncall" };
 

@@ -12,9 +12,9 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let receiver: WebhookReceiver;
 let lib: {
   sql: typeof import("@/lib/server/db/sql");
-  records: typeof import("@/lib/server/db/records");
+  records: typeof import("@/lib/server/ingest/store-records");
   prepare: typeof import("@/lib/server/ingest/prepare-records");
-  deadlines: typeof import("@/lib/server/db/deadlines");
+  deadlines: typeof import("@/lib/server/chains/deadline-job");
   outbox: typeof import("@/lib/server/alerts/outbox-processor");
   flush: typeof import("@/lib/server/alerts/group-flush");
   delivery: typeof import("@/lib/server/alerts/delivery-worker");
@@ -32,9 +32,9 @@ beforeAll(async () => {
   receiver = await startWebhookReceiver();
   lib = {
     sql: await import("@/lib/server/db/sql"),
-    records: await import("@/lib/server/db/records"),
+    records: await import("@/lib/server/ingest/store-records"),
     prepare: await import("@/lib/server/ingest/prepare-records"),
-    deadlines: await import("@/lib/server/db/deadlines"),
+    deadlines: await import("@/lib/server/chains/deadline-job"),
     outbox: await import("@/lib/server/alerts/outbox-processor"),
     flush: await import("@/lib/server/alerts/group-flush"),
     delivery: await import("@/lib/server/alerts/delivery-worker"),

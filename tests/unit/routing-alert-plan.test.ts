@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
 import { planChainAlerts } from "@/lib/server/alerts/alert-plan";
 import type { StoredAlert } from "@/lib/server/alerts/alert-rows";
-import type { ChainRow } from "@/lib/server/ingest/chain-transitions";
+import type { ChainRow } from "@/lib/chains/transitions";
 
 function row(state: string, reason: string, recordId: string, extra: Partial<ChainRow> = {}): ChainRow {
   return {

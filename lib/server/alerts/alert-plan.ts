@@ -1,7 +1,7 @@
 import { alertsForChain } from "@/lib/routing/alerts";
 import { diffChainAlerts } from "@/lib/routing/lifecycle";
 import type { Alert } from "@/lib/routing/types";
-import type { ChainRow } from "../ingest/chain-transitions";
+import type { ChainRow } from "@/lib/chains/transitions";
 import { alertOf, classifiedChainOf, type StoredAlert, sameLabels } from "./alert-rows";
 
 export type OutboxEvent = { fingerprint: string; chainId: string; event: "firing" | "resolved" | "updated" };

@@ -17,7 +17,7 @@ import {
   sessionsWithStaleCatalogAlerts,
 } from "../db/alerting-rediscovery";
 import type { Sql } from "../db/sql";
-import type { ChainRow } from "../ingest/chain-transitions";
+import type { ChainRow } from "@/lib/chains/transitions";
 import { type AlertWrite, planChainAlerts } from "./alert-plan";
 
 // States decided before the catalog layer: a record in one of them says nothing about the session's tool list.

@@ -1,6 +1,6 @@
 import type { ChainTriage, OperatorEffectView, TriageEventView } from "@/lib/dashboard/api-types";
 import { getPrisma } from "./client";
-import { toTriageItemView } from "./triage-items";
+import { toTriageItemView } from "@/lib/triage/view";
 
 const MAX_EVENTS = 500;
 

@@ -1,6 +1,4 @@
-import type { HealthRecord } from "@/lib/contract";
-import { enqueueAlertEvents } from "../alerts/enqueue";
-import type { ChainRow, StateChange } from "../ingest/chain-transitions";
+import type { ChainRow, StateChange } from "@/lib/chains/transitions";
 import { isoTime, jsonRows } from "./json-rows";
 import { prepared, type Sql } from "./sql";
 
@@ -19,22 +17,10 @@ export async function lockChains(sql: Sql, chainIds: string[]): Promise<void> {
   await sql.query(LOCK_CHAINS, [sorted]);
 }
 
-/**
- * The one way chain state is written: current rows, their history, and the alert events they cause, all in the
- * caller's transaction.
- */
-export async function writeChainState(
-  sql: Sql,
-  rows: ChainRow[],
-  changes: StateChange[],
-  /** The rows' current records by seq, when the caller has them in memory (saves the alerts a read-back). */
-  records?: ReadonlyMap<bigint, HealthRecord>,
-  /** Chains this transaction creates: they have no alerts yet, so none are read for them. */
-  newChains?: ReadonlySet<string>,
-): Promise<void> {
+/** Current chain rows and their state history, in the caller's transaction (commitChainState adds the alerts). */
+export async function writeChainState(sql: Sql, rows: ChainRow[], changes: StateChange[]): Promise<void> {
   await upsertChains(sql, rows);
   await appendStateChanges(sql, changes);
-  await enqueueAlertEvents(sql, rows, records, newChains);
 }
 
 const UPSERT_CHAINS = prepared(

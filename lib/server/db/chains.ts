@@ -1,6 +1,7 @@
 import { type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { type ChainQuery, decodeCursor, encodeCursor } from "../reading/chain-query";
+import { encodeCursor } from "@/lib/dashboard/cursor";
+import type { ChainQuery } from "../reading/chain-query";
 import type { ChainSummary } from "@/lib/dashboard/api-types";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
@@ -26,7 +27,7 @@ export async function listChains(query: ChainQuery) {
   if (query.until) where.push({ observedAt: { lte: new Date(query.until) } });
   const before = query.order === "desc" ? "lt" : "gt";
   if (query.cursor) {
-    const cursor = decodeCursor(query.cursor);
+    const cursor = query.cursor;
     const at = new Date(cursor.observedAt);
     where.push({
       OR: [{ observedAt: { [before]: at } }, { observedAt: at, chainId: { [before]: cursor.chainId } }],

@@ -1,4 +1,4 @@
-import type { Scope } from "../keys/key-format";
+import type { Scope } from "@/lib/auth/key-scopes";
 import { getPrisma } from "./client";
 import { poolSql, prepared } from "./sql";
 

@@ -1,4 +1,4 @@
-import type { OperatorEffect } from "../ingest/operator-evidence";
+import type { OperatorEffect } from "@/lib/chains/operator-evidence";
 import type { Sql } from "./sql";
 
 /** The newest operator-recorded destination evidence of each chain that has any. */

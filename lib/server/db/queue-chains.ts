@@ -1,6 +1,6 @@
 import type { QueueEntry, QueueName, TriageItemView, TriageStatus } from "@/lib/dashboard/api-types";
 import { Prisma } from "@/lib/generated/prisma/client";
-import { decodeCursor, encodeCursor } from "../reading/chain-query";
+import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { findChainSummaries } from "./chain-summaries";
 import { getPrisma } from "./client";
 
@@ -8,7 +8,7 @@ export type QueueQuery = {
   queue: QueueName;
   status: TriageStatus | "all";
   order: "asc" | "desc";
-  cursor?: string;
+  cursor?: Cursor;
   limit: number;
 };
 
@@ -34,7 +34,7 @@ export async function listQueueChains(query: QueueQuery): Promise<{
 }> {
   const direction = query.order === "desc" ? Prisma.raw("desc") : Prisma.raw("asc");
   const beyond = query.order === "desc" ? Prisma.raw("<") : Prisma.raw(">");
-  const cursor = query.cursor ? decodeCursor(query.cursor) : null;
+  const cursor = query.cursor ?? null;
   const rows = await getPrisma().$queryRaw<QueueRow[]>`
     select c.chain_id, c.observed_at, t.status, t.owner, t.acknowledged_at, t.acknowledged_by, t.resolved_at,
       t.resolved_by, t.updated_at

@@ -1,6 +1,7 @@
 import { readSessionToken, userForToken } from "../auth/sessions";
 import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
-import { bearerToken, hashKey, type Scope } from "../keys/key-format";
+import type { Scope } from "@/lib/auth/key-scopes";
+import { bearerToken, hashKey } from "../keys/key-format";
 import { forbidden, unauthorized } from "./api-error";
 import { rejectForeignOrigin } from "./same-origin";
 

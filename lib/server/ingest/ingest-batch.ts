@@ -1,4 +1,4 @@
-import { type SavedRecord, saveRecords } from "../db/records";
+import { type SavedRecord, saveRecords } from "./store-records";
 import { ApiError } from "../http/api-error";
 import { countBy, metrics } from "../metrics/registry";
 import { prepareRecords } from "./prepare-records";

@@ -1,14 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { z } from "zod";
 
 // Keys carry 192 random bits, so a plain SHA-256 is enough to store them: there is nothing to brute-force.
 export const KEY_PREFIX = "rcpt_";
-export const SCOPES = ["ingest", "read"] as const;
-export type Scope = (typeof SCOPES)[number];
-export const ZScope = z.enum(SCOPES);
-export const ZKeyName = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, "1–64 characters: letters, digits, '.', '_' or '-'");
 
 export function generateKey(): string {
   return KEY_PREFIX + randomBytes(24).toString("base64url");

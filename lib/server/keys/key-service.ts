@@ -4,7 +4,8 @@ import {
   listIngestionKeys,
   revokeIngestionKey,
 } from "../db/ingestion-keys";
-import { displayPrefix, generateKey, hashKey, type Scope } from "./key-format";
+import type { Scope } from "@/lib/auth/key-scopes";
+import { displayPrefix, generateKey, hashKey } from "./key-format";
 
 /** Creates a key and returns it once; only its hash is stored. Default scope: ingest only. */
 export async function createKey(

@@ -3,7 +3,7 @@ import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
 import { type IngestionKeySummary, KeyNameTakenError } from "../db/ingestion-keys";
 import { ApiError, notFound } from "../http/api-error";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "./key-service";
-import { ZKeyName, ZScope } from "./key-format";
+import { ZKeyName, ZScope } from "@/lib/auth/key-scopes";
 
 // Key management from the dashboard (Settings → Ingestion keys): the same service as the `keys` CLI.
 export const ZCreateKeyBody = z.strictObject({

@@ -1,6 +1,6 @@
 import { z } from "zod";
+import { ZCursor } from "@/lib/dashboard/cursor";
 import {
-  ID_PATTERN,
   isStorableString,
   parseStorableTimestamp,
   STATES,
@@ -29,39 +29,12 @@ export const ZChainQuery = z
     since: ZTimestamp.optional(),
     until: ZTimestamp.optional(),
     order: z.enum(["desc", "asc"]).default("desc"),
-    cursor: z.string().max(512).optional(),
+    cursor: ZCursor.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();
 
 export type ChainQuery = z.infer<typeof ZChainQuery>;
-
-export type Cursor = { observedAt: string; chainId: string };
-
-export function encodeCursor(cursor: Cursor): string {
-  return Buffer.from(JSON.stringify([cursor.observedAt, cursor.chainId])).toString("base64url");
-}
-
-/** A cursor this API returned: base64url of `[observedAt, chainId]`; anything else is 400 `invalid_query`. */
-export function decodeCursor(value: string): Cursor {
-  try {
-    const decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown;
-    if (Array.isArray(decoded) && decoded.length === 2) {
-      const [observedAt, chainId] = decoded as unknown[];
-      if (
-        typeof observedAt === "string" &&
-        typeof chainId === "string" &&
-        parseStorableTimestamp(observedAt) !== undefined &&
-        ID_PATTERN.test(chainId)
-      ) {
-        return { observedAt, chainId };
-      }
-    }
-  } catch {}
-  throw new ApiError(400, "invalid_query", "the cursor is not one this API returned", [
-    { path: "$.query.cursor", code: "invalid_cursor", message: "unrecognised cursor" },
-  ]);
-}
 
 /** Query string → validated query; repeated `label` parameters are all kept, other repeats are errors. */
 export function parseQuery<T extends z.ZodType>(schema: T, url: URL, repeatable: string[] = []): z.infer<T> {
@@ -87,7 +60,9 @@ export function parseQuery<T extends z.ZodType>(schema: T, url: URL, repeatable:
     "invalid query parameters",
     parsed.error.issues.map((issue) => ({
       path: `$.query${issue.path.length ? `.${String(issue.path[0])}` : ""}`,
-      code: issue.code,
+      // A custom rule names its own code (the cursor's invalid_cursor).
+      code:
+        issue.code === "custom" && typeof issue.params?.code === "string" ? issue.params.code : issue.code,
       message: issue.code === "unrecognized_keys" ? "unknown query parameter" : issue.message,
     })),
   );

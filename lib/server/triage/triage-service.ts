@@ -1,10 +1,15 @@
-import type { ReconcileResult, TriageItemView } from "@/lib/dashboard/api-types";
-import { reconcileChain } from "../db/reconcile-chain";
-import { changeTriageItem } from "../db/triage-items";
-import { rejectSecrets } from "../http/reject-secrets";
+import type { TriageItemView } from "@/lib/dashboard/api-types";
+import type { TriageActionBody } from "@/lib/triage/schemas";
+import { applyTriageAction, UNTOUCHED_ITEM } from "@/lib/triage/transitions";
+import { toTriageItemView } from "@/lib/triage/view";
+import { resolveChainAlertsInTransaction } from "../alerts/operator-resolve";
+import { lockChains } from "../db/chain-writes";
+import { getPrisma } from "../db/client";
+import { prismaSql } from "../db/sql";
+import { insertTriageEvent, lockTriageItem, readChainStates, saveTriageItem } from "../db/triage-items";
+import { ApiError, notFound } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
-import type { ReconcileBody, TriageActionBody } from "./triage-schemas";
-import { applyTriageAction } from "./triage-transitions";
+import { rejectSecrets } from "../http/reject-secrets";
 
 /** Acknowledge, assign, note, resolve or reopen a chain's item in one queue; who and when go to the audit trail. */
 export async function triageChain(
@@ -17,30 +22,47 @@ export async function triageChain(
     ["$.note", body.note],
     ["$.owner", body.action === "assign" ? body.owner : null],
   ]);
-  const actor = actorName(caller);
-  return changeTriageItem(chainId, body.queue, actor, (current) =>
-    applyTriageAction(current, body, actor, now),
-  );
+  return changeTriageItem(chainId, body, actorName(caller), now);
 }
 
-/** Records what the destination shows for an effect-unknown chain and re-classifies the chain with it. */
-export async function reconcile(
+/**
+ * One triage decision, atomically: the chain and its item are read under locks, the pure transition decides the
+ * next item and the audit event, both are written. A chain may be triaged in a queue while it is in that queue (by
+ * state or shadowed state), or later if it already has an item there (to note or reopen after it moved on).
+ */
+async function changeTriageItem(
   chainId: string,
-  body: ReconcileBody,
-  caller: Caller,
-  now = new Date(),
-): Promise<ReconcileResult> {
-  const receipt = body.status === "committed" ? body.receipt : null;
-  rejectSecrets([
-    ["$.receipt", receipt],
-    ["$.note", body.note],
-  ]);
-  return reconcileChain({
-    chainId,
-    status: body.status,
-    receipt,
-    note: body.note ?? null,
-    actor: actorName(caller),
-    now,
+  body: TriageActionBody,
+  actor: string,
+  now: Date,
+): Promise<TriageItemView> {
+  const queue = body.queue;
+  return getPrisma().$transaction(async (tx) => {
+    // The chain's lock first, as every writer of its state and alerts takes it: no lock-order deadlock with
+    // ingestion or reconciliation.
+    await lockChains(prismaSql(tx), [chainId]);
+    const chain = await readChainStates(tx, chainId);
+    if (!chain) throw notFound("chain");
+    const stored = await lockTriageItem(tx, chainId, queue);
+    const inQueue = chain.state === queue || chain.shadowedState === queue;
+    if (!inQueue && !stored) {
+      throw new ApiError(409, "not_in_queue", `the chain is not in the ${queue} queue`, [
+        { path: "$.queue", code: "not_in_queue", message: `chain state is ${chain.state}` },
+      ]);
+    }
+    const outcome = applyTriageAction(stored ?? UNTOUCHED_ITEM, body, actor, now);
+    if ("refused" in outcome) {
+      throw new ApiError(409, "invalid_transition", outcome.refused, [
+        { path: "$.action", code: "invalid_transition", message: outcome.refused },
+      ]);
+    }
+    const { next, event } = outcome;
+    const saved = await saveTriageItem(tx, chainId, queue, next);
+    await insertTriageEvent(tx, { chainId, queue, actor, ...event });
+    // Resolving the item resolves the queue state's alert too, in the same transaction (receivers get "resolved").
+    if (next.status === "resolved" && stored?.status !== "resolved") {
+      await resolveChainAlertsInTransaction(tx, chainId, actor, [queue]);
+    }
+    return toTriageItemView(saved);
   });
 }

@@ -1,5 +1,5 @@
 import { alertJobs } from "../alerts/jobs";
-import { reclassifyDueChains } from "../db/deadlines";
+import { reclassifyDueChains } from "../chains/deadline-job";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "./isolate";
 

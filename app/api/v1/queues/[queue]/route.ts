@@ -2,7 +2,7 @@ import { countQueueByStatus, listQueueChains } from "@/lib/server/db/queue-chain
 import { ApiError } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { parseQuery } from "@/lib/server/reading/chain-query";
-import { ZQueueListQuery, ZQueueSlug } from "@/lib/server/triage/triage-schemas";
+import { ZQueueListQuery, ZQueueSlug } from "@/lib/triage/schemas";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";

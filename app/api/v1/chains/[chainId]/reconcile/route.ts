@@ -1,7 +1,7 @@
 import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
-import { ZReconcileBody } from "@/lib/server/triage/triage-schemas";
-import { reconcile } from "@/lib/server/triage/triage-service";
+import { ZReconcileBody } from "@/lib/triage/schemas";
+import { reconcile } from "@/lib/server/triage/reconcile-service";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";

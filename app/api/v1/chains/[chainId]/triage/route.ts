@@ -2,7 +2,7 @@ import { readChainTriage } from "@/lib/server/db/chain-triage";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { readJsonBody } from "@/lib/server/http/read-json";
-import { ZTriageActionBody } from "@/lib/server/triage/triage-schemas";
+import { ZTriageActionBody } from "@/lib/triage/schemas";
 import { triageChain } from "@/lib/server/triage/triage-service";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

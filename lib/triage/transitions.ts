@@ -1,6 +1,5 @@
 import type { TriageStatus } from "@/lib/dashboard/api-types";
-import { ApiError } from "../http/api-error";
-import type { TriageActionBody } from "./triage-schemas";
+import type { TriageActionBody } from "./schemas";
 
 export type TriageItemState = {
   status: TriageStatus;
@@ -25,10 +24,10 @@ export type TriageOutcome = {
   event: { action: string; note: string | null; data: Record<string, string | null> };
 };
 
-const conflict = (message: string) =>
-  new ApiError(409, "invalid_transition", message, [
-    { path: "$.action", code: "invalid_transition", message },
-  ]);
+/** An action the item's state does not allow; the service answers it as a 409 at `$.action`. */
+export type TriageRefusal = { refused: string };
+
+const conflict = (message: string): TriageRefusal => ({ refused: message });
 
 /**
  * The triage workflow as a pure function (open → acknowledged → resolved, reopen from resolved; owner and notes at
@@ -39,19 +38,19 @@ export function applyTriageAction(
   body: TriageActionBody,
   actor: string,
   now: Date,
-): TriageOutcome {
+): TriageOutcome | TriageRefusal {
   const note = body.note ?? null;
   const statusChange = (to: TriageStatus) => ({ from: current.status, to });
   switch (body.action) {
     case "acknowledge":
       if (current.status !== "open")
-        throw conflict(`only an open item can be acknowledged (it is ${current.status})`);
+        return conflict(`only an open item can be acknowledged (it is ${current.status})`);
       return {
         next: { ...current, status: "acknowledged", acknowledgedAt: now, acknowledgedBy: actor },
         event: { action: "acknowledge", note, data: statusChange("acknowledged") },
       };
     case "assign":
-      if (current.owner === body.owner) throw conflict(`the owner is already ${body.owner ?? "nobody"}`);
+      if (current.owner === body.owner) return conflict(`the owner is already ${body.owner ?? "nobody"}`);
       return {
         next: { ...current, owner: body.owner },
         event: { action: "assign", note, data: { from: current.owner, to: body.owner } },
@@ -59,13 +58,13 @@ export function applyTriageAction(
     case "note":
       return { next: current, event: { action: "note", note: body.note, data: {} } };
     case "resolve":
-      if (current.status === "resolved") throw conflict("the item is already resolved");
+      if (current.status === "resolved") return conflict("the item is already resolved");
       return {
         next: { ...current, status: "resolved", resolvedAt: now, resolvedBy: actor },
         event: { action: "resolve", note, data: statusChange("resolved") },
       };
     case "reopen":
-      if (current.status !== "resolved") throw conflict("only a resolved item can be reopened");
+      if (current.status !== "resolved") return conflict("only a resolved item can be reopened");
       return {
         next: { ...current, status: "open", resolvedAt: null, resolvedBy: null },
         event: { action: "reopen", note, data: statusChange("open") },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZCursor } from "@/lib/dashboard/cursor";
 import { type QueueName, QUEUES, TRIAGE_STATUSES } from "@/lib/dashboard/api-types";
 
 // Request schemas of the triage endpoints. Strict: an unknown field is an error with its path, not ignored.
@@ -58,7 +59,7 @@ export const ZQueueListQuery = z
   .object({
     status: z.enum([...TRIAGE_STATUSES, "all"]).default("open"),
     order: z.enum(["desc", "asc"]).default("desc"),
-    cursor: z.string().max(512).optional(),
+    cursor: ZCursor.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
   .strict();

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { ID_PATTERN, parseStorableTimestamp } from "@/lib/contract";
+
+/** Keyset position in a list ordered by (observedAt, chainId). */
+export type Cursor = { observedAt: string; chainId: string };
+
+export function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify([cursor.observedAt, cursor.chainId])).toString("base64url");
+}
+
+/** A cursor this API returned (base64url of `[observedAt, chainId]`), or undefined for anything else. */
+export function parseCursor(value: string): Cursor | undefined {
+  try {
+    const decoded = JSON.parse(Buffer.from(value, "base64url").toString("utf8")) as unknown;
+    if (!Array.isArray(decoded) || decoded.length !== 2) return undefined;
+    const [observedAt, chainId] = decoded as unknown[];
+    if (
+      typeof observedAt === "string" &&
+      typeof chainId === "string" &&
+      parseStorableTimestamp(observedAt) !== undefined &&
+      ID_PATTERN.test(chainId)
+    )
+      return { observedAt, chainId };
+  } catch {}
+  return undefined;
+}
+
+/**
+ * A `cursor` query parameter, decoded while the query is parsed: an unknown one is an `invalid_cursor` issue, an
+ * empty one (`?cursor=`) means the first page.
+ */
+export const ZCursor = z
+  .string()
+  .max(512)
+  .transform((value, ctx) => {
+    if (value === "") return undefined;
+    const cursor = parseCursor(value);
+    if (cursor) return cursor;
+    ctx.addIssue({
+      code: "custom",
+      message: "the cursor is not one this API returned",
+      params: { code: "invalid_cursor" },
+    });
+    return z.NEVER;
+  });

@@ -1,0 +1,26 @@
+import type { QueueName, TriageItemView } from "@/lib/dashboard/api-types";
+
+/** A stored triage item, as the repositories read it. */
+export type TriageItemFields = {
+  queue: string;
+  status: string;
+  owner: string | null;
+  acknowledgedAt: Date | null;
+  acknowledgedBy: string | null;
+  resolvedAt: Date | null;
+  resolvedBy: string | null;
+  updatedAt: Date;
+};
+
+export function toTriageItemView(row: TriageItemFields): TriageItemView {
+  return {
+    queue: row.queue as QueueName,
+    status: row.status as TriageItemView["status"],
+    owner: row.owner,
+    acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
+    acknowledgedBy: row.acknowledgedBy,
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    resolvedBy: row.resolvedBy,
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
