@@ -1,7 +1,6 @@
 import { type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { encodeCursor } from "@/lib/dashboard/cursor";
-import type { ChainQuery } from "../reading/chain-query";
+import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import type { ChainSummary } from "@/lib/dashboard/api-types";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
@@ -12,7 +11,23 @@ const chainColumns = chainSummaryColumns;
 export type ChainView = ChainSummary;
 
 /** A page of chains, newest first (or oldest first), with keyset pagination on (observedAt, chainId). */
-export async function listChains(query: ChainQuery) {
+/** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
+export type ChainListQuery = {
+  state?: string;
+  server?: string;
+  client?: string;
+  tool?: string;
+  session?: string;
+  /** `key:value` pairs, all of which must match. */
+  label: string[];
+  since?: string;
+  until?: string;
+  order: "asc" | "desc";
+  cursor?: Cursor;
+  limit: number;
+};
+
+export async function listChains(query: ChainListQuery) {
   const where: Prisma.ChainWhereInput[] = [];
   if (query.state) where.push({ OR: [{ state: query.state }, { shadowedState: query.state }] });
   if (query.server) where.push({ serverName: query.server });
