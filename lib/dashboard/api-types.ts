@@ -53,6 +53,22 @@ export type HistoryEntry = {
   cause: string;
 };
 
+/** POST /api/v1/records: one result per record, in input order. */
+export type IngestAnswer = {
+  results: {
+    recordId: string;
+    chainId: string;
+    state: State;
+    layer: string;
+    reasons: string[];
+    retrySafe: boolean | null;
+    shadowed: { state: State; reason: string } | null;
+    evidence: string | null;
+    nextCheckAt: string | null;
+    duplicate: boolean;
+  }[];
+};
+
 export type ChainDetail = {
   chain: ChainSummary;
   /** Set when the deadline job could not re-classify the chain (see README, "Set-aside items"). */

@@ -1,7 +1,7 @@
-import { type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
+import { type HealthRecord, type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
-import type { ChainSummary } from "@/lib/dashboard/api-types";
+import type { ChainDetail, ChainPage, ChainSummary, SessionView } from "@/lib/dashboard/api-types";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 import { readChainSetAside } from "./set-aside";
@@ -27,7 +27,7 @@ export type ChainListQuery = {
   limit: number;
 };
 
-export async function listChains(query: ChainListQuery) {
+export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   const where: Prisma.ChainWhereInput[] = [];
   if (query.state) where.push({ OR: [{ state: query.state }, { shadowedState: query.state }] });
   if (query.server) where.push({ serverName: query.server });
@@ -71,7 +71,7 @@ export async function listChains(query: ChainListQuery) {
 const MAX_RECORDS_IN_DETAIL = 500;
 
 /** One chain with its stored records (redacted JSON as accepted, oldest first) and its state history. */
-export async function getChainDetail(chainId: string) {
+export async function getChainDetail(chainId: string): Promise<ChainDetail | null> {
   const row = await getPrisma().chain.findUnique({ where: { chainId }, select: chainColumns });
   if (!row) return null;
   const [records, history, setAside] = await Promise.all([
@@ -97,7 +97,8 @@ export async function getChainDetail(chainId: string) {
       retrySafe: record.retrySafe,
       shadowed: record.shadowedState ? { state: record.shadowedState, reason: record.shadowedReason } : null,
       current: record.recordId === row.currentRecordId,
-      body: record.body,
+      // Only validated records are stored.
+      body: record.body as unknown as HealthRecord,
     })),
     history: history.map((change) => ({
       fromState: change.fromState,
@@ -114,7 +115,7 @@ const rank = (state: string | null) =>
   state === null ? STATE_SEVERITY_ORDER.length : STATE_SEVERITY_ORDER.indexOf(state as State);
 
 /** Every chain of a session, most dangerous first (a shadowed effect in doubt counts as one). */
-export async function getSessionChains(sessionId: string) {
+export async function getSessionChains(sessionId: string): Promise<SessionView | null> {
   const rows = await getPrisma().chain.findMany({
     where: { sessionId },
     select: chainColumns,

@@ -1,23 +1,81 @@
-import type { AccessScope } from "./authenticate";
+import type { z } from "zod";
 import { isDatabaseUnavailable } from "../db/availability";
+import { parseQuery } from "../reading/chain-query";
 import { ApiError, databaseUnavailable } from "./api-error";
-import { authenticate, type Caller } from "./authenticate";
+import { type AccessScope, authenticate, type Caller } from "./authenticate";
 import { checkPathParams } from "./path-params";
+import { parseBody, readJson } from "./read-json";
 
-type Handler<P> = (input: { request: Request; caller: Caller; params: P }) => Promise<Response>;
+type Schema = z.ZodType | undefined;
+type Parsed<S extends Schema> = S extends z.ZodType ? z.infer<S> : undefined;
+
+/** What a route accepts: who may call it, and the zod schemas of its path segments, query string and JSON body. */
+export type RouteSpec<P extends Schema, Q extends Schema, B extends Schema> = {
+  scope: AccessScope;
+  /** The dynamic path segments (`[chainId]`): one that does not parse is 404 `not_found` at `$.params.<name>`. */
+  params?: P;
+  /** The query string, parsed with `parseQuery` (400 `invalid_query`, each issue at `$.query.<name>`). */
+  query?: Q;
+  /** Query parameters that may repeat (kept as arrays); any other repeated one is an error. */
+  repeatable?: string[];
+  /** The JSON body: 415 unless application/json, 413 past `maxBytes`, 422 `invalid_body` with JSON paths. */
+  body?: B;
+  /** The body's size limit (default 64 KiB). */
+  maxBytes?: number;
+};
+
+export type RouteInput<P extends Schema, Q extends Schema, B extends Schema> = {
+  request: Request;
+  caller: Caller;
+  params: Parsed<P>;
+  query: Parsed<Q>;
+  body: Parsed<B>;
+};
+
+const REPLY = Symbol("reply");
+
+/** Data answered with a status or headers other than 200 and none. */
+export type Reply<T> = { [REPLY]: true; data: T; status: number; headers: Record<string, string> };
+
+export function reply<T>(data: T, init: { status?: number; headers?: Record<string, string> }): Reply<T> {
+  return { [REPLY]: true, data, status: init.status ?? 200, headers: init.headers ?? {} };
+}
+
+const isReply = (value: unknown): value is Reply<unknown> =>
+  typeof value === "object" && value !== null && REPLY in value;
 
 /**
- * The one place API errors become responses (Langfuse's createAuthedRoute, in small): refuse path segments no id can
- * hold, authenticate with `scope`, run the handler, map ApiError to its status, an unreachable database to a 503
- * with Retry-After, and anything else to a 500 that reveals nothing.
+ * The one shape of an API route (Langfuse's createAuthedRoute, in small): refuse path segments no id can hold,
+ * authenticate with `scope`, parse the query and the body with their schemas, run the handler, and answer the data
+ * it returns as JSON (`reply` for another status or headers; a `Response` only for what is not JSON, such as a file
+ * download). The one place errors become responses: an ApiError its status, an unreachable database a 503 with
+ * Retry-After, anything else a 500 that reveals nothing.
  */
-export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler: Handler<P>) {
-  return async (request: Request, context: { params: Promise<P> }): Promise<Response> => {
+export function apiRoute<
+  R,
+  P extends Schema = undefined,
+  Q extends Schema = undefined,
+  B extends Schema = undefined,
+>(spec: RouteSpec<P, Q, B>, handler: (input: RouteInput<P, Q, B>) => Promise<R | Reply<R> | Response>) {
+  return async (
+    request: Request,
+    context: { params: Promise<Record<string, string>> },
+  ): Promise<Response> => {
     try {
-      const params = await context.params;
-      checkPathParams(params);
-      const caller = await authenticate(request, scope);
-      return await handler({ request, caller, params });
+      const raw = await context.params;
+      checkPathParams(raw);
+      const params = (spec.params ? parsePathParams(spec.params, raw) : undefined) as Parsed<P>;
+      const caller = await authenticate(request, spec.scope);
+      const url = new URL(request.url);
+      const query = (spec.query ? parseQuery(spec.query, url, spec.repeatable) : undefined) as Parsed<Q>;
+      const body = (
+        spec.body ? parseBody(spec.body, await readJson(request, spec.maxBytes)) : undefined
+      ) as Parsed<B>;
+      const result = await handler({ request, caller, params, query, body });
+      if (result instanceof Response) return result;
+      if (isReply(result))
+        return Response.json(result.data, { status: result.status, headers: result.headers });
+      return Response.json(result);
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
       if (isDatabaseUnavailable(error)) {
@@ -31,6 +89,21 @@ export function apiRoute<P = Record<string, never>>(scope: AccessScope, handler:
       return new ApiError(500, "internal_error", "internal error").toResponse();
     }
   };
+}
+
+function parsePathParams(schema: z.ZodType, raw: Record<string, string>): unknown {
+  const parsed = schema.safeParse(raw);
+  if (parsed.success) return parsed.data;
+  throw new ApiError(
+    404,
+    "not_found",
+    "no such resource",
+    parsed.error.issues.map((issue) => ({
+      path: `$.path.${String(issue.path[0] ?? "")}`,
+      code: issue.code,
+      message: issue.message,
+    })),
+  );
 }
 
 /**

@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { isStorableString } from "@/lib/contract/storable";
 import { ApiError, type ApiIssue } from "./api-error";
 
@@ -27,4 +28,9 @@ function pathSegmentProblem(segment: string): Omit<ApiIssue, "path"> | undefined
   if (segment.length > MAX_PATH_PARAM_LENGTH)
     return { code: "too_big", message: `a path segment has at most ${MAX_PATH_PARAM_LENGTH} characters` };
   return undefined;
+}
+
+/** The schema of a route's dynamic segments, all plain strings: `pathParams("chainId")` for `[chainId]`. */
+export function pathParams<K extends string>(...names: K[]) {
+  return z.object(Object.fromEntries(names.map((name) => [name, z.string()])) as Record<K, z.ZodString>);
 }

@@ -53,10 +53,6 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   );
 }
 
-/** A small JSON body (≤ 64 KiB), validated with `schema`. */
-export async function readJsonBody<T extends z.ZodType>(request: Request, schema: T): Promise<z.infer<T>> {
-  return parseBody(schema, await readJson(request));
-}
 
 function jsonPath(segments: readonly PropertyKey[]): string {
   return segments.reduce<string>(

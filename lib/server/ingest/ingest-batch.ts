@@ -1,3 +1,4 @@
+import type { IngestAnswer } from "@/lib/dashboard/api-types";
 import { type SavedRecord, saveRecords } from "./store-records";
 import { ApiError } from "../http/api-error";
 import { countBy, metrics } from "../metrics/registry";
@@ -44,7 +45,7 @@ function countRefused(error: unknown, records: number, elapsedMs: number) {
   m.ingestDuration.observe({ outcome: "refused" }, elapsedMs / 1000);
 }
 
-function answer(saved: SavedRecord[]) {
+function answer(saved: SavedRecord[]): IngestAnswer {
   return {
     results: saved.map(({ recordId, chainId, duplicate, classification }) => ({
       recordId,

@@ -1,12 +1,14 @@
+import type { ChainPage } from "@/lib/dashboard/api-types";
 import { listChains } from "@/lib/server/db/chains";
 import { apiRoute } from "@/lib/server/http/api-route";
-import { parseQuery, ZChainQuery } from "@/lib/server/reading/chain-query";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { ZChainQuery } from "@/lib/server/reading/chain-query";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("read", async ({ request }) =>
-  Response.json(await listChains(parseQuery(ZChainQuery, new URL(request.url), ["label"]))),
+export const GET = apiRoute(
+  { scope: "read", query: ZChainQuery, repeatable: ["label"] },
+  async ({ query }): Promise<ChainPage> => listChains(query),
 );
 
 const notAllowed = methodNotAllowed("GET");

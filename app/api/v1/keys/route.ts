@@ -1,19 +1,22 @@
-import { apiRoute } from "@/lib/server/http/api-route";
-import { readJsonBody } from "@/lib/server/http/read-json";
-import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/server/keys/manage-keys";
+import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
+import { apiRoute, reply } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/server/keys/manage-keys";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("admin", async () => Response.json({ keys: await listKeySummaries() }));
+export const GET = apiRoute(
+  { scope: "admin" },
+  async (): Promise<{ keys: KeySummary[] }> => ({ keys: await listKeySummaries() }),
+);
 
-export const POST = apiRoute("admin", async ({ request }) => {
-  const body = await readJsonBody(request, ZCreateKeyBody);
-  return Response.json(await createKeyFromDashboard(body), {
+// The new key is in this answer only: no cache may keep it.
+export const POST = apiRoute({ scope: "admin", body: ZCreateKeyBody }, async ({ body }) =>
+  reply<CreatedKey>(await createKeyFromDashboard(body), {
     status: 201,
     headers: { "cache-control": "no-store" },
-  });
-});
+  }),
+);
 
 const notAllowed = methodNotAllowed("GET", "POST");
 export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -4,7 +4,7 @@ import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("read", ({ request }) => getDeliveries(request));
+export const GET = apiRoute({ scope: "read" }, ({ request }) => getDeliveries(request));
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -5,8 +5,10 @@ import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute("read", () => getSilences());
-export const POST = apiRoute("admin", ({ request, caller }) => postSilence(request, actorName(caller)));
+export const GET = apiRoute({ scope: "read" }, () => getSilences());
+export const POST = apiRoute({ scope: "admin" }, ({ request, caller }) =>
+  postSilence(request, actorName(caller)),
+);
 
 const notAllowed = methodNotAllowed("GET", "POST");
 export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

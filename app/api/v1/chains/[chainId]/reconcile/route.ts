@@ -1,15 +1,16 @@
+import type { ReconcileResult } from "@/lib/dashboard/api-types";
 import { apiRoute } from "@/lib/server/http/api-route";
-import { readJsonBody } from "@/lib/server/http/read-json";
-import { ZReconcileBody } from "@/lib/triage/schemas";
-import { reconcile } from "@/lib/server/triage/reconcile-service";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { pathParams } from "@/lib/server/http/path-params";
+import { reconcile } from "@/lib/server/triage/reconcile-service";
+import { ZReconcileBody } from "@/lib/triage/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute<{ chainId: string }>("admin", async ({ request, params, caller }) => {
-  const body = await readJsonBody(request, ZReconcileBody);
-  return Response.json(await reconcile(params.chainId, body, caller));
-});
+export const POST = apiRoute(
+  { scope: "admin", params: pathParams("chainId"), body: ZReconcileBody },
+  async ({ params, body, caller }): Promise<ReconcileResult> => reconcile(params.chainId, body, caller),
+);
 
 const notAllowed = methodNotAllowed("POST");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

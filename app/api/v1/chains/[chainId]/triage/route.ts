@@ -1,23 +1,29 @@
+import type { ChainTriage, TriageItemView } from "@/lib/dashboard/api-types";
 import { readChainTriage } from "@/lib/server/db/chain-triage";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
-import { readJsonBody } from "@/lib/server/http/read-json";
-import { ZTriageActionBody } from "@/lib/triage/schemas";
-import { triageChain } from "@/lib/server/triage/triage-service";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { pathParams } from "@/lib/server/http/path-params";
+import { triageChain } from "@/lib/server/triage/triage-service";
+import { ZTriageActionBody } from "@/lib/triage/schemas";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute<{ chainId: string }>("read", async ({ params }) => {
-  const triage = await readChainTriage(params.chainId);
-  if (!triage) throw notFound("chain");
-  return Response.json(triage);
-});
+export const GET = apiRoute(
+  { scope: "read", params: pathParams("chainId") },
+  async ({ params }): Promise<ChainTriage> => {
+    const triage = await readChainTriage(params.chainId);
+    if (!triage) throw notFound("chain");
+    return triage;
+  },
+);
 
-export const POST = apiRoute<{ chainId: string }>("admin", async ({ request, params, caller }) => {
-  const body = await readJsonBody(request, ZTriageActionBody);
-  return Response.json({ item: await triageChain(params.chainId, body, caller) });
-});
+export const POST = apiRoute(
+  { scope: "admin", params: pathParams("chainId"), body: ZTriageActionBody },
+  async ({ params, body, caller }): Promise<{ item: TriageItemView }> => ({
+    item: await triageChain(params.chainId, body, caller),
+  }),
+);
 
 const notAllowed = methodNotAllowed("GET", "POST");
 export { notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

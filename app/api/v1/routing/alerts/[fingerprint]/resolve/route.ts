@@ -2,10 +2,11 @@ import { postResolveAlert } from "@/lib/server/alerts/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { actorName } from "@/lib/server/http/authenticate";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { pathParams } from "@/lib/server/http/path-params";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute<{ fingerprint: string }>("admin", ({ params, caller }) =>
+export const POST = apiRoute({ scope: "admin", params: pathParams("fingerprint") }, ({ params, caller }) =>
   postResolveAlert(params.fingerprint, actorName(caller)),
 );
 
