@@ -6,6 +6,7 @@ import { type TRouteConfig, type TRoutingConfig, ZRoutingConfig } from "./config
 import { parseDuration } from "./duration";
 import { protectedStatesTargeted } from "./inhibit";
 import { isKnownLabelName, type Matcher, parseMatcher } from "./matcher";
+import { routeIds } from "./route-id";
 
 export interface ConfigError {
   path: string;
@@ -115,6 +116,7 @@ function checkTree(config: TRoutingConfig): ConfigError[] {
     for (const [i, child] of (route.routes ?? []).entries()) walk(child, `${path}.routes[${i}]`, timing);
   };
   walk(root, "$.route", ROOT_TIMING_MS);
+  checkRouteIds(root, add);
 
   config.inhibitRules.forEach((rule, i) => {
     const path = `$.inhibitRules[${i}]`;
@@ -153,4 +155,14 @@ function checkTiming(t: TimingMs, path: string, add: (path: string, code: string
     add(`${path}.groupWait`, "interval_order", "groupWait must not exceed groupInterval");
   if (t.groupInterval > t.repeatInterval)
     add(`${path}.groupInterval`, "interval_order", "groupInterval must not exceed repeatInterval");
+}
+
+/** Route ids key notification groups, so two routes sharing one would merge their groups: refused at the later one. */
+function checkRouteIds(root: TRouteConfig, add: (path: string, code: string, message: string) => void) {
+  const firstAt = new Map<string, string>();
+  for (const { id, path } of routeIds(root)) {
+    const first = firstAt.get(id);
+    if (first === undefined) firstAt.set(id, path);
+    else add(`${path}.id`, "duplicate_route_id", `route id "${id}" is already used by ${first}`);
+  }
 }

@@ -60,9 +60,10 @@ function member(
   };
 }
 
-const keyFor = (path: string) => groupKey(path, ["server"], { server: "srv" });
+const keyFor = (route: { id: string; receiver: string; groupBy: string[] }) =>
+  groupKey({ routeId: route.id, receiver: route.receiver, groupBy: route.groupBy }, { server: "srv" });
 const group = (members: MemberAlert[], over: Partial<GroupSnapshot> = {}): GroupSnapshot => ({
-  groupKey: keyFor("$.route"),
+  groupKey: keyFor(routing.root),
   firstSeenAt: new Date(T),
   lastSentAt: null,
   lastSentFingerprints: [],
@@ -134,7 +135,9 @@ describe("planGroupFlush", () => {
 
   it("a delayed alert waits out its route's delay, unless a newer record confirms it first", () => {
     const stale = member("c", "stale_catalog");
-    const staleGroup = group([stale], { groupKey: keyFor("$.route.routes[0]") });
+    const staleGroup = group([stale], {
+      groupKey: keyFor(routing.root.routes[0] as (typeof routing.root.routes)[number]),
+    });
     const waiting = planGroupFlush(staleGroup, [stale], routing, T + 60_000, {});
     expect(waiting.notification).toBeUndefined();
     expect(waiting.nextActionAt?.getTime()).toBe(T + 600_000);
