@@ -60,7 +60,7 @@ export function routeIds(root: RouteLike, rootPath = "$.route"): Array<{ id: str
     out.push({ id, path });
     const children = route.routes ?? [];
     const ids = childRouteIds(id, children);
-    children.forEach((child, i) => walk(child, ids[i] as string, `${path}.routes[${i}]`));
+    for (const [i, child] of children.entries()) walk(child, ids[i] as string, `${path}.routes[${i}]`);
   };
   walk(root, rootRouteId(root), rootPath);
   return out;
