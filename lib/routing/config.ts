@@ -64,7 +64,8 @@ export interface TRouteConfig {
   routes?: TRouteConfig[];
 }
 
-export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
+/** A route's own fields (all but `routes`), field by field: validation salvages the valid ones of a broken route. */
+export const ZRouteFields = {
   id: z
     .string()
     .regex(
@@ -83,8 +84,13 @@ export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
   severity: z.enum(SEVERITIES).optional(),
   delay: ZDuration.optional(),
   confirmOnNextRecord: z.boolean().optional(),
+};
+export const MAX_CHILD_ROUTES = 64;
+
+export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
+  ...ZRouteFields,
   get routes() {
-    return z.array(ZRoute).max(64).optional();
+    return z.array(ZRoute).max(MAX_CHILD_ROUTES).optional();
   },
 });
 
