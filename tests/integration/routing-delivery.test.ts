@@ -43,7 +43,9 @@ function config(): TRoutingConfig {
       {
         name: "pd",
         ownerRole: "on-call",
-        targets: [{ type: "pagerduty", routingKey: "PDKEY0123456789abcdef0123456789a", url: receiver.url("/pd") }],
+        targets: [
+          { type: "pagerduty", routingKey: "PDKEY0123456789abcdef0123456789a", url: receiver.url("/pd") },
+        ],
       },
       { name: "slack", ownerRole: "chat", targets: [{ type: "slack", url: receiver.url(SLACK_PATH) }] },
       // A free loopback port: nothing listens, the connection is refused.
@@ -222,7 +224,10 @@ describe("delivery", () => {
     const trigger = receiver.received("/pd")[0]?.json as Record<string, unknown> & {
       payload: { severity: string };
     };
-    expect(trigger).toMatchObject({ routing_key: "PDKEY0123456789abcdef0123456789a", event_action: "trigger" });
+    expect(trigger).toMatchObject({
+      routing_key: "PDKEY0123456789abcdef0123456789a",
+      event_action: "trigger",
+    });
     expect(trigger.dedup_key).toBe(alertFingerprint("chain:pd-1", "tool_failed"));
     expect(trigger.payload.severity).toBe("warning");
     const healthy = structuredClone(record);
