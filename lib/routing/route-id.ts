@@ -42,10 +42,12 @@ export function derivedRouteId(
 export function childRouteIds(parentId: string, children: readonly RouteLike[]): string[] {
   const seen = new Map<string, number>();
   return children.map((child) => {
+    // A sibling with an explicit id is outside the derived ids' numbering: adding or removing it renumbers nothing.
+    if (child.id !== undefined) return child.id;
     const matcherKey = JSON.stringify(canonicalMatchers(child.matchers));
     const occurrence = seen.get(matcherKey) ?? 0;
     seen.set(matcherKey, occurrence + 1);
-    return child.id ?? derivedRouteId(parentId, child.matchers ?? [], occurrence);
+    return derivedRouteId(parentId, child.matchers ?? [], occurrence);
   });
 }
 

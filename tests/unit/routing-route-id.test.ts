@@ -57,6 +57,8 @@ describe("route ids", () => {
     expect(new Set(ids.map((r) => r.id)).size).toBe(ids.length);
     const withoutMiddle = routeIds({ routes: [twin, twin] });
     expect([withoutMiddle[1]?.id, withoutMiddle[2]?.id]).toEqual([ids[1]?.id, ids[3]?.id]);
+    const namedTwinFirst = routeIds({ routes: [{ ...twin, id: "named" }, twin, twin] });
+    expect([namedTwinFirst[2]?.id, namedTwinFirst[3]?.id]).toEqual([ids[1]?.id, ids[3]?.id]);
   });
 
   it("use an explicit id as is, and are all distinct in the shipped defaults", () => {
