@@ -157,6 +157,7 @@ describe("a tree edit re-sends nothing that did not change", () => {
     expect(resolved).toHaveLength(TOOL_ALERTS);
     expect(resolved.every(([status]) => status === "resolved")).toBe(true);
     expect(new Set(resolved.map(([, chain]) => chain)).size).toBe(TOOL_ALERTS);
+    expect(sentTo("other")).toHaveLength(TOOL_ALERTS);
     expect(sentTo("other").every(([status]) => status === "firing")).toBe(true);
     expect(new Set(sentTo("other").map(([, chain]) => chain))).toEqual(
       new Set(resolved.map(([, chain]) => chain)),
