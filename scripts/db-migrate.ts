@@ -1,4 +1,7 @@
-// Applies prisma/migrations offline (same bookkeeping as `prisma migrate deploy`) to DATABASE_URL or the embedded database.
+// Applies prisma/migrations offline (same bookkeeping as `prisma migrate deploy`) to DATABASE_URL or the embedded database,
+// then the data steps code must do (re-keying notification groups to stable route ids: lib/server/alerts/rekey-groups.ts).
+import { rekeyLegacyGroups } from "../lib/server/alerts/rekey-groups";
+import { getPrisma } from "../lib/server/db/client";
 import { openDatabase } from "../lib/server/db/connection-string";
 import { applyMigrations } from "../lib/server/db/migrate";
 
@@ -6,6 +9,10 @@ const db = await openDatabase();
 try {
   const applied = await applyMigrations(db.url);
   console.error(applied.length ? `applied: ${applied.join(", ")}` : "database is up to date");
+  process.env.DATABASE_URL = db.url;
+  const rekeyed = await rekeyLegacyGroups();
+  if (rekeyed > 0) console.error(`re-keyed ${rekeyed} notification groups to stable route ids`);
+  await getPrisma().$disconnect();
 } finally {
   await db.stop();
 }

@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
+import { rekeyLegacyGroups } from "../lib/server/alerts/rekey-groups";
 import { alertSettings } from "../lib/server/alerts/settings";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { signInThrottleSettings } from "../lib/server/auth/throttle-settings";
@@ -57,6 +58,8 @@ await ensureAdminFromEnv(env.RECEIPT_ADMIN_USER, env.RECEIPT_ADMIN_PASSWORD);
 if (!env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup())) {
   console.error(`receipt: no user yet — open http://localhost:${env.PORT}/setup to create the admin`);
 }
+const rekeyed = await rekeyLegacyGroups(); // data step after the schema migrations: old path-based group keys
+if (rekeyed > 0) console.error(`receipt: re-keyed ${rekeyed} notification groups to stable route ids`);
 await getPrisma().$disconnect(); // the launcher's own queries are done; the app has its own pool
 if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("receipt: no production build yet; building once (npm run build rebuilds)");

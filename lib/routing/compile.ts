@@ -5,12 +5,15 @@ import type { TChannel, TRouteConfig, TRoutingConfig } from "./config";
 import { parseDuration } from "./duration";
 import { type CompiledInhibitRule, compileInhibitRule } from "./inhibit";
 import { type Matcher, mustParseMatcher } from "./matcher";
+import { childRouteIds, rootRouteId } from "./route-id";
 import { type CompiledSilence, compileSilence } from "./silence";
 import type { Severity } from "./types";
 import { type ConfigError, ROOT_TIMING_MS, type TimingMs, validateRoutingConfig } from "./validate";
 
 export interface CompiledRoute {
-  /** JSON path of the route in the config ("$.route.routes[2]"): its identity in group keys. */
+  /** Stable identity (route-id.ts): explicit `id` or a hash of the matcher path. Keys its groups. */
+  id: string;
+  /** JSON path of the route in the config ("$.route.routes[2]"), for display only: it moves on edits. */
   path: string;
   name?: string;
   receiver: string;
@@ -44,7 +47,12 @@ const ms = (text: string | undefined, fallback: number): number => {
   return value;
 };
 
-function compileRoute(route: TRouteConfig, path: string, parent: CompiledRoute | undefined): CompiledRoute {
+function compileRoute(
+  route: TRouteConfig,
+  id: string,
+  path: string,
+  parent: CompiledRoute | undefined,
+): CompiledRoute {
   const inherited: TimingMs = parent
     ? {
         groupWait: parent.groupWaitMs,
@@ -57,6 +65,7 @@ function compileRoute(route: TRouteConfig, path: string, parent: CompiledRoute |
     throw new Error("root route without receiver: validate the config before compiling");
   const groupBy = route.groupBy ?? (parent ? [...parent.groupBy] : []);
   const node: CompiledRoute = {
+    id,
     path,
     name: route.name,
     receiver,
@@ -71,14 +80,18 @@ function compileRoute(route: TRouteConfig, path: string, parent: CompiledRoute |
     confirmOnNextRecord: route.confirmOnNextRecord ?? false,
     routes: [],
   };
-  node.routes = (route.routes ?? []).map((child, i) => compileRoute(child, `${path}.routes[${i}]`, node));
+  const children = route.routes ?? [];
+  const ids = childRouteIds(id, children);
+  node.routes = children.map((child, i) =>
+    compileRoute(child, ids[i] as string, `${path}.routes[${i}]`, node),
+  );
   return node;
 }
 
 /** Compile a config that passed validateRoutingConfig (throws on an unvalidated, broken one). */
 export function compileRouting(config: TRoutingConfig): CompiledRouting {
   return {
-    root: compileRoute(config.route, ROOT_PATH, undefined),
+    root: compileRoute(config.route, rootRouteId(config.route), ROOT_PATH, undefined),
     channels: new Map(config.channels.map((c) => [c.name, c])),
     inhibitRules: config.inhibitRules.map(compileInhibitRule),
     silences: config.silences.map(compileSilence),

@@ -4,6 +4,7 @@ import "../zod-without-eval";
 import { z } from "zod";
 import { isTimestampInRange } from "../contract/timestamp";
 import { DURATION_PATTERN } from "./duration";
+import { ROUTE_ID_PATTERN } from "./route-id";
 import { SEVERITIES } from "./types";
 
 export const PAGERDUTY_EVENTS_URL = "https://events.pagerduty.com/v2/enqueue";
@@ -42,7 +43,9 @@ export const ZChannel = z.strictObject({
 });
 
 export interface TRouteConfig {
-  /** Display name for the route test and the UI; routing itself uses the JSON path. */
+  /** Stable identity in group keys (route-id.ts); defaults to a hash of the route's matcher path. */
+  id?: string;
+  /** Display name for the route test and the UI; routing never uses it. */
   name?: string;
   receiver?: string;
   matchers?: string[];
@@ -61,7 +64,15 @@ export interface TRouteConfig {
   routes?: TRouteConfig[];
 }
 
-export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
+/** A route's own fields (all but `routes`), field by field: validation salvages the valid ones of a broken route. */
+export const ZRouteFields = {
+  id: z
+    .string()
+    .regex(
+      ROUTE_ID_PATTERN,
+      "letters, digits, '_', '.', '-', starting with a letter or digit; at most 63 characters",
+    )
+    .optional(),
   name: z.string().min(1).max(128).optional(),
   receiver: ZName.optional(),
   matchers: z.array(ZMatcherText).max(32).optional(),
@@ -73,8 +84,13 @@ export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
   severity: z.enum(SEVERITIES).optional(),
   delay: ZDuration.optional(),
   confirmOnNextRecord: z.boolean().optional(),
+};
+export const MAX_CHILD_ROUTES = 64;
+
+export const ZRoute: z.ZodType<TRouteConfig> = z.strictObject({
+  ...ZRouteFields,
   get routes() {
-    return z.array(ZRoute).max(64).optional();
+    return z.array(ZRoute).max(MAX_CHILD_ROUTES).optional();
   },
 });
 

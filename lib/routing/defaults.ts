@@ -1,6 +1,7 @@
 // The shipped default routing (issue 6's table). Plain data: it is what "export config" prints for
 // a fresh install, and teams edit it from there. Channels start without targets, so nothing is
-// delivered until someone adds a webhook, Slack or PagerDuty target to the owner's channel.
+// delivered until someone adds a webhook, Slack or PagerDuty target to the owner's channel. Every
+// route has an explicit id: group keys stay readable ("tool-failed/tool-owner:{...}") and stable.
 import type { TRoutingConfig } from "./config";
 
 export const DEFAULT_CHANNELS = {
@@ -25,6 +26,7 @@ export const DEFAULT_ROUTING_CONFIG: TRoutingConfig = {
     { name: c.outcome, ownerRole: "outcome incident", targets: [] },
   ],
   route: {
+    id: "default",
     name: "default",
     // Every alerting state has its own route below; the integration owner catches anything a
     // custom edit leaves unrouted, because an unrouted alert must still reach someone.
@@ -35,24 +37,43 @@ export const DEFAULT_ROUTING_CONFIG: TRoutingConfig = {
     repeatInterval: "4h",
     routes: [
       {
+        id: "url-elicitation",
         name: "url elicitation notice",
         matchers: ['state="needs_auth"', 'reason="auth.url_elicitation_required"'],
         receiver: c.credentials,
         severity: "low",
         repeatInterval: "24h",
       },
-      { name: "needs auth", matchers: ['state="needs_auth"'], receiver: c.credentials, severity: "high" },
-      { name: "incompatible session", matchers: ['state="incompatible_session"'], receiver: c.integration },
       {
+        id: "needs-auth",
+        name: "needs auth",
+        matchers: ['state="needs_auth"'],
+        receiver: c.credentials,
+        severity: "high",
+      },
+      {
+        id: "incompatible-session",
+        name: "incompatible session",
+        matchers: ['state="incompatible_session"'],
+        receiver: c.integration,
+      },
+      {
+        id: "stale-catalog",
         name: "stale catalog after bounded re-discovery",
         matchers: ['state="stale_catalog"'],
         receiver: c.integration,
         delay: "10m",
         confirmOnNextRecord: true,
       },
-      { name: "protocol error", matchers: ['state="protocol_error"'], receiver: c.client },
-      { name: "tool failed", matchers: ['state="tool_failed"'], receiver: c.tool },
       {
+        id: "protocol-error",
+        name: "protocol error",
+        matchers: ['state="protocol_error"'],
+        receiver: c.client,
+      },
+      { id: "tool-failed", name: "tool failed", matchers: ['state="tool_failed"'], receiver: c.tool },
+      {
+        id: "effect-unknown-reconciliation",
         name: "effect unknown: reconciliation queue",
         matchers: ['state="effect_unknown"'],
         receiver: c.reconciliation,
@@ -62,12 +83,19 @@ export const DEFAULT_ROUTING_CONFIG: TRoutingConfig = {
         continue: true,
       },
       {
+        id: "effect-unknown-integration",
         name: "effect unknown: integration owner",
         matchers: ['state="effect_unknown"'],
         receiver: c.integration,
       },
-      { name: "false success", matchers: ['state="false_success"'], receiver: c.outcome },
       {
+        id: "false-success",
+        name: "false success",
+        matchers: ['state="false_success"'],
+        receiver: c.outcome,
+      },
+      {
+        id: "outcome-pending",
         name: "outcome still pending",
         matchers: ['state="unverified"', 'reason="outcome.pending"'],
         receiver: c.outcome,

@@ -9,7 +9,7 @@ import { type CompiledSilence, findSilence } from "./silence";
 import type { Alert } from "./types";
 
 export interface RoutedMatch extends RouteMatch {
-  /** groupKey(routePath, groupBy, alert.labels): the notification group this alert joins. */
+  /** groupKey(match, alert.labels): the notification group this alert joins. */
   groupKey: string;
 }
 
@@ -39,7 +39,7 @@ export function evaluateAlert(
 ): AlertDecision {
   const routes = matchRoutes(compiled.root, alert.labels).map((m) => ({
     ...m,
-    groupKey: groupKey(m.routePath, m.groupBy, alert.labels),
+    groupKey: groupKey(m, alert.labels),
   }));
   const silences = [...compiled.silences, ...(options.extraSilences ?? [])];
   const silence = findSilence(alert.labels, silences, nowMs);

@@ -7,15 +7,24 @@ import type { AlertLabels } from "./types";
 
 const quote = (value: string): string => JSON.stringify(value);
 
+/** What a group key is made of: the matched route's stable id, its receiver and its groupBy. */
+export interface GroupKeyRoute {
+  routeId: string;
+  receiver: string;
+  groupBy: readonly string[];
+}
+
 /**
- * Stable identity of a notification group: the route plus the values of its groupBy labels
- * (sorted, so label order in the config does not matter). Receivers deduplicate on it.
- * `groupBy: ["..."]` groups by every label, i.e. one group per alert.
+ * Stable identity of a notification group: the route's id (route-id.ts: unmoved by edits to other routes), its
+ * receiver and the values of its groupBy labels (sorted, so label order in the config does not matter), as
+ * `<routeId>/<receiver>:{name="value",...}`. A changed receiver or groupBy is a different group: the route really
+ * changed. Receivers deduplicate on it. `groupBy: ["..."]` groups by every label, i.e. one group per alert.
  */
-export function groupKey(routePath: string, groupBy: readonly string[], labels: AlertLabels): string {
+export function groupKey(route: GroupKeyRoute, labels: AlertLabels): string {
+  const { groupBy } = route;
   const names = groupBy.length === 1 && groupBy[0] === "..." ? Object.keys(labels) : groupBy;
   const pairs = [...new Set(names)].sort().map((name) => `${name}=${quote(labels[name] ?? "")}`);
-  return `${routePath}:{${pairs.join(",")}}`;
+  return `${route.routeId}/${route.receiver}:{${pairs.join(",")}}`;
 }
 
 export interface GroupState {

@@ -8,10 +8,12 @@ import { type AlertLabels, isProtectedState, SEVERITIES, type Severity } from ".
 
 export interface RouteMatch {
   receiver: string;
-  /** JSON path of the matched route in the config, e.g. "$.route.routes[3]". */
+  /** The matched route's stable id (route-id.ts): what its group keys are built on. */
+  routeId: string;
+  /** JSON path of the matched route in the config, e.g. "$.route.routes[3]": display only. */
   routePath: string;
   routeName?: string;
-  /** Label names; ["..."] = every label. Feed to groupKey(routePath, groupBy, labels). */
+  /** Label names; ["..."] = every label. Feed the match to groupKey(match, labels). */
   groupBy: string[];
   /** Milliseconds. */
   groupWait: number;
@@ -39,6 +41,7 @@ function effectiveSeverity(route: CompiledRoute, labels: AlertLabels): Severity 
 function toMatch(route: CompiledRoute, labels: AlertLabels, because: string[]): RouteMatch {
   return {
     receiver: route.receiver,
+    routeId: route.id,
     routePath: route.path,
     routeName: route.name,
     groupBy: route.groupBy,

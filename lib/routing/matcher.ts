@@ -22,7 +22,7 @@ export type MatcherParse =
   | { ok: true; matcher: Matcher }
   | {
       ok: false;
-      code: "invalid_matcher" | "unknown_label" | "unknown_value" | "invalid_regex";
+      code: "invalid_matcher" | "unknown_label" | "unknown_value" | "invalid_regex" | "never_matches";
       message: string;
     };
 
@@ -91,13 +91,28 @@ export function parseMatcher(text: string): MatcherParse {
   }
   const canonical = `${name}${op}"${escapeValue(value)}"`;
   if (op === "=" || op === "!=") return { ok: true, matcher: { name, op, value, text: canonical } };
+  let regex: RegExp;
   try {
-    const regex = new RegExp(`^(?:${value})$`);
-    return { ok: true, matcher: { name, op, value, regex, text: canonical } };
+    regex = new RegExp(`^(?:${value})$`);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return { ok: false, code: "invalid_regex", message: `regex "${value}" does not compile: ${detail}` };
   }
+  if (closed && regexNeverMatches(op, regex, closed)) {
+    const which =
+      op === "=~" ? `matches no valid ${name}` : `matches every ${name}, so the matcher never does`;
+    return { ok: false, code: "never_matches", message: `regex "${value}" ${which} (${closed.join(", ")})` };
+  }
+  return { ok: true, matcher: { name, op, value, regex, text: canonical } };
+}
+
+/**
+ * On a closed vocabulary a regex can be proven useless, like a typo in an equality (`state=~"tool_faild"`).
+ * A negative regex is refused only when nothing, not even a missing label (read as ""), is left for it to match.
+ */
+function regexNeverMatches(op: "=~" | "!~", regex: RegExp, closed: readonly string[]): boolean {
+  if (op === "=~") return !closed.some((value) => regex.test(value));
+  return [...closed, ""].every((value) => regex.test(value));
 }
 
 /** Parse a matcher known to be valid (e.g. from a validated config); throws otherwise. */

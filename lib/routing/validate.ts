@@ -1,11 +1,14 @@
 // Whole-config validation: zod for shape, then the rules that need the whole tree. Every problem
-// is reported (not just the first) as { path, code, message } with JSON paths rooted at `$`,
+// is reported in one pass (not just the first, and tree rules still run on the parts whose shape
+// was fine: validate-salvage.ts) as { path, code, message } with JSON paths rooted at `$`,
 // so an editor can point at the offending line of an imported file.
 import type { z } from "zod";
 import { type TRouteConfig, type TRoutingConfig, ZRoutingConfig } from "./config";
 import { parseDuration } from "./duration";
 import { protectedStatesTargeted } from "./inhibit";
 import { isKnownLabelName, type Matcher, parseMatcher } from "./matcher";
+import { routeIds } from "./route-id";
+import { type SalvagedConfig, salvageConfig } from "./validate-salvage";
 
 export interface ConfigError {
   path: string;
@@ -40,21 +43,40 @@ export function jsonPath(segments: readonly PropertyKey[]): string {
 const fromZod = (issues: readonly z.core.$ZodIssue[]): ConfigError[] =>
   issues.map((issue) => ({ path: jsonPath(issue.path), code: issue.code, message: issue.message }));
 
+/** PagerDuty's Events API v2 integration (routing) keys are exactly this long. */
+export const PAGERDUTY_ROUTING_KEY_LENGTH = 32;
+
 export function validateRoutingConfig(input: unknown): ConfigResult {
   const parsed = ZRoutingConfig.safeParse(input);
-  if (!parsed.success) return { ok: false, errors: fromZod(parsed.error.issues) };
-  const errors = checkTree(parsed.data);
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, config: parsed.data };
+  if (parsed.success) {
+    const errors = checkTree(parsed.data);
+    return errors.length > 0 ? { ok: false, errors } : { ok: true, config: parsed.data };
+  }
+  const shape = fromZod(parsed.error.issues);
+  // A field that failed its shape was left out of the salvage; a rule that then misses it (the root's receiver)
+  // would only repeat the shape error at the same path.
+  const shapePaths = new Set(shape.map((error) => error.path));
+  const tree = checkTree(salvageConfig(input)).filter((error) => !shapePaths.has(error.path));
+  return { ok: false, errors: [...shape, ...tree] };
 }
 
-function checkTree(config: TRoutingConfig): ConfigError[] {
+function checkTree(config: SalvagedConfig): ConfigError[] {
   const errors: ConfigError[] = [];
   const add = (path: string, code: string, message: string) => errors.push({ path, code, message });
   const channelNames = new Set<string>();
   config.channels.forEach((channel, i) => {
+    if (channel.name === undefined) return;
     if (channelNames.has(channel.name))
       add(`$.channels[${i}].name`, "duplicate_channel", `channel "${channel.name}" is defined twice`);
     channelNames.add(channel.name);
+    channel.targets.forEach((target, t) => {
+      if (target?.type === "pagerduty" && target.routingKey.length !== PAGERDUTY_ROUTING_KEY_LENGTH)
+        add(
+          `$.channels[${i}].targets[${t}].routingKey`,
+          "invalid_routing_key",
+          `a PagerDuty routing (integration) key is ${PAGERDUTY_ROUTING_KEY_LENGTH} characters; this one has ${target.routingKey.length}`,
+        );
+    });
   });
 
   const matchers = (texts: readonly string[] | undefined, path: string): Matcher[] =>
@@ -79,6 +101,45 @@ function checkTree(config: TRoutingConfig): ConfigError[] {
   };
 
   const root = config.route;
+  if (root) checkRoutes(root, channelNames, { add, matchers, labelNames, duration });
+
+  config.inhibitRules.forEach((rule, i) => {
+    const path = `$.inhibitRules[${i}]`;
+    matchers(rule.sourceMatchers, `${path}.sourceMatchers`);
+    const targets = matchers(rule.targetMatchers, `${path}.targetMatchers`);
+    labelNames(rule.equal ?? [], `${path}.equal`, false);
+    const hit = protectedStatesTargeted(targets);
+    if (rule.targetMatchers && targets.length === rule.targetMatchers.length && hit.length > 0)
+      add(
+        `${path}.targetMatchers`,
+        "inhibits_protected_state",
+        `could inhibit ${hit.join(" and ")}, which must always reach a person; add state!~"effect_unknown|false_success"`,
+      );
+  });
+
+  const silenceIds = new Set<string>();
+  config.silences.forEach((silence, i) => {
+    const path = `$.silences[${i}]`;
+    if (silence.id !== undefined && silenceIds.has(silence.id))
+      add(`${path}.id`, "duplicate_silence", `silence "${silence.id}" is defined twice`);
+    if (silence.id !== undefined) silenceIds.add(silence.id);
+    matchers(silence.matchers, `${path}.matchers`);
+    if (silence.startsAt && silence.endsAt && Date.parse(silence.endsAt) <= Date.parse(silence.startsAt))
+      add(`${path}.endsAt`, "silence_window", "endsAt must be after startsAt");
+  });
+  return errors;
+}
+
+type Add = (path: string, code: string, message: string) => void;
+interface Checks {
+  add: Add;
+  matchers: (texts: readonly string[] | undefined, path: string) => Matcher[];
+  labelNames: (names: readonly string[], path: string, allowAll: boolean) => void;
+  duration: (text: string | undefined, path: string) => number | undefined;
+}
+
+function checkRoutes(root: TRouteConfig, channelNames: ReadonlySet<string>, checks: Checks) {
+  const { add, matchers, labelNames, duration } = checks;
   if (!root.receiver)
     add("$.route.receiver", "root_without_receiver", "the root route needs a default receiver");
   if (root.matchers && root.matchers.length > 0)
@@ -115,35 +176,10 @@ function checkTree(config: TRoutingConfig): ConfigError[] {
     for (const [i, child] of (route.routes ?? []).entries()) walk(child, `${path}.routes[${i}]`, timing);
   };
   walk(root, "$.route", ROOT_TIMING_MS);
-
-  config.inhibitRules.forEach((rule, i) => {
-    const path = `$.inhibitRules[${i}]`;
-    matchers(rule.sourceMatchers, `${path}.sourceMatchers`);
-    const targets = matchers(rule.targetMatchers, `${path}.targetMatchers`);
-    labelNames(rule.equal, `${path}.equal`, false);
-    const hit = protectedStatesTargeted(targets);
-    if (targets.length === rule.targetMatchers.length && hit.length > 0)
-      add(
-        `${path}.targetMatchers`,
-        "inhibits_protected_state",
-        `could inhibit ${hit.join(" and ")}, which must always reach a person; add state!~"effect_unknown|false_success"`,
-      );
-  });
-
-  const silenceIds = new Set<string>();
-  config.silences.forEach((silence, i) => {
-    const path = `$.silences[${i}]`;
-    if (silenceIds.has(silence.id))
-      add(`${path}.id`, "duplicate_silence", `silence "${silence.id}" is defined twice`);
-    silenceIds.add(silence.id);
-    matchers(silence.matchers, `${path}.matchers`);
-    if (Date.parse(silence.endsAt) <= Date.parse(silence.startsAt))
-      add(`${path}.endsAt`, "silence_window", "endsAt must be after startsAt");
-  });
-  return errors;
+  checkRouteIds(root, add);
 }
 
-function checkTiming(t: TimingMs, path: string, add: (path: string, code: string, message: string) => void) {
+function checkTiming(t: TimingMs, path: string, add: Add) {
   // groupWait may be 0 ("notify at once", as Alertmanager allows); the intervals may not.
   if (t.groupInterval <= 0)
     add(`${path}.groupInterval`, "interval_not_positive", "groupInterval must be positive");
@@ -153,4 +189,14 @@ function checkTiming(t: TimingMs, path: string, add: (path: string, code: string
     add(`${path}.groupWait`, "interval_order", "groupWait must not exceed groupInterval");
   if (t.groupInterval > t.repeatInterval)
     add(`${path}.groupInterval`, "interval_order", "groupInterval must not exceed repeatInterval");
+}
+
+/** Route ids key notification groups, so two routes sharing one would merge their groups: refused at the later one. */
+function checkRouteIds(root: TRouteConfig, add: Add) {
+  const firstAt = new Map<string, string>();
+  for (const { id, path } of routeIds(root)) {
+    const first = firstAt.get(id);
+    if (first === undefined) firstAt.set(id, path);
+    else add(`${path}.id`, "duplicate_route_id", `route id "${id}" is already used by ${first}`);
+  }
 }

@@ -43,7 +43,9 @@ function config(): TRoutingConfig {
       {
         name: "pd",
         ownerRole: "on-call",
-        targets: [{ type: "pagerduty", routingKey: "PDKEY0123456789", url: receiver.url("/pd") }],
+        targets: [
+          { type: "pagerduty", routingKey: "PDKEY0123456789abcdef0123456789a", url: receiver.url("/pd") },
+        ],
       },
       { name: "slack", ownerRole: "chat", targets: [{ type: "slack", url: receiver.url(SLACK_PATH) }] },
       // A free loopback port: nothing listens, the connection is refused.
@@ -222,7 +224,10 @@ describe("delivery", () => {
     const trigger = receiver.received("/pd")[0]?.json as Record<string, unknown> & {
       payload: { severity: string };
     };
-    expect(trigger).toMatchObject({ routing_key: "PDKEY0123456789", event_action: "trigger" });
+    expect(trigger).toMatchObject({
+      routing_key: "PDKEY0123456789abcdef0123456789a",
+      event_action: "trigger",
+    });
     expect(trigger.dedup_key).toBe(alertFingerprint("chain:pd-1", "tool_failed"));
     expect(trigger.payload.severity).toBe("warning");
     const healthy = structuredClone(record);
@@ -232,12 +237,12 @@ describe("delivery", () => {
     await post([healthy]);
     await receiver.waitFor(() => receiver.received("/pd").length >= 2, 10_000);
     expect(receiver.received("/pd")[1]?.json).toEqual({
-      routing_key: "PDKEY0123456789",
+      routing_key: "PDKEY0123456789abcdef0123456789a",
       event_action: "resolve",
       dedup_key: trigger.dedup_key,
     });
     const logged = JSON.stringify(await deliveries("pd"));
-    expect(logged).not.toContain("PDKEY0123456789");
+    expect(logged).not.toContain("PDKEY0123456789abcdef0123456789a");
   });
 
   it("Slack-compatible targets get text + blocks; the log masks the webhook URL's secret path", async () => {

@@ -55,7 +55,13 @@ function config(): TRoutingConfig {
           confirmOnNextRecord: true,
         },
         { name: "repeating", matchers: ['label.suite="repeat"'], repeatInterval: "2s" },
-        { name: "grouping", matchers: ['label.suite="group"'], groupWait: "5s", groupInterval: "5s" },
+        {
+          id: "grouping",
+          name: "grouping",
+          matchers: ['label.suite="group"'],
+          groupWait: "5s",
+          groupInterval: "5s",
+        },
       ],
     },
     inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules,
@@ -120,7 +126,7 @@ describe("grouping and timing", () => {
     const sent = notificationsFor("grouped-srv");
     expect(sent).toHaveLength(1);
     expect(sent[0]?.alerts).toHaveLength(20);
-    expect(sent[0]?.groupKey).toBe('$.route.routes[2]:{server="grouped-srv"}');
+    expect(sent[0]?.groupKey).toBe('grouping/team:{server="grouped-srv"}');
   });
 
   it("an unchanged firing group is sent again after repeatInterval", async () => {

@@ -60,9 +60,11 @@ function member(
   };
 }
 
-const keyFor = (path: string) => groupKey(path, ["server"], { server: "srv" });
+const keyFor = (route: { id: string; receiver: string; groupBy: string[] }) =>
+  groupKey({ routeId: route.id, receiver: route.receiver, groupBy: route.groupBy }, { server: "srv" });
 const group = (members: MemberAlert[], over: Partial<GroupSnapshot> = {}): GroupSnapshot => ({
-  groupKey: keyFor("$.route"),
+  groupKey: keyFor(routing.root),
+  receiver: "ops",
   firstSeenAt: new Date(T),
   lastSentAt: null,
   lastSentFingerprints: [],
@@ -134,7 +136,9 @@ describe("planGroupFlush", () => {
 
   it("a delayed alert waits out its route's delay, unless a newer record confirms it first", () => {
     const stale = member("c", "stale_catalog");
-    const staleGroup = group([stale], { groupKey: keyFor("$.route.routes[0]") });
+    const staleGroup = group([stale], {
+      groupKey: keyFor(routing.root.routes[0] as (typeof routing.root.routes)[number]),
+    });
     const waiting = planGroupFlush(staleGroup, [stale], routing, T + 60_000, {});
     expect(waiting.notification).toBeUndefined();
     expect(waiting.nextActionAt?.getTime()).toBe(T + 600_000);
@@ -145,5 +149,52 @@ describe("planGroupFlush", () => {
     expect(
       planGroupFlush(staleGroup, [confirmed], routing, T + 30_000, {}).notification?.alerts,
     ).toHaveLength(1);
+  });
+
+  describe("an alert whose route really changed", () => {
+    const moved = (receiver: string, routes: TRoutingConfig["route"]["routes"] = config.route.routes) =>
+      compileRouting({
+        ...config,
+        channels: [...config.channels, { name: "tools", ownerRole: "tools", targets: [] }],
+        route: { ...config.route, receiver, routes },
+      });
+    const announced = (members: MemberAlert[]) =>
+      group(members, { lastSentAt: new Date(T), lastSentFingerprints: members.map((m) => m.fingerprint) });
+
+    it("is resolved on the old receiver with the group's next change, the rest still firing", () => {
+      const tools = moved("ops", [
+        { matchers: [`chain="${b.chainId}"`], receiver: "tools" },
+        ...(config.route.routes ?? []),
+      ]);
+      const early = planGroupFlush(announced([a, b]), [a, b], tools, T + 30_000, {});
+      expect([early.notification, early.nextActionAt?.getTime()]).toEqual([undefined, T + 60_000]);
+      const plan = planGroupFlush(announced([a, b]), [a, b], tools, T + 60_000, {});
+      expect(plan.notification?.receiver).toBe("ops");
+      expect(plan.notification?.alerts.map((x) => [x.alert.chainId, x.status, x.endsAt])).toEqual([
+        ["a", "firing", undefined],
+        ["b", "resolved", new Date(T + 60_000).toISOString()],
+      ]);
+      expect([plan.drop, plan.members]).toEqual([false, [a.fingerprint]]);
+    });
+
+    it("when nothing routes to the group any more: announced alerts resolve at once on the stored receiver", () => {
+      const c = member("c", "tool_failed");
+      const sent = group([a, b, c], {
+        lastSentAt: new Date(T),
+        lastSentFingerprints: [a.fingerprint, b.fingerprint],
+      });
+      const plan = planGroupFlush(sent, [a, b, c], moved("tools"), T + 1_000, {});
+      expect(plan.notification?.receiver).toBe("ops");
+      expect(plan.notification?.alerts.map((x) => [x.alert.chainId, x.status])).toEqual([
+        ["a", "resolved"],
+        ["b", "resolved"],
+      ]);
+      expect(plan.drop).toBe(true);
+    });
+
+    it("never announced: it leaves without a word", () => {
+      const plan = planGroupFlush(group([a, b]), [a, b], moved("tools"), T + 60_000, {});
+      expect([plan.notification, plan.drop]).toEqual([undefined, true]);
+    });
   });
 });

@@ -15,28 +15,34 @@ import {
 import { matchRoutes } from "@/lib/routing/match";
 
 describe("groupKey", () => {
-  it("is the route path plus the sorted groupBy values", () => {
-    expect(
-      groupKey("$.route.routes[1]", ["state", "server"], { server: "fs", state: "tool_failed", tool: "x" }),
-    ).toBe('$.route.routes[1]:{server="fs",state="tool_failed"}');
+  const on = (groupBy: string[]) => ({ routeId: "r1", receiver: "ops", groupBy });
+  it("is the route id, its receiver and the sorted groupBy values", () => {
+    expect(groupKey(on(["state", "server"]), { server: "fs", state: "tool_failed", tool: "x" })).toBe(
+      'r1/ops:{server="fs",state="tool_failed"}',
+    );
+  });
+
+  it("changes with the receiver (a route that really changed is a new group)", () => {
+    const labels = { server: "fs" };
+    expect(groupKey(on(["server"]), labels)).not.toBe(
+      groupKey({ ...on(["server"]), receiver: "incident" }, labels),
+    );
   });
 
   it("does not depend on groupBy order and reads a missing label as empty", () => {
     const labels = { server: "fs" };
-    expect(groupKey("$.route", ["server", "tool"], labels)).toBe(
-      groupKey("$.route", ["tool", "server"], labels),
-    );
-    expect(groupKey("$.route", ["tool"], labels)).toBe('$.route:{tool=""}');
+    expect(groupKey(on(["server", "tool"]), labels)).toBe(groupKey(on(["tool", "server"]), labels));
+    expect(groupKey(on(["tool"]), labels)).toBe('r1/ops:{tool=""}');
   });
 
   it("quotes values so crafted label values cannot collide", () => {
-    const a = groupKey("$.route", ["server", "tool"], { server: 'a",tool="b', tool: "" });
-    const b = groupKey("$.route", ["server", "tool"], { server: "a", tool: "b" });
+    const a = groupKey(on(["server", "tool"]), { server: 'a",tool="b', tool: "" });
+    const b = groupKey(on(["server", "tool"]), { server: "a", tool: "b" });
     expect(a).not.toBe(b);
   });
 
   it('groupBy ["..."] groups by every label (one group per alert)', () => {
-    expect(groupKey("$.route", ["..."], { b: "2", a: "1" })).toBe('$.route:{a="1",b="2"}');
+    expect(groupKey(on(["..."]), { b: "2", a: "1" })).toBe('r1/ops:{a="1",b="2"}');
   });
 
   it("20 tool_failed chains of one server share one group under the defaults", () => {
@@ -55,7 +61,7 @@ describe("groupKey", () => {
         });
         if (!alert) throw new Error("expected an alert");
         const [match] = matchRoutes(root, alert.labels);
-        return match && groupKey(match.routePath, match.groupBy, alert.labels);
+        return match && groupKey(match, alert.labels);
       }),
     );
     expect(keys.size).toBe(1);

@@ -97,7 +97,7 @@ describe("evaluateAlert", () => {
     const open = evaluateAlert(compiled, alert, NOW);
     expect(open.notifies).toBe(true);
     expect(open.routes.map((r) => r.groupKey)).toEqual([
-      '$.route.routes[5]:{server="fs",state="tool_failed"}',
+      'tool-failed/tool-owner:{server="fs",state="tool_failed"}',
     ]);
     const held = evaluateAlert(compiled, alert, NOW, { extraSilences: [silence] });
     expect([held.notifies, held.silence?.id]).toEqual([false, "m"]);

@@ -49,7 +49,7 @@ describe("explainRouting", () => {
           matchedBecause: ['state="tool_failed"'],
           ownerRole: "tool owner",
           targetTypes: [],
-          groupKey: '$.route.routes[5]:{server="fs",state="tool_failed"}',
+          groupKey: 'tool-failed/tool-owner:{server="fs",state="tool_failed"}',
         },
       ],
     });

@@ -35,7 +35,7 @@ function notification(
   });
   if (!alert) throw new Error("expected an alert");
   return {
-    groupKey: '$.route:{server="fs"}',
+    groupKey: 'default/ops:{server="fs"}',
     receiver: "ops",
     alerts: [
       {

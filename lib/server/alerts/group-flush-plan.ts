@@ -3,10 +3,13 @@ import { type EvaluateOptions, evaluateAlert, type RoutedMatch } from "@/lib/rou
 import { alertReadyAt, nextGroupAction } from "@/lib/routing/group";
 import type { Notification, NotifiedAlert } from "@/lib/routing/payload";
 import type { MemberAlert } from "../db/alerting-groups";
+import type { Severity } from "@/lib/routing/types";
 import { alertOf } from "./alert-rows";
 
 export type GroupSnapshot = {
   groupKey: string;
+  /** The channel the group notified: where an alert that was routed away is told it resolved here. */
+  receiver: string;
   firstSeenAt: Date;
   lastSentAt: Date | null;
   lastSentFingerprints: string[];
@@ -24,22 +27,32 @@ export type FlushPlan = {
   nextActionAt: Date | null;
 };
 
-type Member = { row: MemberAlert; match: RoutedMatch };
+const byStart = (a: Member, b: Member) =>
+  a.row.startsAt.getTime() - b.row.startsAt.getTime() || (a.row.fingerprint < b.row.fingerprint ? -1 : 1);
+
+type Member = { row: MemberAlert; severity: Severity; endsAt?: Date };
 
 // Without context: the caller reads contexts only for the alerts actually sent (see group-flush.ts).
-const notified = ({ row, match }: Member, status: "firing" | "resolved"): NotifiedAlert => ({
-  alert: alertOf(row),
-  status,
-  startsAt: row.startsAt.toISOString(),
-  ...(status === "resolved" && row.endsAt ? { endsAt: row.endsAt.toISOString() } : {}),
-  severity: match.severity,
-});
+const notified = ({ row, severity, endsAt }: Member, status: "firing" | "resolved"): NotifiedAlert => {
+  const ended = endsAt ?? row.endsAt;
+  return {
+    alert: alertOf(row),
+    status,
+    startsAt: row.startsAt.toISOString(),
+    ...(status === "resolved" && ended ? { endsAt: ended.toISOString() } : {}),
+    severity,
+  };
+};
 
 /**
  * One group's decision at `now` (Alertmanager's aggregation group, made durable). Members are sorted into:
  * notifying (firing, not silenced or inhibited, past any route delay), pending (still inside a route's bounded
  * wait), muted (silenced or inhibited: neither announced nor reported resolved), and resolved (announced firing
  * earlier, so the resolution must be sent). Timing follows nextGroupAction: groupWait, groupInterval, repeatInterval.
+ * An alert this group announced that now routes elsewhere (its route really changed: another receiver or groupBy, or
+ * the route is gone) is resolved here too, on the group's stored receiver; its new group announces it as firing.
+ * When no member routes here any more there is no route to time the group by: the resolutions go at once and the
+ * group is dropped.
  */
 export function planGroupFlush(
   group: GroupSnapshot,
@@ -60,12 +73,19 @@ export function planGroupFlush(
     if (!row) continue;
     const decision = evaluateAlert(routing, alertOf(row), nowMs, options);
     const match = decision.routes.find((r) => r.groupKey === group.groupKey);
-    if (!match) continue; // routed elsewhere since (config changed): it leaves without a word
+    if (!match) {
+      // Routed elsewhere since (config changed). Announced here: take it back here. Never announced: just leave.
+      if (lastSent.has(fingerprint)) {
+        resolved.push({ row, severity: alertOf(row).severity, endsAt: row.endsAt ?? new Date(nowMs) });
+        members.push(fingerprint);
+      }
+      continue;
+    }
     timing ??= match;
     if (row.status !== "firing") {
       // Resolved before it was ever announced: nothing to take back.
       if (lastSent.has(fingerprint)) {
-        resolved.push({ row, match });
+        resolved.push({ row, severity: match.severity });
         members.push(fingerprint);
       }
       continue;
@@ -83,13 +103,12 @@ export function planGroupFlush(
       confirmedAt: row.confirmedAt?.getTime(),
     });
     if (readyAt > nowMs) wakeUps.push(readyAt);
-    else notifying.push({ row, match });
+    else notifying.push({ row, severity: match.severity });
   }
   const keep = { lastSentAt: group.lastSentAt, lastSentFingerprints: group.lastSentFingerprints };
-  if (!timing || members.length === 0) return { drop: true, members: [], ...keep, nextActionAt: null };
+  if (members.length === 0) return { drop: true, members: [], ...keep, nextActionAt: null };
+  if (!timing) return takeBack(group, resolved, nowMs);
 
-  const byStart = (a: Member, b: Member) =>
-    a.row.startsAt.getTime() - b.row.startsAt.getTime() || (a.row.fingerprint < b.row.fingerprint ? -1 : 1);
   notifying.sort(byStart);
   const firing = notifying.map((m) => m.row.fingerprint);
   const firingSet = new Set(firing);
@@ -112,7 +131,7 @@ export function planGroupFlush(
     plan = {
       notification: {
         groupKey: group.groupKey,
-        receiver: timing.receiver,
+        receiver: group.receiver,
         alerts: [
           ...notifying.map((m) => notified(m, "firing")),
           ...resolved.map((m) => notified(m, "resolved")),
@@ -130,4 +149,21 @@ export function planGroupFlush(
   plan.drop = plan.members.length === 0;
   plan.nextActionAt = wakeUps.length > 0 ? new Date(Math.min(...wakeUps)) : null;
   return plan;
+}
+
+/** Every member left for another group: the announced ones are resolved on this group's receiver, and it goes. */
+function takeBack(group: GroupSnapshot, resolved: Member[], nowMs: number): FlushPlan {
+  resolved.sort(byStart);
+  return {
+    notification: {
+      groupKey: group.groupKey,
+      receiver: group.receiver,
+      alerts: resolved.map((m) => notified(m, "resolved")),
+    },
+    drop: true,
+    members: [],
+    lastSentAt: new Date(nowMs),
+    lastSentFingerprints: [],
+    nextActionAt: null,
+  };
 }

@@ -19,7 +19,7 @@ export function planMemberships(routing: CompiledRouting, alerts: readonly Alert
   const groups = new Map<string, GroupMembers>();
   for (const alert of alerts) {
     for (const match of matchRoutes(routing.root, alert.labels)) {
-      const key = groupKey(match.routePath, match.groupBy, alert.labels);
+      const key = groupKey(match, alert.labels);
       const group = groups.get(key) ?? {
         groupKey: key,
         receiver: match.receiver,

@@ -93,11 +93,12 @@ export async function anyGroupDue(now: Date): Promise<boolean> {
 export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
   const rows = await sql.query<{
     group_key: string;
+    receiver: string;
     first_seen_at: Date;
     last_sent_at: Date | null;
     last_sent_fingerprints: string[] | null;
   }>(
-    `select group_key, first_seen_at, last_sent_at, last_sent_fingerprints
+    `select group_key, receiver, first_seen_at, last_sent_at, last_sent_fingerprints
       from notification_groups where next_action_at <= $1
       order by next_action_at limit $2 for update skip locked`,
     [now, limit],
@@ -111,6 +112,7 @@ export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
   const membersOf = new Map(members.map((row) => [row.group_key, row.fingerprints]));
   return rows.map((row) => ({
     groupKey: row.group_key,
+    receiver: row.receiver,
     firstSeenAt: row.first_seen_at,
     lastSentAt: row.last_sent_at,
     lastSentFingerprints: row.last_sent_fingerprints ?? [],

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sampleNotification } from "@/lib/routing/sample-notification";
 import { insertDeliveries } from "../../db/alerting-deliveries";
-import { poolSql } from "../../db/sql";
+import { inTransaction } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
 import { deliveryRowsFor } from "../delivery-rows";
 import { currentRouting } from "../routing-config";
@@ -12,6 +12,9 @@ const ZBody = z.strictObject({ channel: z.string().min(1).max(64) });
 /**
  * POST test-notification: a clearly labelled sample alert to every target of one channel, through the same delivery
  * path as real notifications (queued, signed, retried, logged), so the log shows exactly what the receiver got.
+ * A PagerDuty target opens an incident for the trigger, so it is also sent the matching `resolve` (same dedup_key),
+ * queued a millisecond later: a target's deliveries of one group go out in creation order, so never before the
+ * trigger. Nobody is left with a test incident to close by hand.
  */
 export async function postTestNotification(request: Request): Promise<Response> {
   const { channel: name } = parseBody(ZBody, await readJson(request));
@@ -33,10 +36,19 @@ export async function postTestNotification(request: Request): Promise<Response> 
       issue("no_targets", "add a target first"),
     );
   const now = new Date();
-  const ids = await insertDeliveries(
-    poolSql(),
-    deliveryRowsFor(sampleNotification(name, now.toISOString()), channel, "test"),
-    now,
-  );
+  const sample = sampleNotification(name, now.toISOString());
+  const resolvedAt = new Date(now.getTime() + 1);
+  const resolve = deliveryRowsFor(
+    {
+      ...sample,
+      alerts: sample.alerts.map((a) => ({ ...a, status: "resolved", endsAt: resolvedAt.toISOString() })),
+    },
+    channel,
+    "test",
+  ).filter((row) => row.targetType === "pagerduty");
+  const ids = await inTransaction(async (sql) => [
+    ...(await insertDeliveries(sql, deliveryRowsFor(sample, channel, "test"), now)),
+    ...(await insertDeliveries(sql, resolve, resolvedAt)),
+  ]);
   return Response.json({ deliveries: ids.map(String) }, { status: 202 });
 }
