@@ -1,7 +1,7 @@
 // Compile a validated config into the runtime shape: matchers parsed, durations in ms and every
 // inherited option (receiver, groupBy, groupWait, groupInterval, repeatInterval) resolved per node,
 // so matching is a plain tree walk with no lookups back into the config.
-import type { TChannel, TRouteConfig, TRoutingConfig } from "./config";
+import { type TChannel, type TRouteConfig, type TRoutingConfig, ZRoutingConfig } from "./config";
 import { parseDuration } from "./duration";
 import { type CompiledInhibitRule, compileInhibitRule } from "./inhibit";
 import { type Matcher, mustParseMatcher } from "./matcher";
@@ -102,9 +102,20 @@ export type LoadResult =
   | { ok: true; config: TRoutingConfig; compiled: CompiledRouting }
   | { ok: false; errors: ConfigError[] };
 
-/** Validate then compile: the one call for importing a JSON config. */
-export function loadRoutingConfig(input: unknown): LoadResult {
+/**
+ * Rules a config is held to when it is saved, not when a version saved before the rule existed is loaded again: such
+ * a version keeps routing as it did (a never-matching regex matches nothing, a short PagerDuty key is refused by
+ * PagerDuty and shows in the delivery log) instead of the whole config falling back to the shipped default.
+ */
+export const SAVE_TIME_RULES: ReadonlySet<string> = new Set(["never_matches", "invalid_routing_key"]);
+
+/** Validate then compile: the one call for importing a JSON config (`stored`: a version saved earlier). */
+export function loadRoutingConfig(input: unknown, { stored = false } = {}): LoadResult {
   const result = validateRoutingConfig(input);
-  if (!result.ok) return result;
-  return { ok: true, config: result.config, compiled: compileRouting(result.config) };
+  if (result.ok) return { ok: true, config: result.config, compiled: compileRouting(result.config) };
+  const errors = stored ? result.errors.filter((error) => !SAVE_TIME_RULES.has(error.code)) : result.errors;
+  if (errors.length > 0) return { ok: false, errors };
+  // Only save-time rules failed, so the shape parsed.
+  const config = ZRoutingConfig.parse(input);
+  return { ok: true, config, compiled: compileRouting(config) };
 }

@@ -66,7 +66,11 @@ function unescapeValue(raw: string): string {
 const escapeValue = (value: string): string =>
   value.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
 
-export function parseMatcher(text: string): MatcherParse {
+/**
+ * `refuseNeverMatching: false` accepts a regex that can never match (it is then a matcher that matches nothing): for
+ * config versions saved before that rule existed, which must keep loading.
+ */
+export function parseMatcher(text: string, { refuseNeverMatching = true } = {}): MatcherParse {
   const parts = SYNTAX.exec(text);
   if (!parts) {
     return {
@@ -98,7 +102,7 @@ export function parseMatcher(text: string): MatcherParse {
     const detail = error instanceof Error ? error.message : String(error);
     return { ok: false, code: "invalid_regex", message: `regex "${value}" does not compile: ${detail}` };
   }
-  if (closed && regexNeverMatches(op, regex, closed)) {
+  if (refuseNeverMatching && closed && regexNeverMatches(op, regex, closed)) {
     const which =
       op === "=~" ? `matches no valid ${name}` : `matches every ${name}, so the matcher never does`;
     return { ok: false, code: "never_matches", message: `regex "${value}" ${which} (${closed.join(", ")})` };
@@ -115,9 +119,9 @@ function regexNeverMatches(op: "=~" | "!~", regex: RegExp, closed: readonly stri
   return [...closed, ""].every((value) => regex.test(value));
 }
 
-/** Parse a matcher known to be valid (e.g. from a validated config); throws otherwise. */
+/** Parse a matcher known to be valid (e.g. from a validated or stored config); throws otherwise. */
 export function mustParseMatcher(text: string): Matcher {
-  const parsed = parseMatcher(text);
+  const parsed = parseMatcher(text, { refuseNeverMatching: false });
   if (!parsed.ok) throw new Error(`invalid matcher ${text}: ${parsed.message}`);
   return parsed.matcher;
 }

@@ -22,7 +22,7 @@ interface RouteLike {
 /** One route's matchers in canonical form: parsed text where it parses, sorted, duplicates removed. */
 export function canonicalMatchers(texts: readonly string[] | undefined): string[] {
   const canonical = (texts ?? []).map((text) => {
-    const parsed = parseMatcher(text);
+    const parsed = parseMatcher(text, { refuseNeverMatching: false });
     return parsed.ok ? parsed.matcher.text : text.trim();
   });
   return [...new Set(canonical)].sort();

@@ -53,7 +53,6 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infe
   );
 }
 
-
 function jsonPath(segments: readonly PropertyKey[]): string {
   return segments.reduce<string>(
     (path, segment) => (typeof segment === "number" ? `${path}[${segment}]` : `${path}.${String(segment)}`),

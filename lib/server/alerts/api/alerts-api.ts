@@ -1,19 +1,17 @@
 import { z } from "zod";
 import { listAlerts } from "../../db/alerting-alerts";
 import { ApiError, notFound } from "../../http/api-error";
-import { parseQuery } from "../../reading/chain-query";
 import { resolveAlertByOperator } from "../operator-resolve";
 
-const ZQuery = z.object({
+export const ZAlertsQuery = z.object({
   status: z.enum(["firing", "resolved"]).default("firing"),
   limit: z.coerce.number().int().min(1).max(500).default(200),
 });
 
 /** GET alerts: the current firing alerts (or the latest resolved ones), newest first. */
-export async function getAlerts(request: Request): Promise<Response> {
-  const query = parseQuery(ZQuery, new URL(request.url));
+export async function getAlerts(query: z.infer<typeof ZAlertsQuery>) {
   const rows = await listAlerts(query.status, query.limit);
-  return Response.json({
+  return {
     alerts: rows.map((row) => ({
       fingerprint: row.fingerprint,
       chainId: row.chainId,
@@ -28,15 +26,15 @@ export async function getAlerts(request: Request): Promise<Response> {
       confirmedAt: row.confirmedAt?.toISOString() ?? null,
       resolvedBy: row.resolvedBy,
     })),
-  });
+  };
 }
 
 /** POST resolve: an operator resolves a firing alert; its receivers are told it is resolved. */
-export async function postResolveAlert(fingerprint: string, actor: string): Promise<Response> {
+export async function postResolveAlert(fingerprint: string, actor: string) {
   const resolved = /^[0-9a-f]{16}$/.test(fingerprint)
     ? await resolveAlertByOperator(fingerprint, actor)
     : null;
   if (resolved === null) throw notFound("alert");
   if (resolved.length === 0) throw new ApiError(409, "not_firing", "the alert is not firing");
-  return Response.json({ fingerprint, status: "resolved" });
+  return { fingerprint, status: "resolved" as const };
 }

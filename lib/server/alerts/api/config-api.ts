@@ -3,22 +3,26 @@ import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
 import { listConfigVersions } from "../../db/alerting-config";
 import { ApiError } from "../../http/api-error";
+import { reply } from "../../http/api-route";
 import { rejectSecrets } from "../../http/reject-secrets";
-import { parseQuery } from "../../reading/chain-query";
 import { currentRouting, saveRoutingConfig } from "../routing-config";
-import { readJson } from "./read-body";
 
+/** GET's query: `?download=1` answers the bare config as a file (other parameters are ignored, as they always were). */
+export const ZGetConfigQuery = z.object({ download: z.string().optional() });
 /** PUT's query: the version's comment (other parameters are ignored, as they always were). */
-const ZPutQuery = z.object({ comment: z.string().optional() });
+export const ZPutConfigQuery = z.object({ comment: z.string().optional() });
+/** PUT's body is the config itself, checked by the routing config's own validation (every problem at once). */
+export const ZConfigBody = z.unknown();
 
 const versionText = (id: bigint | null) => (id === null ? "default" : id.toString());
 
 /** GET config: the current version, secrets masked. `?download=1` answers the bare config as a file to keep in git. */
-export async function getRoutingConfig(request: Request): Promise<Response> {
+export async function getRoutingConfig(query: z.infer<typeof ZGetConfigQuery>) {
   const current = await currentRouting();
   const config = maskSecrets(current.config);
   const version = versionText(current.versionId);
-  if (new URL(request.url).searchParams.get("download") === "1") {
+  if (query.download === "1") {
+    // A file, not a JSON answer: the one Response this API builds itself.
     return new Response(`${JSON.stringify(config, null, 2)}\n`, {
       headers: {
         "content-type": "application/json",
@@ -27,7 +31,7 @@ export async function getRoutingConfig(request: Request): Promise<Response> {
       },
     });
   }
-  return Response.json(
+  return reply(
     { version, isDefault: current.versionId === null, config },
     { headers: { etag: `"${version}"` } },
   );
@@ -38,10 +42,14 @@ export async function getRoutingConfig(request: Request): Promise<Response> {
  * against overwriting a change made since it was read; `?comment=` describes the version. Comments holding a
  * credential are refused (422 `secret_detected`) before anything else is checked.
  */
-export async function putRoutingConfig(request: Request, actor: string): Promise<Response> {
-  const body = await readJson(request);
-  const ifMatch = request.headers.get("if-match");
-  const rawComment = parseQuery(ZPutQuery, new URL(request.url)).comment ?? null;
+export async function putRoutingConfig(input: {
+  body: unknown;
+  query: z.infer<typeof ZPutConfigQuery>;
+  ifMatch: string | null;
+  actor: string;
+}) {
+  const { body, ifMatch, actor } = input;
+  const rawComment = input.query.comment ?? null;
   rejectSecrets([["$.query.comment", rawComment], ...configComments(body)]);
   const comment = rawComment?.slice(0, 500) || null;
   const saved = await saveRoutingConfig({
@@ -51,7 +59,7 @@ export async function putRoutingConfig(request: Request, actor: string): Promise
     ...(ifMatch ? { baseVersion: parseIfMatch(ifMatch) } : {}),
   });
   const version = versionText(saved.versionId);
-  return Response.json(
+  return reply(
     { version, isDefault: false, config: maskSecrets(saved.config) },
     { headers: { etag: `"${version}"` } },
   );
@@ -66,14 +74,14 @@ function parseIfMatch(header: string): bigint | null {
   ]);
 }
 
-export async function getConfigVersions(): Promise<Response> {
+export async function getConfigVersions() {
   const versions = await listConfigVersions(100);
-  return Response.json({
+  return {
     versions: versions.map((v) => ({
       version: v.id.toString(),
       createdAt: v.createdAt.toISOString(),
       createdBy: v.createdBy,
       comment: v.comment,
     })),
-  });
+  };
 }

@@ -2,10 +2,10 @@ import { z } from "zod";
 import { MASK } from "@/lib/routing/config";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/alerting-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
-import { parseQuery } from "../../reading/chain-query";
+import { reply } from "../../http/api-route";
 import { idParam } from "./read-body";
 
-const ZQuery = z.object({
+export const ZDeliveriesQuery = z.object({
   status: z.enum(["pending", "delivered", "dead"]).optional(),
   channel: z.string().min(1).max(64).optional(),
   before: z
@@ -59,8 +59,7 @@ function deliveryView(row: DeliveryRow) {
 }
 
 /** GET deliveries: newest first, each with its attempt log; `?before=<id>` pages back. */
-export async function getDeliveries(request: Request): Promise<Response> {
-  const q = parseQuery(ZQuery, new URL(request.url));
+export async function getDeliveries(q: z.infer<typeof ZDeliveriesQuery>) {
   const rows = await listDeliveries({
     ...(q.status ? { status: q.status } : {}),
     ...(q.channel ? { channel: q.channel } : {}),
@@ -68,17 +67,17 @@ export async function getDeliveries(request: Request): Promise<Response> {
     limit: q.limit + 1,
   });
   const page = rows.slice(0, q.limit);
-  return Response.json({
+  return {
     deliveries: page.map(deliveryView),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id.toString() ?? null) : null,
-  });
+  };
 }
 
 /** POST retry: a dead letter goes back to pending with a fresh set of attempts. */
-export async function retryDelivery(id: string): Promise<Response> {
+export async function retryDelivery(id: string) {
   const deliveryId = idParam(id, "delivery");
   if (await reviveDeadDelivery(deliveryId, new Date()))
-    return Response.json({ id, status: "pending" }, { status: 202 });
+    return reply({ id, status: "pending" }, { status: 202 });
   if (!(await deliveryExists(deliveryId))) throw notFound("delivery");
   throw new ApiError(409, "not_dead", "only a dead delivery can be retried", [
     { path: "$.id", code: "not_dead", message: "this delivery is pending or delivered" },

@@ -10,9 +10,8 @@ import { findChainRow } from "../../db/chains";
 import { ApiError, notFound } from "../../http/api-error";
 import { alertOf, classifiedChainOf } from "../alert-rows";
 import { currentRouting } from "../routing-config";
-import { parseBody, readJson } from "./read-body";
 
-const ZRouteTest = z.union([
+export const ZRouteTest = z.union([
   z.strictObject({ record: z.unknown(), at: z.iso.datetime({ offset: true }).optional() }),
   z.strictObject({ chainId: z.string().min(1).max(128) }),
 ]);
@@ -68,8 +67,7 @@ async function chainOfStored(chainId: string) {
  * would reach right now, and why — the same evaluation the delivery worker runs, with the current silences and the
  * alerts firing elsewhere for inhibition.
  */
-export async function postRouteTest(request: Request): Promise<Response> {
-  const body = parseBody(ZRouteTest, await readJson(request));
+export async function postRouteTest(body: z.infer<typeof ZRouteTest>) {
   const { chain, context } =
     "chainId" in body ? await chainOfStored(body.chainId) : chainOfRecord(body.record, body.at);
   const now = new Date();
@@ -82,7 +80,7 @@ export async function postRouteTest(request: Request): Promise<Response> {
     silences,
     firingAlerts: firing.map(alertOf),
   });
-  return Response.json({
+  return {
     chain: {
       chainId: chain.chainId,
       state: chain.state,
@@ -93,5 +91,5 @@ export async function postRouteTest(request: Request): Promise<Response> {
     },
     ...(context ? { context } : {}),
     ...result,
-  });
+  };
 }

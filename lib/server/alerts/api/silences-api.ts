@@ -13,10 +13,10 @@ import {
   updateSilence,
 } from "../../db/alerting-silences";
 import { ApiError, type ApiIssue, notFound } from "../../http/api-error";
+import { reply } from "../../http/api-route";
 import { rejectSecrets } from "../../http/reject-secrets";
-import { parseBody, readJson } from "./read-body";
 
-const ZSilenceBody = z.strictObject({
+export const ZSilenceBody = z.strictObject({
   matchers: z.array(z.string().min(1).max(1024)).min(1).max(32),
   startsAt: ZTimestamp.optional(),
   /** Either an end or a duration from the start ("2h"). */
@@ -47,7 +47,9 @@ export function silenceView(row: SilenceRow, now: Date) {
  * The comment passes the credential guard first (422 `secret_detected`); matchers use the one routing syntax; the
  * window must be non-empty. Every problem is reported with its path.
  */
-function toInput(body: z.infer<typeof ZSilenceBody>, now: Date): SilenceInput {
+type SilenceBody = z.infer<typeof ZSilenceBody>;
+
+function toInput(body: SilenceBody, now: Date): SilenceInput {
   rejectSecrets([["$.comment", body.comment]]);
   const issues: ApiIssue[] = [];
   body.matchers.forEach((text, i) => {
@@ -79,31 +81,31 @@ async function existing(id: string): Promise<SilenceRow> {
   return row;
 }
 
-export async function getSilences(): Promise<Response> {
+export async function getSilences() {
   const now = new Date();
   const rows = await listSilences(now, RECENT_MS);
-  return Response.json({ silences: rows.map((row) => silenceView(row, now)) });
+  return { silences: rows.map((row) => silenceView(row, now)) };
 }
 
-export async function postSilence(request: Request, actor: string): Promise<Response> {
+export async function postSilence(body: SilenceBody, actor: string) {
   const now = new Date();
-  const input = toInput(parseBody(ZSilenceBody, await readJson(request)), now);
-  return Response.json({ silence: silenceView(await insertSilence(input, actor), now) }, { status: 201 });
+  const input = toInput(body, now);
+  return reply({ silence: silenceView(await insertSilence(input, actor), now) }, { status: 201 });
 }
 
-export async function putSilence(request: Request, id: string): Promise<Response> {
+export async function putSilence(body: SilenceBody, id: string) {
   const now = new Date();
-  const input = toInput(parseBody(ZSilenceBody, await readJson(request)), now);
+  const input = toInput(body, now);
   const row = await existing(id);
   if (row.expiredAt !== null)
     throw new ApiError(409, "silence_expired", "an expired silence cannot be edited");
-  return Response.json({ silence: silenceView(await updateSilence(row.id, input), now) });
+  return { silence: silenceView(await updateSilence(row.id, input), now) };
 }
 
 /** DELETE expires the silence (it stays in the history). */
-export async function deleteSilence(id: string): Promise<Response> {
+export async function deleteSilence(id: string) {
   const now = new Date();
   const row = await existing(id);
-  if (row.expiredAt !== null) return Response.json({ silence: silenceView(row, now) });
-  return Response.json({ silence: silenceView(await expireSilence(row.id, now), now) });
+  if (row.expiredAt !== null) return { silence: silenceView(row, now) };
+  return { silence: silenceView(await expireSilence(row.id, now), now) };
 }

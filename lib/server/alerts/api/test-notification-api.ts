@@ -3,11 +3,11 @@ import { sampleNotification } from "@/lib/routing/sample-notification";
 import { insertDeliveries } from "../../db/alerting-deliveries";
 import { inTransaction } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
+import { reply } from "../../http/api-route";
 import { deliveryRowsFor } from "../delivery-rows";
 import { currentRouting } from "../routing-config";
-import { parseBody, readJson } from "./read-body";
 
-const ZBody = z.strictObject({ channel: z.string().min(1).max(64) });
+export const ZTestNotificationBody = z.strictObject({ channel: z.string().min(1).max(64) });
 
 /**
  * POST test-notification: a clearly labelled sample alert to every target of one channel, through the same delivery
@@ -16,8 +16,7 @@ const ZBody = z.strictObject({ channel: z.string().min(1).max(64) });
  * queued a millisecond later: a target's deliveries of one group go out in creation order, so never before the
  * trigger. Nobody is left with a test incident to close by hand.
  */
-export async function postTestNotification(request: Request): Promise<Response> {
-  const { channel: name } = parseBody(ZBody, await readJson(request));
+export async function postTestNotification({ channel: name }: z.infer<typeof ZTestNotificationBody>) {
   const { compiled } = await currentRouting();
   const channel = compiled.channels.get(name);
   const issue = (code: string, message: string) => [{ path: "$.channel", code, message }];
@@ -50,5 +49,5 @@ export async function postTestNotification(request: Request): Promise<Response> 
     ...(await insertDeliveries(sql, deliveryRowsFor(sample, channel, "test"), now)),
     ...(await insertDeliveries(sql, resolve, resolvedAt)),
   ]);
-  return Response.json({ deliveries: ids.map(String) }, { status: 202 });
+  return reply({ deliveries: ids.map(String) }, { status: 202 });
 }

@@ -1,10 +1,10 @@
-import { getAlerts } from "@/lib/server/alerts/api/alerts-api";
+import { getAlerts, ZAlertsQuery } from "@/lib/server/alerts/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ scope: "read" }, ({ request }) => getAlerts(request));
+export const GET = apiRoute({ scope: "read", query: ZAlertsQuery }, ({ query }) => getAlerts(query));
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

@@ -1,10 +1,10 @@
-import { getDeliveries } from "@/lib/server/alerts/api/deliveries-api";
+import { getDeliveries, ZDeliveriesQuery } from "@/lib/server/alerts/api/deliveries-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ scope: "read" }, ({ request }) => getDeliveries(request));
+export const GET = apiRoute({ scope: "read", query: ZDeliveriesQuery }, ({ query }) => getDeliveries(query));
 
 const notAllowed = methodNotAllowed("GET");
 export { notAllowed as POST, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

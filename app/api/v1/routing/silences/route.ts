@@ -1,13 +1,15 @@
-import { getSilences, postSilence } from "@/lib/server/alerts/api/silences-api";
-import { apiRoute } from "@/lib/server/http/api-route";
+import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
 import { actorName } from "@/lib/server/http/authenticate";
+import { getSilences, postSilence, ZSilenceBody } from "@/lib/server/alerts/api/silences-api";
+import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute({ scope: "read" }, () => getSilences());
-export const POST = apiRoute({ scope: "admin" }, ({ request, caller }) =>
-  postSilence(request, actorName(caller)),
+export const POST = apiRoute(
+  { scope: "admin", body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
+  ({ body, caller }) => postSilence(body, actorName(caller)),
 );
 
 const notAllowed = methodNotAllowed("GET", "POST");

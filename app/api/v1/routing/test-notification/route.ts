@@ -1,10 +1,14 @@
-import { postTestNotification } from "@/lib/server/alerts/api/test-notification-api";
+import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
+import { postTestNotification, ZTestNotificationBody } from "@/lib/server/alerts/api/test-notification-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ scope: "admin" }, ({ request }) => postTestNotification(request));
+export const POST = apiRoute(
+  { scope: "admin", body: ZTestNotificationBody, maxBytes: ROUTING_BODY_BYTES },
+  ({ body }) => postTestNotification(body),
+);
 
 const notAllowed = methodNotAllowed("POST");
 export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

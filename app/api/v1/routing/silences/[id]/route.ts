@@ -1,12 +1,14 @@
-import { deleteSilence, putSilence } from "@/lib/server/alerts/api/silences-api";
+import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
+import { deleteSilence, putSilence, ZSilenceBody } from "@/lib/server/alerts/api/silences-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
 
 export const dynamic = "force-dynamic";
 
-export const PUT = apiRoute({ scope: "admin", params: pathParams("id") }, ({ request, params }) =>
-  putSilence(request, params.id),
+export const PUT = apiRoute(
+  { scope: "admin", params: pathParams("id"), body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
+  ({ params, body }) => putSilence(body, params.id),
 );
 export const DELETE = apiRoute({ scope: "admin", params: pathParams("id") }, ({ params }) =>
   deleteSilence(params.id),

@@ -1,6 +1,6 @@
+import { actorName } from "@/lib/server/http/authenticate";
 import { postResolveAlert } from "@/lib/server/alerts/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
-import { actorName } from "@/lib/server/http/authenticate";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
 
