@@ -89,6 +89,14 @@ export async function anyGroupDue(now: Date): Promise<boolean> {
   return row?.due ?? false;
 }
 
+/** When the next group is due (any instance's): the flush timer is armed for it (notification_groups_next_action_at_idx). */
+export async function earliestGroupAction(): Promise<Date | null> {
+  const [row] = await poolSql().query<{ next: Date | null }>(
+    "select min(next_action_at) as next from notification_groups",
+  );
+  return row?.next ?? null;
+}
+
 /** Due groups, locked for this transaction; another instance's flush skips them (and takes the next ones). */
 export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
   const rows = await sql.query<{

@@ -5,6 +5,7 @@ import { poolSql } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
 import { deliveryRowsFor } from "../delivery-rows";
 import { currentRouting } from "../routing-config";
+import { wakeDeliveriesEverywhere } from "../wake-ups";
 import { parseBody, readJson } from "./read-body";
 
 const ZBody = z.strictObject({ channel: z.string().min(1).max(64) });
@@ -38,5 +39,6 @@ export async function postTestNotification(request: Request): Promise<Response> 
     deliveryRowsFor(sampleNotification(name, now.toISOString()), channel, "test"),
     now,
   );
+  await wakeDeliveriesEverywhere();
   return Response.json({ deliveries: ids.map(String) }, { status: 202 });
 }
