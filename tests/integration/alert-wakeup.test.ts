@@ -18,6 +18,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webh
 // delivery. Each record is its own chain and, grouped by chain with groupWait 0, its own notification.
 const SAFETY_TICK_MS = 30_000;
 const FAST_MS = 1_000;
+const GROUP_WAIT_MS = 1_500;
 const SLOW_ENV = {
   ...FAST_ROUTING_ENV,
   RECEIPT_ALERT_TICK_MS: String(SAFETY_TICK_MS),
@@ -46,6 +47,14 @@ function config(): TRoutingConfig {
       groupWait: "0s",
       groupInterval: "1s",
       repeatInterval: "1h",
+      routes: [
+        {
+          name: "waiting",
+          matchers: ['label.suite="wait"'],
+          groupWait: `${GROUP_WAIT_MS}ms`,
+          groupInterval: "2s",
+        },
+      ],
     },
     inhibitRules: [],
     silences: [],
@@ -76,16 +85,22 @@ const notificationsFor = (chainId: string) =>
     .received()
     .filter((request) => alertsReceived([request]).some((hit) => hit.alert.chainId === chainId));
 
-/** POSTs one failing record to `app` and returns how long after its commit its notification arrived. */
-async function timeToWebhook(app: RunningApp, id: string): Promise<number> {
-  const response = await apiClient(app.baseUrl, ingestKey).post([seedRecord("tool_failed", id)]);
+/**
+ * POSTs one failing record to `app` and returns how long after its answer its notification arrived: the batch is
+ * committed by then, and ingestion's own time (seconds on a loaded machine) is not what this measures. `sinceRequest`:
+ * from the request, for a lower bound.
+ */
+async function timeToWebhook(app: RunningApp, id: string, labels?: Record<string, string>) {
+  const record = seedRecord("tool_failed", id, (r) => {
+    if (labels) r.labels = labels;
+  });
+  const requested = Date.now();
+  const response = await apiClient(app.baseUrl, ingestKey).post([record]);
   expect(response.status, await response.clone().text()).toBe(200);
-  // From the answer (the batch is committed by then): ingestion's own time, seconds on a loaded machine, is not what
-  // this measures. The webhook may even arrive before the answer is read.
-  const committed = Date.now();
+  const answered = Date.now();
   await receiver.waitFor(() => notificationsFor(`chain:${id}`).length > 0, SAFETY_TICK_MS / 2, id);
-  const [first] = notificationsFor(`chain:${id}`);
-  return (first?.at ?? Number.POSITIVE_INFINITY) - committed;
+  const arrived = notificationsFor(`chain:${id}`)[0]?.at ?? Number.POSITIVE_INFINITY;
+  return { sinceAnswer: arrived - answered, sinceRequest: arrived - requested };
 }
 
 async function jobRuns(app: RunningApp, job: string): Promise<number> {
@@ -111,8 +126,15 @@ describe("wake-ups across two instances", () => {
 
   it("a record POSTed to one instance reaches the webhook well inside the safety tick", async () => {
     const times: number[] = [];
-    for (let i = 0; i < 5; i++) times.push(await timeToWebhook(i % 2 === 0 ? a : b, `fast-${i}`));
+    for (let i = 0; i < 5; i++)
+      times.push((await timeToWebhook(i % 2 === 0 ? a : b, `fast-${i}`)).sinceAnswer);
     for (const ms of times) expect(ms).toBeLessThan(FAST_MS);
+  });
+
+  it("a group is flushed when its groupWait ends, not at the next safety tick", async () => {
+    const { sinceAnswer, sinceRequest } = await timeToWebhook(a, "waiting", { suite: "wait" });
+    expect(sinceRequest).toBeGreaterThanOrEqual(GROUP_WAIT_MS);
+    expect(sinceAnswer).toBeLessThan(GROUP_WAIT_MS + FAST_MS);
   });
 
   it("no notification is sent twice across the instances", async () => {
@@ -149,7 +171,7 @@ describe("wake-ups across two instances", () => {
     const front = await start({ RECEIPT_DISABLE_WORKERS: "1" });
     await timeToWebhook(front, "warm-front");
     const times: number[] = [];
-    for (let i = 0; i < 3; i++) times.push(await timeToWebhook(front, `listen-${i}`));
+    for (let i = 0; i < 3; i++) times.push((await timeToWebhook(front, `listen-${i}`)).sinceAnswer);
     for (const ms of times) expect(ms).toBeLessThan(FAST_MS);
   });
 });

@@ -19,6 +19,8 @@ export type WakeListenerOptions = {
 };
 
 const CHANNELS = new Set<string>(Object.values(WAKE_CHANNELS));
+/** Its pg_stat_activity.application_name. */
+export const LISTENER_NAME = "receipt-wake-listener";
 
 export function startWakeListener(options: WakeListenerOptions): WakeListener {
   const firstRetryMs = options.firstRetryMs ?? 250;
@@ -44,7 +46,10 @@ export function startWakeListener(options: WakeListenerOptions): WakeListener {
   };
 
   const connect = async () => {
-    const current = new pg.Client({ connectionString: options.connectionString });
+    const current = new pg.Client({
+      connectionString: options.connectionString,
+      application_name: LISTENER_NAME,
+    });
     client = current;
     // Without these handlers a dropped socket is an unhandled 'error' event, which ends the process.
     current.on("error", (error) => {
