@@ -144,7 +144,7 @@ describe("wake-ups across two instances", () => {
         apiClient((i % 2 === 0 ? a : b).baseUrl, ingestKey).post([seedRecord("tool_failed", id)]),
       ),
     );
-    await receiver.waitFor(() => ids.every((id) => notificationsFor(`chain:${id}`).length > 0), FAST_MS * 5);
+    await receiver.waitFor(() => ids.every((id) => notificationsFor(`chain:${id}`).length > 0), FAST_MS * 10);
     await sleep(1_500); // a duplicate would come from the other instance's run right after
     for (const id of ids) expect(notificationsFor(`chain:${id}`), id).toHaveLength(1);
   });
@@ -160,7 +160,8 @@ describe("wake-ups across two instances", () => {
       await sleep(500);
       expect(await jobRuns(a, "alert-routing")).toBe(before);
       await client.query("select pg_notify('receipt_alert_outbox', '')");
-      await sleep(500);
+      const deadline = Date.now() + FAST_MS * 3;
+      while ((await jobRuns(a, "alert-routing")) === before && Date.now() < deadline) await sleep(50);
       expect(await jobRuns(a, "alert-routing")).toBeGreaterThan(before);
     } finally {
       await client.end();
