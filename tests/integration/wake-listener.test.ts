@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LISTENER_NAME, startWakeListener, type WakeListener } from "@/lib/server/db/wake-listener";
-import { WAKE_CHANNELS, type WakeChannel } from "@/lib/server/db/wake-notify";
+import { notifyWake, onWakeHere, WAKE_CHANNELS, type WakeChannel } from "@/lib/server/db/wake-notify";
 import { freePort } from "@/lib/server/db/embedded";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -12,10 +12,13 @@ let admin: pg.Client;
 
 beforeAll(async () => {
   db = await createTestDatabase();
+  process.env.DATABASE_URL = db.url;
   admin = new pg.Client({ connectionString: db.url });
   await admin.connect();
 });
 afterAll(async () => {
+  const { getPool } = await import("@/lib/server/db/client");
+  await getPool().end();
   await admin?.end();
   await db?.drop();
 });
@@ -111,5 +114,25 @@ describe("wake listener", () => {
       connects.mockRestore();
       errors.mockRestore();
     }
+  });
+});
+
+describe("in-process wake-ups", () => {
+  it("a commit wakes this instance directly, without its LISTEN connection; a rollback does not", async () => {
+    const { inTransaction } = await import("@/lib/server/db/sql");
+    const woken: WakeChannel[] = [];
+    onWakeHere((channel) => woken.push(channel));
+    await expect(
+      inTransaction(async (sql) => {
+        await notifyWake(sql, WAKE_CHANNELS.alertOutbox);
+        throw new Error("rolled back");
+      }),
+    ).rejects.toThrow("rolled back");
+    expect(woken).toEqual([]);
+    await inTransaction(async (sql) => {
+      await notifyWake(sql, WAKE_CHANNELS.deliveries);
+      expect(woken).toEqual([]); // not before the commit
+    });
+    expect(woken).toEqual([WAKE_CHANNELS.deliveries]);
   });
 });

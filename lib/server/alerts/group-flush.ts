@@ -19,7 +19,6 @@ import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
 import { failureReason, planIsolated, setAside, writeIsolated } from "../worker/isolate";
-import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { alertOf } from "./alert-rows";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "./group-flush-plan";
@@ -59,7 +58,6 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
     inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),
   };
   let notifications = 0;
-  let deliveriesMade = false;
   for (let batch = 0; batch < maxBatches; batch++) {
     const { claimed, sent } = await inTransaction(async (sql) => {
       const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
@@ -76,9 +74,9 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
           failed.push({ key: group.groupKey, reason: failureReason(error) });
         }
       }
-      const { written, failures } = await writeIsolated(sql, decided, async (some) => {
-        if ((await writeFlushes(sql, some, routing.compiled, now)) > 0) deliveriesMade = true;
-      });
+      const { written, failures } = await writeIsolated(sql, decided, (some) =>
+        writeFlushes(sql, some, routing.compiled, now),
+      );
       for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
       await setGroupsAside(sql, failed);
       await clearSetAside(
@@ -89,8 +87,6 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
       return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
     });
     notifications += sent;
-    // Committed: this instance sends them now (the other instances were told by the NOTIFY in the transaction).
-    if (deliveriesMade) wakeJob(ALERT_JOBS.delivery);
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }
   return notifications;
@@ -100,14 +96,14 @@ type Decided = { group: GroupSnapshot; plan: FlushPlan };
 
 /**
  * What the flush decided for these groups: their deliveries (the delivery job on every instance is woken when this
- * commits), their new state, the groups dropped. Returns the number of deliveries.
+ * commits), their new state, the groups dropped.
  */
 async function writeFlushes(
   sql: Sql,
   decided: readonly Decided[],
   routing: CompiledRouting,
   now: Date,
-): Promise<number> {
+): Promise<void> {
   const notifications = decided.flatMap(({ plan }) => plan.notification ?? []);
   const states: GroupState[] = [];
   const dropped: string[] = [];
@@ -143,7 +139,6 @@ async function writeFlushes(
   if (deliveries.length > 0) await notifyWake(sql, WAKE_CHANNELS.deliveries);
   await saveGroupStates(sql, states, now);
   await deleteGroups(sql, dropped);
-  return deliveries.length;
 }
 
 /** Set aside: recorded, and taken off the schedule until a new member arrives or an operator retries it. */

@@ -2,7 +2,7 @@ import { alertJobs } from "../alerts/jobs";
 import { alertSettings } from "../alerts/settings";
 import { reclassifyDueChains } from "../db/deadlines";
 import { startWakeListener } from "../db/wake-listener";
-import { WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
+import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "./isolate";
 import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
@@ -45,10 +45,13 @@ export function startBackgroundJobs() {
   started = true;
   for (const job of jobs) startJob(job);
   const settings = alertSettings();
-  if (settings.wakeUps && process.env.DATABASE_URL) {
+  if (!settings.wakeUps) return;
+  const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
+  onWakeHere(wakeFor);
+  if (process.env.DATABASE_URL) {
     startWakeListener({
       connectionString: process.env.DATABASE_URL,
-      onWake: (channel) => wakeJob(JOB_OF_CHANNEL[channel]),
+      onWake: wakeFor,
       onConnected: wakeAllJobs,
       maxRetryMs: settings.wakeReconnectMaxMs,
     });
