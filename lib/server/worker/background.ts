@@ -5,6 +5,7 @@ import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "./isolate";
+import { createJobRunner } from "./job-runner";
 import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
 
 // Background work of the server process: no extra service to run. Each job runs at most once at a time here;
@@ -13,8 +14,7 @@ import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
 // does, and the next tick tries again.
 //
 // A job runs when woken (wake.ts: a commit in this process, or a NOTIFY from any instance through the wake
-// listener) and on its tick, the safety net for a lost notification. A wake-up during a run makes one more run right
-// after it, so a change committed while the job was reading is never left for the next tick.
+// listener) and on its tick, the safety net for a lost notification (job-runner.ts: one run at a time, coalesced).
 type Job = {
   name: string;
   everyMs: number;
@@ -59,36 +59,14 @@ export function startBackgroundJobs() {
 }
 
 function startJob(job: Job) {
-  let running = false;
-  let again = false;
-  const runOnce = async (): Promise<boolean> => {
-    metrics().jobRuns.inc({ job: job.name });
-    try {
-      return (await job.run()) === true;
-    } catch (error) {
+  const runner = createJobRunner(job.run, {
+    started: () => metrics().jobRuns.inc({ job: job.name }),
+    failed: (error) => {
       metrics().jobFailures.inc({ job: job.name });
       console.error(`receipt: ${job.name} job failed:`, failureReason(error));
-      return false;
-    }
-  };
-  const runUntilQuiet = async () => {
-    running = true;
-    try {
-      do {
-        again = false;
-        if (await runOnce()) again = true;
-      } while (again);
-    } finally {
-      running = false;
-    }
-  };
-  const wake = () => {
-    if (running) again = true;
-    else void runUntilQuiet();
-  };
-  if (alertSettings().wakeUps) registerWakeable(job.name, wake);
-  const timer = setInterval(() => {
-    if (!running) void runUntilQuiet();
-  }, job.everyMs);
+    },
+  });
+  if (alertSettings().wakeUps) registerWakeable(job.name, runner.wake);
+  const timer = setInterval(runner.tick, job.everyMs);
   timer.unref();
 }
