@@ -19,6 +19,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webh
 const SAFETY_TICK_MS = 30_000;
 const FAST_MS = 1_000;
 const GROUP_WAIT_MS = 1_500;
+const CADENCE_MS = 2_000;
 const SLOW_ENV = {
   ...FAST_ROUTING_ENV,
   RECEIPT_ALERT_TICK_MS: String(SAFETY_TICK_MS),
@@ -53,6 +54,13 @@ function config(): TRoutingConfig {
           matchers: ['label.suite="wait"'],
           groupWait: `${GROUP_WAIT_MS}ms`,
           groupInterval: "2s",
+        },
+        {
+          name: "cadence",
+          matchers: ['label.suite="cadence"'],
+          groupBy: ["state"],
+          groupWait: "0s",
+          groupInterval: `${CADENCE_MS}ms`,
         },
       ],
     },
@@ -135,6 +143,26 @@ describe("wake-ups across two instances", () => {
     const { sinceAnswer, sinceRequest } = await timeToWebhook(a, "waiting", { suite: "wait" });
     expect(sinceRequest).toBeGreaterThanOrEqual(GROUP_WAIT_MS);
     expect(sinceAnswer).toBeLessThan(GROUP_WAIT_MS + FAST_MS);
+  });
+
+  it("groupInterval is a cadence: a change after a quiet tick waits for the next tick, not for groupInterval since the last send", async () => {
+    await timeToWebhook(a, "cadence-1", { suite: "cadence" });
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client
+      .query<{ first: Date }>(
+        `select g.first_seen_at as first from notification_groups g
+          join notification_group_members m on m.group_key = g.group_key
+          join alerts a on a.fingerprint = m.fingerprint where a.chain_id = 'chain:cadence-1'`,
+      )
+      .finally(() => client.end());
+    const anchor = rows[0]?.first.getTime() ?? Number.NaN;
+    // After the quiet tick at anchor + 1·interval: "groupInterval since the last send" would send it at once.
+    await sleep(anchor + CADENCE_MS + 300 - Date.now());
+    await timeToWebhook(b, "cadence-2", { suite: "cadence" });
+    const arrived = notificationsFor("chain:cadence-2")[0]?.at ?? Number.NaN;
+    expect(arrived).toBeGreaterThanOrEqual(anchor + 2 * CADENCE_MS);
+    expect(arrived).toBeLessThan(anchor + 2 * CADENCE_MS + FAST_MS);
   });
 
   it("no notification is sent twice across the instances", async () => {
