@@ -1,8 +1,9 @@
 // Grouping and notification timing, as pure functions of state and `now` (the delivery worker
 // persists the state; these decide). Semantics follow Alertmanager:
 //  - a new group waits groupWait, so alerts arriving together go out in one notification;
-//  - after that, a changed group (alerts added or resolved) is re-sent at most every groupInterval;
-//  - an unchanged group that is still firing is re-sent every repeatInterval.
+//  - after that the group flushes every groupInterval (a cadence anchored at its first flush), and a change (alerts
+//    added or resolved) goes out at the first flush tick at or after it;
+//  - an unchanged group that is still firing is re-sent at the first tick at or after repeatInterval.
 import type { AlertLabels } from "./types";
 
 const quote = (value: string): string => JSON.stringify(value);
@@ -55,9 +56,30 @@ const sameSet = (a: readonly string[], b: readonly string[]): boolean => {
 };
 
 /**
+ * The group's flush cadence (Alertmanager's aggregation-group timer): the first flush at firstSeenAt + groupWait, then
+ * one every groupInterval after it. These return the tick at or before `at`, and the first tick at or after `at`.
+ */
+export function flushTickAtOrBefore(group: Pick<GroupState, "firstSeenAt">, at: number, timing: GroupTiming) {
+  const anchor = group.firstSeenAt + timing.groupWait;
+  const interval = Math.max(timing.groupInterval, 1);
+  return at <= anchor ? anchor : anchor + Math.floor((at - anchor) / interval) * interval;
+}
+
+export function flushTickAtOrAfter(group: Pick<GroupState, "firstSeenAt">, at: number, timing: GroupTiming) {
+  const anchor = group.firstSeenAt + timing.groupWait;
+  const interval = Math.max(timing.groupInterval, 1);
+  return at <= anchor ? anchor : anchor + Math.ceil((at - anchor) / interval) * interval;
+}
+
+/**
  * Decide whether a group notifies now. `firingFingerprints` are the group's alerts firing now
  * (after silences, inhibition and per-route delay). A notification lists the firing alerts and
  * those resolved since the last send; status is "resolved" once nothing fires.
+ *
+ * groupInterval is a cadence, not a distance from the last send: a changed group is sent when a flush tick has
+ * passed since the last send (at most one notification per tick); an unchanged firing group is re-sent at the first
+ * tick at or after the last send's tick + repeatInterval (measured from the tick, so a late flush does not push the
+ * repeat one interval later).
  */
 export function nextGroupAction(
   group: GroupState,
@@ -65,22 +87,28 @@ export function nextGroupAction(
   now: number,
   timing: GroupTiming,
 ): GroupAction {
+  const firstTick = group.firstSeenAt + timing.groupWait;
   if (group.lastSentAt === undefined) {
     // Alerts that resolved before the first flush were never announced, so they need no resolve.
     if (firingFingerprints.length === 0) return { action: "idle" };
-    const due = group.firstSeenAt + timing.groupWait;
-    return now >= due
+    return now >= firstTick
       ? { action: "send", why: "group_wait" }
-      : { action: "wait", until: due, why: "group_wait" };
+      : { action: "wait", until: firstTick, why: "group_wait" };
   }
+  const lastSentAt = group.lastSentAt;
   if (!sameSet(firingFingerprints, group.lastSentFingerprints)) {
-    const due = group.lastSentAt + timing.groupInterval;
-    return now >= due
+    if (now < firstTick) return { action: "wait", until: firstTick, why: "group_interval" };
+    const tick = flushTickAtOrBefore(group, now, timing);
+    return tick > lastSentAt
       ? { action: "send", why: "group_interval" }
-      : { action: "wait", until: due, why: "group_interval" };
+      : { action: "wait", until: tick + Math.max(timing.groupInterval, 1), why: "group_interval" };
   }
   if (firingFingerprints.length === 0) return { action: "idle" };
-  const due = group.lastSentAt + timing.repeatInterval;
+  const due = flushTickAtOrAfter(
+    group,
+    flushTickAtOrBefore(group, lastSentAt, timing) + timing.repeatInterval,
+    timing,
+  );
   return now >= due
     ? { action: "send", why: "repeat_interval" }
     : { action: "wait", until: due, why: "repeat_interval" };

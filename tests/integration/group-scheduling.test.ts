@@ -77,7 +77,7 @@ describe("notification group scheduling", () => {
     expect(await nextActionAt("g-new")).toBe(T0 + WAIT);
   });
 
-  it("new members after a send wait for groupInterval after it, not groupWait from now", async () => {
+  it("new members after a send wait for the group's next flush tick, not groupWait from now", async () => {
     await add("g-busy", "fp-1", at(0));
     await sent("g-busy", at(WAIT));
     await add("g-busy", "fp-2", at(WAIT + 10_000));
@@ -85,14 +85,31 @@ describe("notification group scheduling", () => {
     expect(await nextActionAt("g-busy")).toBe(T0 + WAIT + INTERVAL);
   });
 
-  it("a member added once groupInterval has passed since the send is evaluated at once", async () => {
+  it("groupInterval is a cadence: a send that ran late does not shift the next tick", async () => {
+    await add("g-late", "fp-1", at(0));
+    await sent("g-late", at(WAIT + 7_000));
+    await add("g-late", "fp-2", at(WAIT + 10_000));
+    expect(await nextActionAt("g-late")).toBe(T0 + WAIT + INTERVAL);
+  });
+
+  it("a member added after quiet ticks waits for the next tick of the cadence, not groupInterval from now", async () => {
     await add("g-quiet", "fp-1", at(0));
     await sent("g-quiet", at(WAIT));
     await sql
       .poolSql()
       .execute("update notification_groups set next_action_at = null where group_key = $1", ["g-quiet"]);
     await add("g-quiet", "fp-2", at(WAIT + INTERVAL + 5_000));
-    expect(await nextActionAt("g-quiet")).toBe(T0 + WAIT + INTERVAL + 5_000);
+    expect(await nextActionAt("g-quiet")).toBe(T0 + WAIT + 2 * INTERVAL);
+  });
+
+  it("a member added exactly on a tick is evaluated at that tick", async () => {
+    await add("g-tick", "fp-1", at(0));
+    await sent("g-tick", at(WAIT));
+    await sql
+      .poolSql()
+      .execute("update notification_groups set next_action_at = null where group_key = $1", ["g-tick"]);
+    await add("g-tick", "fp-2", at(WAIT + 3 * INTERVAL));
+    expect(await nextActionAt("g-tick")).toBe(T0 + WAIT + 3 * INTERVAL);
   });
 
   it("an earlier wake-up planned by a flush is kept", async () => {

@@ -21,12 +21,13 @@ beforeAll(async () => {
   readKey = createKeyWithCli(db.url, "scraper", ["read"]);
   ingestKey = createKeyWithCli(db.url, "agent", ["ingest"]);
   receiver = await startWebhookReceiver();
-  // The deadline and routing jobs wait an hour between runs, so their backlog stays put while it is scraped; the
-  // delivery job runs often.
+  // The deadline and routing jobs wait an hour between runs and are never woken, so their backlog stays put while it
+  // is scraped; the delivery job runs often.
   app = await startApp(db.url, {
     RECEIPT_DEADLINE_TICK_MS: String(HOUR),
     RECEIPT_ALERT_TICK_MS: String(HOUR),
     RECEIPT_DELIVERY_TICK_MS: "100",
+    RECEIPT_WAKE_UPS: "0",
   });
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();

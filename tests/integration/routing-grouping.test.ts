@@ -136,7 +136,9 @@ describe("grouping and timing", () => {
     expect(second?.body.replace(/"startsAt":"[^"]+"/, "")).toBe(
       first?.body.replace(/"startsAt":"[^"]+"/, ""),
     );
-    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1900);
+    // Due at the first send's flush tick + repeatInterval (2 s): the first send's own lateness (flush and HTTP, on a
+    // loaded machine) shortens the gap the receiver sees, but never to a groupInterval (1 s).
+    expect((second?.at ?? 0) - (first?.at ?? 0)).toBeGreaterThanOrEqual(1500);
   });
 
   it("chains that turn healthy are sent as resolved; the last one resolves the group", async () => {

@@ -88,25 +88,30 @@ describe("planGroupFlush", () => {
     expect(due.nextActionAt?.getTime()).toBe(T + 10_000 + 3_600_000);
   });
 
+  // Sent at the first flush tick (groupWait after the first alert); the group's cadence runs from there.
+  const firstTick = T + 10_000;
+
   it("an unchanged group repeats after repeatInterval", () => {
     const sent = group([a, b], {
-      lastSentAt: new Date(T),
+      lastSentAt: new Date(firstTick),
       lastSentFingerprints: [a.fingerprint, b.fingerprint],
     });
-    expect(planGroupFlush(sent, [a, b], routing, T + 60_000, {}).notification).toBeUndefined();
-    expect(planGroupFlush(sent, [a, b], routing, T + 3_600_000, {}).notification?.alerts).toHaveLength(2);
+    expect(planGroupFlush(sent, [a, b], routing, firstTick + 60_000, {}).notification).toBeUndefined();
+    expect(
+      planGroupFlush(sent, [a, b], routing, firstTick + 3_600_000, {}).notification?.alerts,
+    ).toHaveLength(2);
   });
 
-  it("a resolution is sent after groupInterval, then the alert leaves the group", () => {
-    const resolvedB = { ...b, status: "resolved", endsAt: new Date(T + 1000) };
+  it("a resolution is sent at the next flush tick, then the alert leaves the group", () => {
+    const resolvedB = { ...b, status: "resolved", endsAt: new Date(firstTick + 1000) };
     const sent = group([a, b], {
-      lastSentAt: new Date(T),
+      lastSentAt: new Date(firstTick),
       lastSentFingerprints: [a.fingerprint, b.fingerprint],
     });
     expect(planGroupFlush(sent, [a, resolvedB], routing, T + 30_000, {}).nextActionAt?.getTime()).toBe(
-      T + 60_000,
+      firstTick + 60_000,
     );
-    const plan = planGroupFlush(sent, [a, resolvedB], routing, T + 60_000, {});
+    const plan = planGroupFlush(sent, [a, resolvedB], routing, firstTick + 60_000, {});
     expect(plan.notification?.alerts.map((x) => x.status)).toEqual(["firing", "resolved"]);
     expect(plan.members).toEqual([a.fingerprint]);
   });

@@ -6,6 +6,8 @@ import { compileRouting } from "@/lib/routing/compile";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import {
   alertReadyAt,
+  flushTickAtOrAfter,
+  flushTickAtOrBefore,
   type GroupAction,
   type GroupState,
   groupKey,
@@ -95,21 +97,42 @@ describe("nextGroupAction", () => {
       expected: { action: "idle" },
     },
     {
-      name: "a new alert joins: wait for groupInterval since the last send",
+      name: "a new alert joins: wait for the next flush tick",
       group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
       firing: ["a", "b"],
       now: T + 60_000,
       expected: { action: "wait", until: T + 330_000, why: "group_interval" },
     },
     {
-      name: "a changed group sends at groupInterval",
+      name: "a changed group sends at the next flush tick",
       group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
       firing: ["a", "b"],
       now: T + 330_000,
       expected: { action: "send", why: "group_interval" },
     },
     {
-      name: "everything resolved: the resolved notification goes at groupInterval",
+      name: "the cadence is anchored at the first tick, not at a late send (Alertmanager: not since the last send)",
+      group: { firstSeenAt: T, lastSentAt: T + 35_000, lastSentFingerprints: ["a"] },
+      firing: ["a", "b"],
+      now: T + 330_000,
+      expected: { action: "send", why: "group_interval" },
+    },
+    {
+      name: "a first send between ticks (a delayed alert): the next change waits for the next tick only",
+      group: { firstSeenAt: T, lastSentAt: T + 100_000, lastSentFingerprints: ["a"] },
+      firing: ["a", "b"],
+      now: T + 200_000,
+      expected: { action: "wait", until: T + 330_000, why: "group_interval" },
+    },
+    {
+      name: "ticks passed with nothing to send: a change evaluated at a later tick goes out then",
+      group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
+      firing: ["b"],
+      now: T + 930_000 + 20,
+      expected: { action: "send", why: "group_interval" },
+    },
+    {
+      name: "everything resolved: the resolved notification goes at the next tick",
       group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["a"] },
       firing: [],
       now: T + 330_000,
@@ -118,6 +141,13 @@ describe("nextGroupAction", () => {
     {
       name: "unchanged and firing: wait for repeatInterval",
       group: { firstSeenAt: T, lastSentAt: T + 30_000, lastSentFingerprints: ["b", "a"] },
+      firing: ["a", "b"],
+      now: T + 330_000,
+      expected: { action: "wait", until: T + 30_000 + 14_400_000, why: "repeat_interval" },
+    },
+    {
+      name: "unchanged and firing: repeat counted from the send's tick, so a late flush does not push it a tick later",
+      group: { firstSeenAt: T, lastSentAt: T + 30_250, lastSentFingerprints: ["b", "a"] },
       firing: ["a", "b"],
       now: T + 330_000,
       expected: { action: "wait", until: T + 30_000 + 14_400_000, why: "repeat_interval" },
@@ -139,6 +169,30 @@ describe("nextGroupAction", () => {
   ];
   it.each(cases)("$name", ({ group, firing, now, expected }) => {
     expect(nextGroupAction(group, firing, now, timing)).toEqual(expected);
+  });
+
+  it("a repeatInterval that is not a multiple of groupInterval repeats at the first tick after it", () => {
+    const odd = { groupWait: 0, groupInterval: 60_000, repeatInterval: 90_000 };
+    const group = { firstSeenAt: T, lastSentAt: T, lastSentFingerprints: ["a"] };
+    expect(nextGroupAction(group, ["a"], T + 1, odd)).toEqual({
+      action: "wait",
+      until: T + 120_000,
+      why: "repeat_interval",
+    });
+    expect(nextGroupAction(group, ["a"], T + 120_000, odd)).toEqual({
+      action: "send",
+      why: "repeat_interval",
+    });
+  });
+
+  it("flush ticks: groupWait after the first alert, then every groupInterval", () => {
+    const group = { firstSeenAt: T };
+    expect(flushTickAtOrAfter(group, T + 1, timing)).toBe(T + 30_000);
+    expect(flushTickAtOrAfter(group, T + 30_000, timing)).toBe(T + 30_000);
+    expect(flushTickAtOrAfter(group, T + 30_001, timing)).toBe(T + 330_000);
+    expect(flushTickAtOrAfter(group, T + 630_000, timing)).toBe(T + 630_000);
+    expect(flushTickAtOrBefore(group, T + 629_999, timing)).toBe(T + 330_000);
+    expect(flushTickAtOrBefore(group, T + 5, timing)).toBe(T + 30_000);
   });
 
   it("lists what resolved since the last send", () => {

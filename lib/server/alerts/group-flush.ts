@@ -17,6 +17,7 @@ import {
 import { activeSilences } from "../db/alerting-silences";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
+import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
 import { failureReason, planIsolated, setAside, writeIsolated } from "../worker/isolate";
 import { alertOf } from "./alert-rows";
 import { deliveryRowsFor } from "./delivery-rows";
@@ -93,8 +94,16 @@ export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): P
 
 type Decided = { group: GroupSnapshot; plan: FlushPlan };
 
-/** What the flush decided for these groups: their deliveries, their new state, the groups dropped. */
-async function writeFlushes(sql: Sql, decided: readonly Decided[], routing: CompiledRouting, now: Date) {
+/**
+ * What the flush decided for these groups: their deliveries (the delivery job on every instance is woken when this
+ * commits), their new state, the groups dropped.
+ */
+async function writeFlushes(
+  sql: Sql,
+  decided: readonly Decided[],
+  routing: CompiledRouting,
+  now: Date,
+): Promise<void> {
   const notifications = decided.flatMap(({ plan }) => plan.notification ?? []);
   const states: GroupState[] = [];
   const dropped: string[] = [];
@@ -127,6 +136,7 @@ async function writeFlushes(sql: Sql, decided: readonly Decided[], routing: Comp
     return deliveryRowsFor(notification, channel, "notification");
   });
   await insertDeliveries(sql, deliveries, now);
+  if (deliveries.length > 0) await notifyWake(sql, WAKE_CHANNELS.deliveries);
   await saveGroupStates(sql, states, now);
   await deleteGroups(sql, dropped);
 }

@@ -1,21 +1,53 @@
+import { earliestGroupAction } from "../db/alerting-groups";
+import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { sendDueDeliveries } from "./delivery-worker";
 import { flushDueGroups } from "./group-flush";
 import { routeOutboxEvents } from "./outbox-processor";
 import { alertSettings } from "./settings";
 
-/** Outbox → groups → deliveries. Routing first, so a group flushed in this tick already has this tick's alerts. */
+const { routing: ROUTING_JOB, delivery: DELIVERY_JOB } = ALERT_JOBS;
+/** sendDueDeliveries's batch: a full one may have left due deliveries behind. */
+const DELIVERY_BATCH = 20;
+/** A group already due after a flush is locked by another instance's flush, or beyond this run's batches. */
+const OVERDUE_RETRY_MS = 100;
+
+/** Outbox → groups → deliveries. Routing first, so a group flushed in this run already has this run's alerts. */
 async function routeAndFlush(): Promise<void> {
-  // Drain what accumulated (bounded: another instance holding the outbox lock makes this return 0).
-  for (let round = 0; round < 50 && (await routeOutboxEvents()) > 0; round++);
-  await flushDueGroups();
+  try {
+    // Drain what accumulated (bounded: another instance holding the outbox lock makes this return 0).
+    for (let round = 0; round < 50 && (await routeOutboxEvents()) > 0; round++);
+    await flushDueGroups();
+  } finally {
+    await armGroupTimer();
+  }
+}
+
+// One timer per instance for the earliest scheduled group (groupWait, the next flush tick, a delayed alert's ready
+// time), so a group is flushed when it is due rather than at the next safety tick. Re-armed after every run.
+let groupTimer: NodeJS.Timeout | undefined;
+
+async function armGroupTimer(): Promise<void> {
+  if (!alertSettings().wakeUps) return;
+  clearTimeout(groupTimer);
+  groupTimer = undefined;
+  const next = await earliestGroupAction().catch(() => null); // the safety tick covers a failed read
+  if (!next) return;
+  const untilDue = next.getTime() - Date.now();
+  const delay = untilDue > 0 ? untilDue : OVERDUE_RETRY_MS;
+  groupTimer = setTimeout(() => wakeJob(ROUTING_JOB), delay);
+  groupTimer.unref();
 }
 
 /** Background jobs of alert routing, for lib/server/worker/background.ts. */
 export function alertJobs() {
   const settings = alertSettings();
   return [
-    { name: "alert-routing", everyMs: settings.alertTickMs, run: routeAndFlush },
-    // Separate from routing: a slow receiver must not delay grouping decisions.
-    { name: "delivery", everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },
+    { name: ROUTING_JOB, everyMs: settings.alertTickMs, run: routeAndFlush },
+    // Separate from routing: a slow receiver must not delay grouping decisions. A full batch runs again at once.
+    {
+      name: DELIVERY_JOB,
+      everyMs: settings.deliveryTickMs,
+      run: async () => (await sendDueDeliveries()) >= DELIVERY_BATCH,
+    },
   ];
 }

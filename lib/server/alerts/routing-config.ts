@@ -5,6 +5,7 @@ import { unmaskSecrets } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
 import { insertConfigVersion, newestConfigVersionId, readConfigVersion } from "../db/alerting-config";
 import { ApiError } from "../http/api-error";
+import { ALERT_JOBS, wakeJob } from "../worker/wake";
 
 export type CurrentRouting = {
   /** null: no version saved yet, the shipped default is in force. */
@@ -34,7 +35,7 @@ function defaultRouting(): CurrentRouting {
 
 async function compileVersion(id: bigint): Promise<CurrentRouting> {
   const row = await readConfigVersion(id);
-  const loaded = row ? loadRoutingConfig(row.config) : undefined;
+  const loaded = row ? loadRoutingConfig(row.config, { stored: true }) : undefined;
   // Only validated configs are saved; a row that no longer loads (a rule tightened since) must not stop alerting.
   if (!loaded?.ok) {
     console.error(`receipt: routing config version ${id} does not load; using the shipped default`);
@@ -68,7 +69,13 @@ export async function saveRoutingConfig(input: {
   const loaded = loadRoutingConfig(unmasked.value);
   if (!loaded.ok) throw configErrors(loaded.errors);
   const versionId = await insertConfigVersion(
-    { config: loaded.config, createdBy: input.actor, comment: input.comment, baseVersion: input.baseVersion },
+    {
+      config: loaded.config,
+      createdBy: input.actor,
+      comment: input.comment,
+      baseVersion: input.baseVersion,
+      channelsGainingTargets: channelsGainingTargets(current.config, loaded.config),
+    },
     (found) =>
       new ApiError(409, "config_changed", "the routing config changed since it was read; reload and retry", [
         {
@@ -78,5 +85,20 @@ export async function saveRoutingConfig(input: {
         },
       ]),
   );
+  // This instance routes now; the others hear the NOTIFY of the save's transaction.
+  wakeJob(ALERT_JOBS.routing);
   return { versionId, config: loaded.config };
+}
+
+/**
+ * Channels with more targets in `next` than in `previous` (a first target, one added or re-enabled): their firing
+ * alerts were recorded as sent to nobody, and are sent again (rerouteFiringAlerts).
+ */
+export function channelsGainingTargets(previous: TRoutingConfig, next: TRoutingConfig): string[] {
+  const live = (targets: readonly unknown[]) =>
+    targets.filter((target) => (target as { enabled?: boolean }).enabled !== false).length;
+  const before = new Map(previous.channels.map((channel) => [channel.name, live(channel.targets)]));
+  return next.channels
+    .filter((channel) => live(channel.targets) > (before.get(channel.name) ?? 0))
+    .map((channel) => channel.name);
 }

@@ -5,10 +5,18 @@ import { z } from "zod";
 const ms = (fallback: number, min = 1) => z.coerce.number().int().min(min).default(fallback);
 
 const ZAlertSettings = z.object({
-  /** How often the outbox is routed into notification groups and due groups are flushed. */
-  RECEIPT_ALERT_TICK_MS: ms(1000, 10),
-  /** How often due deliveries are sent. */
-  RECEIPT_DELIVERY_TICK_MS: ms(1000, 10),
+  // Wake-ups and safety ticks (lib/server/worker/background.ts). A commit wakes routing and delivery at once, in this
+  // process and, through LISTEN/NOTIFY, in every other; a timer flushes each group when it is due. The ticks only
+  // catch what a lost notification missed.
+  /** Safety tick: how often the outbox is routed and due groups are flushed without a wake-up. */
+  RECEIPT_ALERT_TICK_MS: ms(5000, 10),
+  /** Safety tick: how often due deliveries (retries included) are sent without a wake-up. */
+  RECEIPT_DELIVERY_TICK_MS: ms(5000, 10),
+  /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only. */
+  RECEIPT_WAKE_UPS: z.enum(["0", "1"]).default("1"),
+  /** Longest wait between reconnection attempts of the LISTEN connection. */
+  RECEIPT_WAKE_RECONNECT_MAX_MS: ms(30_000, 100),
+
   /** Per-attempt HTTP timeout. */
   RECEIPT_DELIVERY_TIMEOUT_MS: ms(10_000, 100),
   RECEIPT_DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(50).default(8),
@@ -23,6 +31,8 @@ const ZAlertSettings = z.object({
 export type AlertSettings = {
   alertTickMs: number;
   deliveryTickMs: number;
+  wakeUps: boolean;
+  wakeReconnectMaxMs: number;
   timeoutMs: number;
   maxAttempts: number;
   backoffMs: number;
@@ -43,6 +53,8 @@ export function alertSettings(): AlertSettings {
   cached = {
     alertTickMs: env.RECEIPT_ALERT_TICK_MS,
     deliveryTickMs: env.RECEIPT_DELIVERY_TICK_MS,
+    wakeUps: env.RECEIPT_WAKE_UPS === "1",
+    wakeReconnectMaxMs: env.RECEIPT_WAKE_RECONNECT_MAX_MS,
     timeoutMs: env.RECEIPT_DELIVERY_TIMEOUT_MS,
     maxAttempts: env.RECEIPT_DELIVERY_MAX_ATTEMPTS,
     backoffMs: env.RECEIPT_DELIVERY_BACKOFF_MS,

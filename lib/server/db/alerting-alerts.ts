@@ -6,6 +6,7 @@ import type { StoredAlert } from "../alerts/alert-rows";
 import { getPrisma } from "./client";
 import { isoTime, jsonRows } from "./json-rows";
 import { poolSql, prepared, prismaSql, type Sql } from "./sql";
+import { notifyWake, WAKE_CHANNELS } from "./wake-notify";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -154,7 +155,7 @@ const APPEND_OUTBOX_EVENTS = prepared(
   "insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])",
 );
 
-/** One statement whatever the number of events. */
+/** One statement whatever the number of events; routing on every instance is woken when the caller commits. */
 export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promise<void> {
   if (events.length === 0) return;
   await sql.execute(APPEND_OUTBOX_EVENTS, [
@@ -162,6 +163,7 @@ export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promi
     events.map((e) => e.chainId),
     events.map((e) => e.event),
   ]);
+  await notifyWake(sql, WAKE_CHANNELS.alertOutbox);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
+import { notifyWakeInPrisma, WAKE_CHANNELS } from "./wake-notify";
 
 type Tx = Prisma.TransactionClient;
 
@@ -35,9 +36,16 @@ export async function listConfigVersions(limit: number) {
 /**
  * Saves a new current version and re-routes every firing alert under it (one "updated" outbox event each), in one
  * transaction. Serialised by an advisory lock so two saves cannot both claim to follow the same base version.
+ * `channelsGainingTargets`: channels that had no targets, or fewer, before this version (see rerouteFiringAlerts).
  */
 export async function insertConfigVersion(
-  input: { config: unknown; createdBy: string; comment: string | null; baseVersion?: bigint | null },
+  input: {
+    config: unknown;
+    createdBy: string;
+    comment: string | null;
+    baseVersion?: bigint | null;
+    channelsGainingTargets?: readonly string[];
+  },
   onConflict: (current: bigint | null) => Error,
 ): Promise<bigint> {
   return getPrisma().$transaction(async (tx) => {
@@ -54,7 +62,7 @@ export async function insertConfigVersion(
       },
       select: { id: true },
     });
-    await rerouteFiringAlerts(tx, new Date());
+    await rerouteFiringAlerts(tx, new Date(), input.channelsGainingTargets ?? []);
     return row.id;
   });
 }
@@ -64,9 +72,25 @@ async function currentId(tx: Tx): Promise<bigint | null> {
   return row?.id ?? null;
 }
 
-/** Routes, silences or inhibition changed: every firing alert is routed again and every group re-evaluated. */
-export async function rerouteFiringAlerts(tx: Tx, now: Date): Promise<void> {
+/**
+ * Routes, silences or inhibition changed: every firing alert is routed again and every group re-evaluated (routing
+ * on every instance is woken at commit).
+ *
+ * A flush of a group whose channel had no target advanced the group as if sent, so its firing alerts would reach a
+ * target added later only after repeatInterval. For the channels gaining targets, each group forgets what it "sent":
+ * its firing alerts count as new, and go out at the group's next flush tick (within groupInterval); alerts resolved
+ * meanwhile were never told to anyone and are dropped silently.
+ */
+export async function rerouteFiringAlerts(
+  tx: Tx,
+  now: Date,
+  channelsGainingTargets: readonly string[] = [],
+): Promise<void> {
   await tx.$executeRaw`insert into alert_outbox (fingerprint, chain_id, event)
     select fingerprint, chain_id, 'updated' from alerts where status = 'firing' order by fingerprint`;
   await tx.$executeRaw`update notification_groups set next_action_at = ${now}`;
+  if (channelsGainingTargets.length > 0)
+    await tx.$executeRaw`update notification_groups set last_sent_fingerprints = '{}'
+      where receiver = any(${[...channelsGainingTargets]}::text[])`;
+  await notifyWakeInPrisma(tx, WAKE_CHANNELS.alertOutbox);
 }

@@ -18,12 +18,12 @@ export type GroupMembers = {
 };
 
 /**
- * Adds members, creating groups as needed, and schedules each group's next evaluation for when a notification could
- * first be due: groupWait after the first alert, groupInterval after the last send (a change is never sent sooner:
- * nextGroupAction). Not sooner: an evaluation reads and routes every member, seconds of CPU for a group of tens of
- * thousands, and one that cannot send is wasted. An earlier wake-up a flush planned (a delayed alert's ready time, a
- * muted alert's re-check) is kept. A group left empty starts afresh: a new first alert waits groupWait again instead
- * of inheriting an old group's clock. (The read of the current row is not locked; a stale read can only make the
+ * Adds members, creating groups as needed, and schedules each group's next evaluation for its first flush tick at or
+ * after now (nextGroupAction's cadence: firstSeenAt + groupWait, then every groupInterval), when the change can first
+ * be sent. Not sooner: an evaluation reads and routes every member, seconds of CPU for a group of tens of thousands,
+ * and one that cannot send is wasted. An earlier wake-up a flush planned (a delayed alert's ready time, a muted
+ * alert's re-check) is kept. A group left empty starts afresh: a new first alert waits groupWait again instead of
+ * inheriting an old group's clock. (The read of the current row is not locked; a stale read can only make the
  * evaluation earlier, never later.)
  */
 export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Date): Promise<void> {
@@ -40,9 +40,9 @@ export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Dat
       case when cur.group_key is null
           or not exists (select 1 from notification_group_members m where m.group_key = u.group_key)
         then $1::timestamptz + u.wait_ms * interval '1 millisecond'
-        else greatest($1::timestamptz,
-          case when cur.last_sent_at is null then cur.first_seen_at + u.wait_ms * interval '1 millisecond'
-            else cur.last_sent_at + u.interval_ms * interval '1 millisecond' end) end,
+        else cur.first_seen_at + (u.wait_ms + u.interval_ms * ((greatest(0,
+            round(extract(epoch from $1::timestamptz - cur.first_seen_at) * 1000)::bigint - u.wait_ms)
+            + u.interval_ms - 1) / u.interval_ms)) * interval '1 millisecond' end,
       $1
     from unnest($2::text[], $3::text[], $4::text[], $5::jsonb[], $6::bigint[], $7::bigint[])
       with ordinality as u(group_key, receiver, route_path, labels, wait_ms, interval_ms, n)
@@ -87,6 +87,14 @@ export async function anyGroupDue(now: Date): Promise<boolean> {
     [now],
   );
   return row?.due ?? false;
+}
+
+/** When the next group is due (any instance's): the flush timer is armed for it (notification_groups_next_action_at_idx). */
+export async function earliestGroupAction(): Promise<Date | null> {
+  const [row] = await poolSql().query<{ next: Date | null }>(
+    "select min(next_action_at) as next from notification_groups",
+  );
+  return row?.next ?? null;
 }
 
 /** Due groups, locked for this transaction; another instance's flush skips them (and takes the next ones). */

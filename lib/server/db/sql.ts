@@ -72,12 +72,15 @@ export function poolSql(): Sql {
 export type TransactionSql = Sql & {
   /** Streams `text` (COPY's text format: a line a row) into `copy … from stdin`; returns the rows loaded. */
   copyIn(copyStatement: string, text: string): Promise<number>;
+  /** Runs `effect` (which must not throw) once the transaction has committed, never after a rollback. */
+  afterCommit(effect: () => void): void;
 };
 
 /** Runs `work` in one transaction on a pooled connection: committed when it returns, rolled back when it throws. */
 export async function inTransaction<T>(work: (sql: TransactionSql) => Promise<T>): Promise<T> {
   const client = await getPool().connect();
   let broken: Error | undefined;
+  const committed: (() => void)[] = [];
   try {
     await client.query("begin");
     const result = await work({
@@ -87,8 +90,10 @@ export async function inTransaction<T>(work: (sql: TransactionSql) => Promise<T>
         await pipeline(Readable.from([text]), stream);
         return stream.rowCount;
       },
+      afterCommit: (effect) => committed.push(effect),
     });
     await client.query("commit");
+    for (const effect of committed) effect();
     return result;
   } catch (error) {
     await client.query("rollback").catch((rollbackError: Error) => {

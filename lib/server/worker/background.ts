@@ -1,13 +1,26 @@
 import { alertJobs } from "../alerts/jobs";
+import { alertSettings } from "../alerts/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
+import { startWakeListener } from "../db/wake-listener";
+import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "./isolate";
+import { createJobRunner } from "./job-runner";
+import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
 
 // Background work of the server process: no extra service to run. Each job runs at most once at a time here;
 // the database (SKIP LOCKED, advisory locks) keeps several app instances from doing the same work twice. A job sets
 // aside the items it cannot process (lib/server/worker/isolate.ts), so a run fails as a whole only when the database
 // does, and the next tick tries again.
-type Job = { name: string; everyMs: number; run: () => Promise<unknown> };
+//
+// A job runs when woken (wake.ts: a commit in this process, or a NOTIFY from any instance through the wake
+// listener) and on its tick, the safety net for a lost notification (job-runner.ts: one run at a time, coalesced).
+type Job = {
+  name: string;
+  everyMs: number;
+  /** Resolves to true when it stopped with work left (a batch limit): it runs again at once. */
+  run: () => Promise<unknown>;
+};
 
 const jobs: Job[] = [
   {
@@ -19,26 +32,41 @@ const jobs: Job[] = [
   ...alertJobs(),
 ];
 
+/** Which job each wake channel starts. */
+const JOB_OF_CHANNEL: Record<WakeChannel, string> = {
+  [WAKE_CHANNELS.alertOutbox]: ALERT_JOBS.routing,
+  [WAKE_CHANNELS.deliveries]: ALERT_JOBS.delivery,
+};
+
 let started = false;
 
 export function startBackgroundJobs() {
   if (started || process.env.RECEIPT_DISABLE_WORKERS === "1") return;
   started = true;
-  for (const job of jobs) {
-    let running = false;
-    const timer = setInterval(async () => {
-      if (running) return;
-      running = true;
-      metrics().jobRuns.inc({ job: job.name });
-      try {
-        await job.run();
-      } catch (error) {
-        metrics().jobFailures.inc({ job: job.name });
-        console.error(`receipt: ${job.name} job failed:`, failureReason(error));
-      } finally {
-        running = false;
-      }
-    }, job.everyMs);
-    timer.unref();
+  for (const job of jobs) startJob(job);
+  const settings = alertSettings();
+  if (!settings.wakeUps) return;
+  const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
+  onWakeHere(wakeFor);
+  if (process.env.DATABASE_URL) {
+    startWakeListener({
+      connectionString: process.env.DATABASE_URL,
+      onWake: wakeFor,
+      onConnected: wakeAllJobs,
+      maxRetryMs: settings.wakeReconnectMaxMs,
+    });
   }
+}
+
+function startJob(job: Job) {
+  const runner = createJobRunner(job.run, {
+    started: () => metrics().jobRuns.inc({ job: job.name }),
+    failed: (error) => {
+      metrics().jobFailures.inc({ job: job.name });
+      console.error(`receipt: ${job.name} job failed:`, failureReason(error));
+    },
+  });
+  if (alertSettings().wakeUps) registerWakeable(job.name, runner.wake);
+  const timer = setInterval(runner.tick, job.everyMs);
+  timer.unref();
 }

@@ -3,6 +3,7 @@ import { MASK } from "@/lib/routing/config";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/alerting-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
+import { wakeDeliveriesEverywhere } from "../wake-ups";
 import { idParam } from "./read-body";
 
 export const ZDeliveriesQuery = z.object({
@@ -76,8 +77,10 @@ export async function getDeliveries(q: z.infer<typeof ZDeliveriesQuery>) {
 /** POST retry: a dead letter goes back to pending with a fresh set of attempts. */
 export async function retryDelivery(id: string) {
   const deliveryId = idParam(id, "delivery");
-  if (await reviveDeadDelivery(deliveryId, new Date()))
+  if (await reviveDeadDelivery(deliveryId, new Date())) {
+    await wakeDeliveriesEverywhere();
     return reply({ id, status: "pending" }, { status: 202 });
+  }
   if (!(await deliveryExists(deliveryId))) throw notFound("delivery");
   throw new ApiError(409, "not_dead", "only a dead delivery can be retried", [
     { path: "$.id", code: "not_dead", message: "this delivery is pending or delivered" },

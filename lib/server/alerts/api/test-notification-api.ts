@@ -6,6 +6,7 @@ import { ApiError } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { deliveryRowsFor } from "../delivery-rows";
 import { currentRouting } from "../routing-config";
+import { wakeDeliveriesEverywhere } from "../wake-ups";
 
 export const ZTestNotificationBody = z.strictObject({ channel: z.string().min(1).max(64) });
 
@@ -49,5 +50,6 @@ export async function postTestNotification({ channel: name }: z.infer<typeof ZTe
     ...(await insertDeliveries(sql, deliveryRowsFor(sample, channel, "test"), now)),
     ...(await insertDeliveries(sql, resolve, resolvedAt)),
   ]);
+  await wakeDeliveriesEverywhere();
   return reply({ deliveries: ids.map(String) }, { status: 202 });
 }

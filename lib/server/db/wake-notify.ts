@@ -1,0 +1,46 @@
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { prepared, prismaSql, type Sql, type TransactionSql } from "./sql";
+
+// Wake-ups through PostgreSQL: NOTIFY is delivered when the transaction commits (never when it rolls back), to every
+// session LISTENing on the channel (wake-listener.ts), this instance's own included. In a transaction of
+// `inTransaction` this instance is also told directly after the commit, so it does not depend on its LISTEN
+// connection.
+
+export const WAKE_CHANNELS = {
+  /** Outbox events were appended: alert routing has work. */
+  alertOutbox: "receipt_alert_outbox",
+  /** Deliveries were inserted or made due: the delivery job has work. */
+  deliveries: "receipt_deliveries",
+} as const;
+
+export type WakeChannel = (typeof WAKE_CHANNELS)[keyof typeof WAKE_CHANNELS];
+
+// An empty payload: PostgreSQL folds identical notifications of one transaction into one.
+const NOTIFY = prepared("receipt_notify_wake", "select pg_notify($1, '')");
+
+/** Wakes the channel's job on every instance once the caller's transaction commits. */
+export async function notifyWake(sql: Sql, channel: WakeChannel): Promise<void> {
+  await sql.execute(NOTIFY, [channel]);
+  if ("afterCommit" in sql) (sql as TransactionSql).afterCommit(() => wakeHere(channel));
+}
+
+type WakeHandler = (channel: WakeChannel) => void;
+// On globalThis: Next.js bundles route handlers (which commit) and instrumentation (which runs the jobs) separately.
+const local = globalThis as unknown as { receiptWakeHandler?: WakeHandler };
+
+/** Where this instance's own commits wake its jobs (background.ts; unset when the workers do not run here). */
+export function onWakeHere(handler: WakeHandler): void {
+  local.receiptWakeHandler = handler;
+}
+
+function wakeHere(channel: WakeChannel): void {
+  try {
+    local.receiptWakeHandler?.(channel);
+  } catch {
+    // A wake-up is an optimisation: the commit stands, the safety tick catches up.
+  }
+}
+
+export async function notifyWakeInPrisma(tx: Prisma.TransactionClient, channel: WakeChannel): Promise<void> {
+  await notifyWake(prismaSql(tx), channel);
+}
