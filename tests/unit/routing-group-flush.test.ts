@@ -163,21 +163,26 @@ describe("planGroupFlush", () => {
         channels: [...config.channels, { name: "tools", ownerRole: "tools", targets: [] }],
         route: { ...config.route, receiver, routes },
       });
+    // Announced at the group's first tick (firstSeenAt + groupWait); its next ticks are a groupInterval apart.
+    const firstTick = T + 10_000;
     const announced = (members: MemberAlert[]) =>
-      group(members, { lastSentAt: new Date(T), lastSentFingerprints: members.map((m) => m.fingerprint) });
+      group(members, {
+        lastSentAt: new Date(firstTick),
+        lastSentFingerprints: members.map((m) => m.fingerprint),
+      });
 
-    it("is resolved on the old receiver with the group's next change, the rest still firing", () => {
+    it("is resolved on the old receiver at the group's next tick, the rest still firing", () => {
       const tools = moved("ops", [
         { matchers: [`chain="${b.chainId}"`], receiver: "tools" },
         ...(config.route.routes ?? []),
       ]);
-      const early = planGroupFlush(announced([a, b]), [a, b], tools, T + 30_000, {});
-      expect([early.notification, early.nextActionAt?.getTime()]).toEqual([undefined, T + 60_000]);
-      const plan = planGroupFlush(announced([a, b]), [a, b], tools, T + 60_000, {});
+      const early = planGroupFlush(announced([a, b]), [a, b], tools, firstTick + 30_000, {});
+      expect([early.notification, early.nextActionAt?.getTime()]).toEqual([undefined, firstTick + 60_000]);
+      const plan = planGroupFlush(announced([a, b]), [a, b], tools, firstTick + 60_000, {});
       expect(plan.notification?.receiver).toBe("ops");
       expect(plan.notification?.alerts.map((x) => [x.alert.chainId, x.status, x.endsAt])).toEqual([
         ["a", "firing", undefined],
-        ["b", "resolved", new Date(T + 60_000).toISOString()],
+        ["b", "resolved", new Date(firstTick + 60_000).toISOString()],
       ]);
       expect([plan.drop, plan.members]).toEqual([false, [a.fingerprint]]);
     });
