@@ -2,8 +2,8 @@
 // stored alerts: open, refresh/confirm, resolve, and the operator's resolve mark.
 import { describe, expect, it } from "vitest";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
-import { planChainAlerts } from "@/lib/server/alerts/alert-plan";
-import type { StoredAlert } from "@/lib/server/alerts/alert-rows";
+import { planChainAlerts } from "@/lib/routing/alert-plan";
+import type { StoredAlert } from "@/lib/routing/alert-rows";
 import type { ChainRow } from "@/lib/chains/transitions";
 
 function row(state: string, reason: string, recordId: string, extra: Partial<ChainRow> = {}): ChainRow {

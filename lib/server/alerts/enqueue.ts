@@ -18,7 +18,7 @@ import {
 } from "../db/alerting-rediscovery";
 import type { Sql } from "../db/sql";
 import type { ChainRow } from "@/lib/chains/transitions";
-import { type AlertWrite, planChainAlerts } from "./alert-plan";
+import { type AlertWrite, planChainAlerts } from "@/lib/routing/alert-plan";
 
 // States decided before the catalog layer: a record in one of them says nothing about the session's tool list.
 const BEFORE_CATALOG = new Set(["needs_auth", "incompatible_session", "stale_catalog"]);

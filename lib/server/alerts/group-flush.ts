@@ -19,9 +19,9 @@ import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
 import { failureReason, planIsolated, setAside, writeIsolated } from "../worker/isolate";
-import { alertOf } from "./alert-rows";
+import { alertOf } from "@/lib/routing/alert-rows";
 import { deliveryRowsFor } from "./delivery-rows";
-import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "./group-flush-plan";
+import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
 import { currentRouting } from "./routing-config";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */

@@ -4,7 +4,7 @@ import { outboxHasPending, takeOutboxEvents, tryLockOutbox } from "../db/alertin
 import { clearSetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
 import { planIsolated, setAside, writeIsolated } from "../worker/isolate";
-import { alertOf } from "./alert-rows";
+import { alertOf } from "@/lib/routing/alert-rows";
 import { mergeMemberships, planMemberships } from "./group-membership";
 import { currentRouting } from "./routing-config";
 

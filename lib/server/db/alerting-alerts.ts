@@ -1,8 +1,8 @@
 import type { HealthRecord } from "@/lib/contract";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { AlertContext } from "@/lib/routing/payload";
-import type { OutboxEvent } from "../alerts/alert-plan";
-import type { StoredAlert } from "../alerts/alert-rows";
+import type { OutboxEvent } from "@/lib/routing/alert-plan";
+import type { StoredAlert } from "@/lib/routing/alert-rows";
 import { getPrisma } from "./client";
 import { isoTime, jsonRows } from "./json-rows";
 import { poolSql, prepared, prismaSql, type Sql } from "./sql";

@@ -1,4 +1,4 @@
-import type { StoredAlert } from "../alerts/alert-rows";
+import type { MemberAlert } from "@/lib/routing/alert-rows";
 import { STORED_ALERT_SQL } from "./alerting-alerts";
 import { poolSql, type Sql } from "./sql";
 
@@ -129,7 +129,6 @@ export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
 }
 
 /** What a flush decides on; the (larger) context is read only for the alerts that are actually sent. */
-export type MemberAlert = StoredAlert & { startsAt: Date; endsAt: Date | null };
 
 // Plain statements: a busy group has thousands of members.
 

@@ -8,7 +8,7 @@ import { readFiringAlerts } from "../../db/alerting-alerts";
 import { activeSilences } from "../../db/alerting-silences";
 import { findChainRow } from "../../db/chains";
 import { ApiError, notFound } from "../../http/api-error";
-import { alertOf, classifiedChainOf } from "../alert-rows";
+import { alertOf, classifiedChainOf } from "@/lib/routing/alert-rows";
 import { currentRouting } from "../routing-config";
 
 export const ZRouteTest = z.union([

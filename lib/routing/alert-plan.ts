@@ -1,6 +1,6 @@
-import { alertsForChain } from "@/lib/routing/alerts";
-import { diffChainAlerts } from "@/lib/routing/lifecycle";
-import type { Alert } from "@/lib/routing/types";
+import { alertsForChain } from "./alerts";
+import { diffChainAlerts } from "./lifecycle";
+import type { Alert } from "./types";
 import type { ChainRow } from "@/lib/chains/transitions";
 import { alertOf, classifiedChainOf, type StoredAlert, sameLabels } from "./alert-rows";
 

@@ -6,8 +6,8 @@ import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertsForChain } from "@/lib/routing/alerts";
 import { groupKey } from "@/lib/routing/group";
 import { compileSilence } from "@/lib/routing/silence";
-import type { MemberAlert } from "@/lib/server/db/alerting-groups";
-import { type GroupSnapshot, planGroupFlush } from "@/lib/server/alerts/group-flush-plan";
+import type { MemberAlert } from "@/lib/routing/alert-rows";
+import { type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
 
 const config: TRoutingConfig = {
   version: 1,

@@ -1,4 +1,4 @@
-import type { Alert, ClassifiedChain, Layer, Severity, State, Transport } from "@/lib/routing/types";
+import type { Alert, ClassifiedChain, Layer, Severity, State, Transport } from "./types";
 
 // Conversions between what the database holds (chain rows, alert rows) and the routing domain's types.
 
@@ -53,6 +53,9 @@ export type StoredAlert = {
   confirmedAt: Date | null;
   resolvedBy: string | null;
 };
+
+/** A stored alert as a notification group reads its members: with when it started and ended. */
+export type MemberAlert = StoredAlert & { startsAt: Date; endsAt: Date | null };
 
 export function alertOf(row: StoredAlert): Alert {
   const labels = (row.labels ?? {}) as Record<string, string>;

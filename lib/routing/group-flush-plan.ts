@@ -1,10 +1,9 @@
-import type { CompiledRouting } from "@/lib/routing/compile";
-import { type EvaluateOptions, evaluateAlert, type RoutedMatch } from "@/lib/routing/evaluate";
-import { alertReadyAt, nextGroupAction } from "@/lib/routing/group";
-import type { Notification, NotifiedAlert } from "@/lib/routing/payload";
-import type { MemberAlert } from "../db/alerting-groups";
-import type { Severity } from "@/lib/routing/types";
-import { alertOf } from "./alert-rows";
+import type { CompiledRouting } from "./compile";
+import { type EvaluateOptions, evaluateAlert, type RoutedMatch } from "./evaluate";
+import { alertReadyAt, nextGroupAction } from "./group";
+import type { Notification, NotifiedAlert } from "./payload";
+import type { Severity } from "./types";
+import { alertOf, type MemberAlert } from "./alert-rows";
 
 export type GroupSnapshot = {
   groupKey: string;
