@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DO_NOT_RETRY, RETRY_ALLOWED, RETRY_UNSAFE } from "@/lib/routing/payload";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
-  adminCookie,
   alertsReceived,
   FAST_ROUTING_ENV,
   hookedDefaults,
@@ -10,6 +9,7 @@ import {
   routingApi,
   seedRecord,
 } from "@/tests/support/routing-helpers";
+import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 

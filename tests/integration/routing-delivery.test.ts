@@ -6,13 +6,13 @@ import { verifySignature } from "@/lib/routing/sign";
 import { freePort } from "@/lib/server/db/embedded";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
-  adminCookie,
   FAST_ROUTING_ENV,
   HOOK_SECRET,
   routingApi,
   seedRecord,
   webhookBodies,
 } from "@/tests/support/routing-helpers";
+import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 

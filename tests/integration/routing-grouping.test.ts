@@ -4,13 +4,13 @@ import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
-  adminCookie,
   FAST_ROUTING_ENV,
   HOOK_SECRET,
   routingApi,
   seedRecord,
   webhookBodies,
 } from "@/tests/support/routing-helpers";
+import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 

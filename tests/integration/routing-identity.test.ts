@@ -3,13 +3,13 @@ import type { HealthRecord } from "@/lib/contract";
 import type { TRouteConfig, TRoutingConfig } from "@/lib/routing/config";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
-  adminCookie,
   FAST_ROUTING_ENV,
   HOOK_SECRET,
   routingApi,
   seedRecord,
   webhookBodies,
 } from "@/tests/support/routing-helpers";
+import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 

@@ -19,17 +19,6 @@ export const FAST_ROUTING_ENV = {
 export const HOOK_SECRET = "test-hook-secret-0123456789";
 export const hookPath = (channel: string) => `/hook/${channel}`;
 
-/** The dashboard admin, created through first-run setup (or signed in when it exists): the session cookie. */
-export async function adminCookie(baseUrl: string): Promise<string> {
-  const credentials = JSON.stringify({ username: "admin", password: "routing-admin-password" });
-  const headers = { "content-type": "application/json" };
-  let response = await fetch(`${baseUrl}/api/auth/setup`, { method: "POST", headers, body: credentials });
-  if (response.status === 409)
-    response = await fetch(`${baseUrl}/api/auth/sign-in`, { method: "POST", headers, body: credentials });
-  if (!response.ok) throw new Error(`sign-in failed: ${response.status} ${await response.text()}`);
-  return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-}
-
 /** JSON calls to the routing API as a signed-in admin. */
 export function routingApi(baseUrl: string, cookie: string) {
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
