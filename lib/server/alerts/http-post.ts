@@ -1,7 +1,14 @@
 // One delivery attempt over HTTP: POST the exact body with a hard timeout, report status, latency and a short error.
 // Redirects are not followed: a notification's body must reach the configured URL or nobody.
 
-export type PostResult = { statusCode: number | null; latencyMs: number; error: string | null; ok: boolean };
+export type PostResult = {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  ok: boolean;
+  /** The receiver's Retry-After header, as sent. */
+  retryAfter: string | null;
+};
 
 /** Retrying will not help: the receiver refused the request itself (except for timeouts and rate limits). */
 export const isPermanentRefusal = (statusCode: number | null): boolean =>
@@ -31,9 +38,16 @@ export async function postOnce(
       latencyMs: latency(),
       ok,
       error: ok ? null : `HTTP ${response.status}`,
+      retryAfter: response.headers.get("retry-after"),
     };
   } catch (error) {
-    return { statusCode: null, latencyMs: latency(), ok: false, error: errorText(error, timeoutMs) };
+    return {
+      statusCode: null,
+      latencyMs: latency(),
+      ok: false,
+      error: errorText(error, timeoutMs),
+      retryAfter: null,
+    };
   }
 }
 
