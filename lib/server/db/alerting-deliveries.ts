@@ -69,7 +69,10 @@ export type ClaimedDelivery = {
   targetType: string;
 };
 
-/** What the claim may take per target: `perTarget` each, less for the targets listed; never the ids excluded. */
+/**
+ * What the claim may take per target: `perTarget` each, less for the targets listed; never the ids excluded. Without
+ * shares a claim takes due rows whatever their target.
+ */
 export type ClaimShares = {
   perTarget: number;
   allowances: { channel: string; targetIndex: number; free: number }[];
@@ -90,28 +93,30 @@ export async function claimDueDeliveries(
   now: Date,
   leaseMs: number,
   limit: number,
-  shares: ClaimShares = { perTarget: limit, allowances: [], exclude: [] },
+  shares: ClaimShares = { perTarget: 2 ** 31 - 1, allowances: [], exclude: [] },
 ): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
   if (limit <= 0) return { claimed: [], failures: [] };
   return inTransaction(async (sql) => {
     const due = await sql.query<{ id: bigint }>(
+      // The due conditions are repeated on d: a row another instance claimed and committed meanwhile is re-checked
+      // against them when locked (READ COMMITTED), and left alone. SKIP LOCKED applies before the limit, so
+      // concurrent claims share the due rows instead of both giving up the same ones.
       `select d.id from deliveries d
-        where d.id in (
-          select c.id from (
-            select due.id, due.channel, due.target_index, due.next_attempt_at,
-              row_number() over (partition by due.channel, due.target_index order by due.next_attempt_at, due.id) as n
-            from deliveries due
-            where due.status = 'pending' and due.next_attempt_at <= $1 and due.id <> all($5::bigint[])
-              and not exists (select 1 from deliveries o
-                where o.group_key = due.group_key and o.channel = due.channel and o.target_index = due.target_index
-                  and o.status = 'pending' and o.created_at < due.created_at)
-          ) c
+        join (
+          select due.id, due.next_attempt_at, coalesce(s.free, $3) as free,
+            row_number() over (partition by due.channel, due.target_index order by due.next_attempt_at, due.id) as n
+          from deliveries due
           left join json_to_recordset($4::json) as s(channel text, target_index int, free int)
-            on s.channel = c.channel and s.target_index = c.target_index
-          where c.n <= coalesce(s.free, $3)
-          order by c.n, c.next_attempt_at, c.id
-          limit $2)
-        order by d.next_attempt_at, d.id
+            on s.channel = due.channel and s.target_index = due.target_index
+          where due.status = 'pending' and due.next_attempt_at <= $1 and due.id <> all($5::bigint[])
+            and coalesce(s.free, $3) > 0
+            and not exists (select 1 from deliveries o
+              where o.group_key = due.group_key and o.channel = due.channel and o.target_index = due.target_index
+                and o.status = 'pending' and o.created_at < due.created_at)
+        ) c on c.id = d.id
+        where d.status = 'pending' and d.next_attempt_at <= $1 and c.n <= c.free
+        order by c.n, c.next_attempt_at, c.id
+        limit $2
         for update of d skip locked`,
       [
         now,
