@@ -72,6 +72,7 @@ describe("delivery id", () => {
     const exited = new Promise((resolve) => first.process.once("exit", resolve));
     first.process.kill("SIGKILL");
     await exited;
+    apps.splice(apps.indexOf(first), 1); // stop() waits for an exit that has already happened
     await expect(fetch(`${first.baseUrl}/api/health`)).rejects.toThrow();
 
     const second = await startApp(db.url, ENV);
