@@ -4,7 +4,7 @@ import { failureReason } from "../worker/isolate";
 // Attempt outcomes are written in batches: the first outcome opens a short window, and everything that finishes in
 // it (or up to BATCH outcomes) is written with one insert and one update. One write at a time, so a burst of sends
 // costs a few statements, not two per delivery.
-const WINDOW_MS = 5;
+const WINDOW_MS = 20;
 const BATCH = 500;
 
 /** An outcome to write; `onRecorded` is told whether it was written (false: set aside, or the database failed). */
