@@ -98,7 +98,7 @@ export async function claimDueDeliveries(
   now: Date,
   leaseMs: number,
   limit: number,
-  shares: ClaimShares = { perTarget: 2 ** 31 - 1, allowances: [], exclude: [] },
+  shares: ClaimShares = { perTarget: 1_000_000_000, allowances: [], exclude: [] },
 ): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
   if (limit <= 0) return { claimed: [], failures: [] };
   return inTransaction(async (sql) => {
