@@ -37,6 +37,11 @@ function config(): TRoutingConfig {
       channel("limited", ["/limited"]),
       channel("maintenance", ["/maintenance"]),
       channel("bystander", ["/bystander"]),
+      {
+        name: "chat",
+        ownerRole: "ops",
+        targets: [{ type: "slack", url: receiver.url("/slack/T0/B0/SECRET") }],
+      },
     ],
     route: {
       receiver: "main",
@@ -44,7 +49,7 @@ function config(): TRoutingConfig {
       groupWait: "0s",
       groupInterval: "1s",
       repeatInterval: "1h",
-      routes: ["stuck", "healthy", "limited", "maintenance", "bystander"].map((name) => ({
+      routes: ["stuck", "healthy", "limited", "maintenance", "bystander", "chat"].map((name) => ({
         matchers: [`label.suite="${name}"`],
         receiver: name,
       })),
@@ -140,5 +145,14 @@ describe("delivery isolation", () => {
     expect((retry?.at ?? 0) - (refused?.at ?? 0)).toBeGreaterThanOrEqual(1000);
     await sleep(200);
     expect(receiver.received("/maintenance")).toHaveLength(2);
+  });
+
+  it("a Slack webhook gets at most a burst of 3, then 1 message per second", async () => {
+    await post(Array.from({ length: 5 }, (_, i) => failing(`chat-${i}`, "chat")));
+    await receiver.waitFor(() => receiver.received("/slack/T0/B0/SECRET").length === 5, 10_000);
+    const at = receiver.received("/slack/T0/B0/SECRET").map((r) => r.at);
+    // Five messages from a bucket of 3 refilled at 1/s need two more tokens: at least 2 s from first to last.
+    expect((at[4] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(1900);
+    expect((at[3] ?? 0) - (at[0] ?? 0)).toBeGreaterThanOrEqual(900);
   });
 });
