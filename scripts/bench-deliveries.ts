@@ -145,6 +145,7 @@ try {
       ` (load average now ${loadavg()[0]?.toFixed(1)} on ${availableParallelism()} cores)`,
   );
   console.log(`rows: ${statuses.map((s) => `${s.status} ${s.n}`).join(", ")}; attempts logged: ${attempts}`);
+  await (await import("../lib/server/db/client")).getPool().end();
   const ok = statuses.length === 1 && statuses[0].status === "delivered" && received.ids === count;
   if (!ok) process.exitCode = 1;
 } finally {
