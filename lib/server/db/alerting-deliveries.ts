@@ -79,11 +79,6 @@ export type ClaimShares = {
   exclude: bigint[];
 };
 
-// How many due rows past its share a target's are looked at for one that may go (its group's older delivery is no
-// longer pending). A target with more rows than that waiting behind their groups' older deliveries gets nothing until
-// those are done: its own backlog, never another target's.
-const LOOKAHEAD = 16;
-
 /**
  * Claims due deliveries for one attempt each: the attempt counter and a lease (nextAttemptAt in the future) are
  * written in the transaction that picks the rows with SKIP LOCKED, so no other instance can pick them until the
@@ -103,32 +98,34 @@ export async function claimDueDeliveries(
   if (limit <= 0) return { claimed: [], failures: [] };
   return inTransaction(async (sql) => {
     const due = await sql.query<{ id: bigint }>(
-      // Each target's due rows are numbered; only the first few past its share are checked for an older pending
-      // delivery of their group (the costly part), and the share is taken from those that pass. The due conditions
-      // are repeated on d: a row another instance claimed and committed meanwhile is re-checked against them when
-      // locked (READ COMMITTED), and left alone. SKIP LOCKED applies before the limit, so concurrent claims share
-      // the due rows instead of both giving up the same ones.
+      // Per target with due rows, its share is read in order from the (status, channel, target_index,
+      // next_attempt_at) index, skipping rows that wait for an older delivery of their group: the work is each
+      // target's share, not the backlog. The due conditions are repeated on d: a row another instance claimed and
+      // committed meanwhile is re-checked against them when locked (READ COMMITTED), and left alone. SKIP LOCKED
+      // applies before the limit, so concurrent claims share the due rows.
       `select d.id from deliveries d
         join (
-          select c.id, c.next_attempt_at, c.free,
-            row_number() over (partition by c.channel, c.target_index order by c.next_attempt_at, c.id) as n
-          from (
-            select due.id, due.group_key, due.channel, due.target_index, due.created_at, due.next_attempt_at,
-              coalesce(s.free, $3) as free,
-              row_number() over (partition by due.channel, due.target_index order by due.next_attempt_at, due.id)
-                as position
+          select share.id, share.next_attempt_at, share.n
+          from (select distinct t.channel, t.target_index from deliveries t
+            where t.status = 'pending' and t.next_attempt_at <= $1) target
+          left join json_to_recordset($4::json) as s(channel text, target_index int, free int)
+            on s.channel = target.channel and s.target_index = target.target_index
+          cross join lateral (
+            select due.id, due.next_attempt_at, row_number() over (order by due.next_attempt_at) as n
             from deliveries due
-            left join json_to_recordset($4::json) as s(channel text, target_index int, free int)
-              on s.channel = due.channel and s.target_index = due.target_index
-            where due.status = 'pending' and due.next_attempt_at <= $1 and due.id <> all($5::bigint[])
-              and coalesce(s.free, $3) > 0
-          ) c
-          where c.position <= c.free + $6
-            and not exists (select 1 from deliveries o
-              where o.group_key = c.group_key and o.channel = c.channel and o.target_index = c.target_index
-                and o.status = 'pending' and o.created_at < c.created_at)
+            where due.status = 'pending' and due.channel = target.channel and due.target_index = target.target_index
+              and due.next_attempt_at <= $1 and due.id <> all($5::bigint[])
+              -- Found through the group's index only: IS NOT DISTINCT FROM keeps the planner from probing the
+              -- target index instead (every pending row of the target, per row) when its statistics are stale.
+              and not exists (select 1 from deliveries o
+                where o.group_key = due.group_key and o.created_at < due.created_at
+                  and (o.status, o.channel, o.target_index) is not distinct from ('pending', due.channel, due.target_index))
+            order by due.next_attempt_at
+            limit coalesce(s.free, $3)
+          ) share
+          where coalesce(s.free, $3) > 0
         ) c on c.id = d.id
-        where d.status = 'pending' and d.next_attempt_at <= $1 and c.n <= c.free
+        where d.status = 'pending' and d.next_attempt_at <= $1
         order by c.n, c.next_attempt_at, c.id
         limit $2
         for update of d skip locked`,
@@ -140,7 +137,6 @@ export async function claimDueDeliveries(
           shares.allowances.map((a) => ({ channel: a.channel, target_index: a.targetIndex, free: a.free })),
         ),
         shares.exclude.map(String),
-        LOOKAHEAD,
       ],
     );
     const claimed: ClaimedDelivery[] = [];
