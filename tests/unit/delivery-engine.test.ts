@@ -1,7 +1,7 @@
 // The delivery engine's pure parts: per-target lanes, token buckets, Retry-After, what an attempt's answer decides.
 import { describe, expect, it } from "vitest";
 import { decideAttempt } from "@/lib/server/alerts/attempt-outcome";
-import { DeliveryLanes, type LaneItem } from "@/lib/server/alerts/delivery-lanes";
+import { DeliveryLanes, type LaneItem, QUEUE_DEPTH, QUICK_MS } from "@/lib/server/alerts/delivery-lanes";
 import { type RateLimit, RateLimiter, rateLimitFor, TokenBucket } from "@/lib/server/alerts/rate-limits";
 import { retryAfterMs } from "@/lib/server/alerts/retry-after";
 
@@ -28,7 +28,7 @@ describe("delivery lanes", () => {
         .sort(),
     ).toEqual([0, 1, 9]);
     expect(lanes.startable(NOW, always)).toEqual([]);
-    lanes.finished(item(0, "slow"));
+    lanes.finished(item(0, "slow"), NOW);
     expect(lanes.startable(NOW, always).map((d) => d.id)).toEqual([2]);
     expect(lanes.size).toBe(5);
   });
@@ -55,12 +55,32 @@ describe("delivery lanes", () => {
     lanes.add(item(3, "t"));
     expect(lanes.startable(NOW, always).map((d) => d.id)).toEqual([1]);
     expect(lanes.pause(item(1, "t"), NOW + 2000).map((d) => d.id)).toEqual([2, 3]);
-    lanes.finished(item(1, "t"));
+    lanes.finished(item(1, "t"), NOW);
     expect(lanes.size).toBe(0);
     lanes.add(item(4, "t"));
     expect(lanes.startable(NOW + 1999, always)).toEqual([]);
     expect(lanes.nextStartAt(NOW + 1000, () => 0)).toBe(NOW + 2000);
     expect(lanes.startable(NOW + 2000, always).map((d) => d.id)).toEqual([4]);
+  });
+
+  it("a quick target may queue beyond its cap; once a send hangs, what waits beyond the cap is shed", () => {
+    const lanes = new DeliveryLanes<Item>(2, 100);
+    const quick = item(1, "q");
+    lanes.add(quick);
+    lanes.startable(NOW, always);
+    expect(lanes.allowances(NOW, unlimited)).toEqual([{ channel: "q", targetIndex: 0, free: 1 }]);
+    lanes.finished(quick, NOW + 5);
+    expect(lanes.allowances(NOW + 5, unlimited)).toEqual([
+      { channel: "q", targetIndex: 0, free: 2 * QUEUE_DEPTH },
+    ]);
+    for (let i = 10; i < 16; i++) lanes.add(item(i, "q"));
+    expect(lanes.startable(NOW + 5, always).map((d) => d.id)).toEqual([10, 11]);
+    expect(lanes.shed(NOW + 5)).toEqual([]);
+    // The two in flight have run past QUICK_MS: the four waiting beyond the cap go back.
+    const later = NOW + 5 + QUICK_MS;
+    expect(lanes.shed(later).map((d) => d.id)).toEqual([12, 13, 14, 15]);
+    expect(lanes.size).toBe(2);
+    expect(lanes.allowances(later, unlimited)).toEqual([{ channel: "q", targetIndex: 0, free: 0 }]);
   });
 
   it("the global cap bounds what the claim may take", () => {
@@ -79,7 +99,7 @@ describe("delivery lanes", () => {
     for (let i = 0; i < 4; i++) lanes.add(item(i, "chat", 0, slack));
     const started = lanes.startable(NOW, (l) => limiter.take(l, NOW));
     expect(started).toHaveLength(3); // the burst
-    for (const d of started) lanes.finished(d);
+    for (const d of started) lanes.finished(d, NOW);
     expect(lanes.allowances(NOW, (l) => limiter.available(l, NOW))).toEqual([
       { channel: "chat", targetIndex: 0, free: 0 },
     ]);

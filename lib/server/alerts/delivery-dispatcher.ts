@@ -61,9 +61,10 @@ export class DeliveryDispatcher {
   }
 
   private async claim(now: Date): Promise<number> {
+    const nowMs = Date.now();
+    this.release(this.lanes.shed(nowMs), nowMs);
     const limit = this.lanes.freeSlots();
     if (limit === 0) return 0;
-    const nowMs = Date.now();
     const { claimed, failures } = await claimDueDeliveries(
       now,
       this.settings.timeoutMs + this.settings.leaseMarginMs,
@@ -140,13 +141,13 @@ export class DeliveryDispatcher {
       result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs);
       decision = decideAttempt(result, delivery, settings, Date.now());
     } catch (error) {
-      this.lanes.finished(delivery);
+      this.lanes.finished(delivery, Date.now());
       this.held.delete(delivery.id);
       await setDeliveriesAside([{ key: String(delivery.id), reason: failureReason(error) }]).catch(() => {});
       this.afterSend();
       return;
     }
-    this.lanes.finished(delivery);
+    this.lanes.finished(delivery, Date.now());
     if (decision.pauseTargetUntilMs !== null) this.pauseTarget(delivery, decision.pauseTargetUntilMs);
     this.recorder.add({
       id: delivery.id,
@@ -177,10 +178,14 @@ export class DeliveryDispatcher {
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */
   private pauseTarget(delivery: Held, untilMs: number): void {
-    const released = this.lanes.pause(delivery, untilMs);
+    this.release(this.lanes.pause(delivery, untilMs), untilMs);
+  }
+
+  /** Claimed deliveries handed back unsent, due again at `atMs`. */
+  private release(released: Held[], atMs: number): void {
     if (released.length === 0) return;
     const ids = released.map((d) => d.id);
-    releaseDeliveries(ids, new Date(untilMs))
+    releaseDeliveries(ids, new Date(atMs))
       .catch((error) => console.error("receipt: releasing paused deliveries failed:", failureReason(error)))
       .finally(() => {
         for (const id of ids) this.held.delete(id);

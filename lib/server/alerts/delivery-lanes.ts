@@ -4,6 +4,13 @@
 // another's deliveries; a global cap bounds what one instance holds at once.
 import type { RateLimit } from "./rate-limits";
 
+// A target that answers quickly may be given more than its in-flight cap, to wait in its queue: its sends follow one
+// another without a claim per slot. A target is quick while its last answer took less than QUICK_MS and none of its
+// sends has been running longer; once it is not, what waits in its queue goes back to the database (`shed`), so a
+// target that starts hanging holds only its in-flight sends and no claim's lease runs out in a queue.
+export const QUEUE_DEPTH = 8;
+export const QUICK_MS = 250;
+
 export type LaneItem = { channel: string; targetIndex: number; rateLimit: RateLimit | null };
 
 /** How many more deliveries the claim may give one target (targets not listed get the per-target cap). */
@@ -17,6 +24,9 @@ type Lane<T> = {
   pausedUntil: number;
   /** Remembered after the queue empties, so the lane's allowance keeps counting its tokens. */
   limit: RateLimit | null;
+  /** When each send in flight started. */
+  started: Map<T, number>;
+  lastLatencyMs: number | null;
 };
 
 export const laneKey = (item: Pick<LaneItem, "channel" | "targetIndex">): string =>
@@ -42,6 +52,8 @@ export class DeliveryLanes<T extends LaneItem> {
         queue: [],
         pausedUntil: 0,
         limit: null,
+        started: new Map(),
+        lastLatencyMs: null,
       };
       this.lanes.set(key, lane);
     }
@@ -64,17 +76,32 @@ export class DeliveryLanes<T extends LaneItem> {
    */
   allowances(nowMs: number, tokens: (limit: RateLimit | null) => number): LaneAllowance[] {
     const out: LaneAllowance[] = [];
-    for (const [key, lane] of this.lanes) {
+    for (const lane of this.lanes.values()) {
       const held = lane.inFlight + lane.queue.length;
-      if (held === 0 && lane.pausedUntil <= nowMs && !lane.limit) {
-        this.lanes.delete(key);
-        continue;
-      }
-      const byCap = this.perTarget - held;
+      const byCap = (this.isQuick(lane, nowMs) ? this.perTarget * QUEUE_DEPTH : this.perTarget) - held;
       const byRate = tokens(lane.limit) - lane.queue.length;
       const free = lane.pausedUntil > nowMs ? 0 : Math.max(0, Math.min(byCap, byRate));
-      if (free < this.perTarget) out.push({ channel: lane.channel, targetIndex: lane.targetIndex, free });
+      if (free !== this.perTarget) out.push({ channel: lane.channel, targetIndex: lane.targetIndex, free });
     }
+    return out;
+  }
+
+  private isQuick(lane: Lane<T>, nowMs: number): boolean {
+    if (lane.lastLatencyMs === null || lane.lastLatencyMs >= QUICK_MS || lane.pausedUntil > nowMs)
+      return false;
+    for (const startedAt of lane.started.values()) if (nowMs - startedAt >= QUICK_MS) return false;
+    return true;
+  }
+
+  /** Takes back what waits beyond the cap in the queues of targets that are no longer quick (the caller releases it). */
+  shed(nowMs: number): T[] {
+    const out: T[] = [];
+    for (const lane of this.lanes.values()) {
+      const waiting = lane.queue.length - Math.max(0, this.perTarget - lane.inFlight);
+      if (waiting <= 0 || this.isQuick(lane, nowMs)) continue;
+      out.push(...lane.queue.splice(lane.queue.length - waiting));
+    }
+    this.held -= out.length;
     return out;
   }
 
@@ -96,6 +123,7 @@ export class DeliveryLanes<T extends LaneItem> {
         if (!takeToken(next.rateLimit)) break;
         lane.queue.shift();
         lane.inFlight++;
+        lane.started.set(next, nowMs);
         out.push(next);
       }
     }
@@ -103,8 +131,11 @@ export class DeliveryLanes<T extends LaneItem> {
   }
 
   /** A send finished: its slot is free. */
-  finished(item: T): void {
+  finished(item: T, nowMs: number): void {
     const lane = this.lane(item);
+    const startedAt = lane.started.get(item);
+    lane.started.delete(item);
+    if (startedAt !== undefined) lane.lastLatencyMs = nowMs - startedAt;
     lane.inFlight = Math.max(0, lane.inFlight - 1);
     this.held = Math.max(0, this.held - 1);
   }
