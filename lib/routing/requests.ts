@@ -24,6 +24,13 @@ export interface OutboundRequest {
   dedupKey?: string;
 }
 
+/**
+ * Sent with every delivery (all target types): the delivery's id, the same on each retry and on a re-send after a
+ * crash, so a receiver can drop a repeat; and which attempt this is (1, 2, …). Not part of the webhook signature.
+ */
+export const DELIVERY_ID_HEADER = "Receipt-Delivery-Id";
+export const DELIVERY_ATTEMPT_HEADER = "Receipt-Delivery-Attempt";
+
 const JSON_HEADERS = { "content-type": "application/json" } as const;
 
 export function buildRequests(

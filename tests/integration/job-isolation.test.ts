@@ -250,6 +250,8 @@ describe("the delivery job", () => {
     const counted = await setAsideCounted("delivery");
 
     expect(await lib.delivery.sendDueDeliveries()).toBe(2);
+    // The sends run on after the claim returns.
+    await lib.delivery.deliveriesSettled();
     const rows = await query<{ id: bigint; status: string; last_error: string | null }>(
       "select id, status, last_error from deliveries where id = any($1::bigint[]) order by id",
       [[good, bad, good2].map(String)],

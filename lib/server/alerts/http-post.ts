@@ -1,13 +1,29 @@
 // One delivery attempt over HTTP: POST the exact body with a hard timeout, report status, latency and a short error.
 // Redirects are not followed: a notification's body must reach the configured URL or nobody.
+import http from "node:http";
+import https from "node:https";
 
-export type PostResult = { statusCode: number | null; latencyMs: number; error: string | null; ok: boolean };
+export type PostResult = {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+  ok: boolean;
+  /** The receiver's Retry-After header, as sent. */
+  retryAfter: string | null;
+};
 
 /** Retrying will not help: the receiver refused the request itself (except for timeouts and rate limits). */
 export const isPermanentRefusal = (statusCode: number | null): boolean =>
   statusCode !== null && statusCode >= 400 && statusCode < 500 && ![408, 425, 429].includes(statusCode);
 
-export async function postOnce(
+// Keep-alive agents shared by every delivery: a busy target reuses its connections instead of a handshake per POST.
+// node:http rather than fetch: the delivery engine's CPU per POST is most of its cost (npm run bench:deliveries).
+const agents = {
+  "http:": new http.Agent({ keepAlive: true }),
+  "https:": new https.Agent({ keepAlive: true }),
+};
+
+export function postOnce(
   url: string,
   body: string,
   headers: Record<string, string>,
@@ -15,34 +31,70 @@ export async function postOnce(
 ): Promise<PostResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
-  try {
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { "user-agent": "Receipt-Alerts/1", ...headers },
-      body,
-      redirect: "manual",
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    // Drain so the connection can be reused; the receiver's answer is not logged (it could echo anything).
-    await response.arrayBuffer().catch(() => undefined);
-    const ok = response.status >= 200 && response.status < 300;
-    return {
-      statusCode: response.status,
-      latencyMs: latency(),
-      ok,
-      error: ok ? null : `HTTP ${response.status}`,
+  return new Promise((resolve) => {
+    let settled = false;
+    let timedOut = false;
+    let timer: NodeJS.Timeout | undefined;
+    const settle = (result: Omit<PostResult, "latencyMs">) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ ...result, latencyMs: latency() });
     };
-  } catch (error) {
-    return { statusCode: null, latencyMs: latency(), ok: false, error: errorText(error, timeoutMs) };
-  }
+    const failed = (error: unknown) =>
+      settle({
+        statusCode: null,
+        ok: false,
+        error: timedOut ? `timeout after ${timeoutMs} ms` : errorText(error),
+        retryAfter: null,
+      });
+    try {
+      const target = new URL(url);
+      if (target.protocol !== "http:" && target.protocol !== "https:")
+        throw new Error(`unsupported protocol ${target.protocol}`);
+      const payload = Buffer.from(body, "utf8");
+      const transport = target.protocol === "https:" ? https : http;
+      const request = transport.request(
+        target,
+        {
+          method: "POST",
+          agent: agents[target.protocol],
+          headers: { "user-agent": "Receipt-Alerts/1", ...headers, "content-length": String(payload.length) },
+        },
+        (response) => {
+          // Drain so the connection can be reused; the receiver's answer is not logged (it could echo anything).
+          response.resume();
+          response.on("error", failed);
+          response.on("end", () => {
+            const status = response.statusCode ?? 0;
+            const ok = status >= 200 && status < 300;
+            const retryAfter = response.headers["retry-after"];
+            settle({
+              statusCode: status,
+              ok,
+              error: ok ? null : `HTTP ${status}`,
+              retryAfter: typeof retryAfter === "string" ? retryAfter : null,
+            });
+          });
+        },
+      );
+      timer = setTimeout(() => {
+        timedOut = true;
+        request.destroy();
+        failed(null);
+      }, timeoutMs);
+      request.on("error", failed);
+      request.end(payload);
+    } catch (error) {
+      failed(error);
+    }
+  });
 }
 
-function errorText(error: unknown, timeoutMs: number): string {
-  if (error instanceof DOMException && (error.name === "TimeoutError" || error.name === "AbortError"))
-    return `timeout after ${timeoutMs} ms`;
+function errorText(error: unknown): string {
   if (error instanceof Error) {
-    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-    return (cause?.code ?? cause?.message ?? error.message).slice(0, 200);
+    const code = (error as { code?: unknown }).code;
+    return (typeof code === "string" ? code : error.message).slice(0, 200);
   }
   return "unknown error";
 }

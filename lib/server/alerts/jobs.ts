@@ -6,8 +6,6 @@ import { routeOutboxEvents } from "./outbox-processor";
 import { alertSettings } from "./settings";
 
 const { routing: ROUTING_JOB, delivery: DELIVERY_JOB } = ALERT_JOBS;
-/** sendDueDeliveries's batch: a full one may have left due deliveries behind. */
-const DELIVERY_BATCH = 20;
 /** A group already due after a flush is locked by another instance's flush, or beyond this run's batches. */
 const OVERDUE_RETRY_MS = 100;
 
@@ -43,11 +41,8 @@ export function alertJobs() {
   const settings = alertSettings();
   return [
     { name: ROUTING_JOB, everyMs: settings.alertTickMs, run: routeAndFlush },
-    // Separate from routing: a slow receiver must not delay grouping decisions. A full batch runs again at once.
-    {
-      name: DELIVERY_JOB,
-      everyMs: settings.deliveryTickMs,
-      run: async () => (await sendDueDeliveries()) >= DELIVERY_BATCH,
-    },
+    // Separate from routing: a slow receiver must not delay grouping decisions. The engine starts its sends and
+    // returns; each finished send claims again by itself.
+    { name: DELIVERY_JOB, everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },
   ];
 }

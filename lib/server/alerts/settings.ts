@@ -23,6 +23,13 @@ const ZAlertSettings = z.object({
   /** First retry delay; doubled per attempt up to the maximum. */
   RECEIPT_DELIVERY_BACKOFF_MS: ms(5_000),
   RECEIPT_DELIVERY_BACKOFF_MAX_MS: ms(15 * 60_000),
+  // The delivery engine (delivery-dispatcher.ts).
+  /** Sends in flight to one target (channel + target index) at once. */
+  RECEIPT_DELIVERY_PER_TARGET: z.coerce.number().int().min(1).max(64).default(4),
+  /** Deliveries one instance holds at once (sending or waiting for their target), all targets together. */
+  RECEIPT_DELIVERY_IN_FLIGHT: z.coerce.number().int().min(1).max(1024).default(128),
+  /** A claim's lease is the attempt's timeout plus this: after a crash, another instance re-sends once it ends. */
+  RECEIPT_DELIVERY_LEASE_MARGIN_MS: ms(30_000, 0),
   /** The dashboard's address as receivers should reach it (links in payloads). */
   RECEIPT_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
   PORT: z.coerce.number().int().default(3000),
@@ -37,6 +44,9 @@ export type AlertSettings = {
   maxAttempts: number;
   backoffMs: number;
   backoffMaxMs: number;
+  perTarget: number;
+  inFlight: number;
+  leaseMarginMs: number;
   publicUrl: string;
 };
 
@@ -59,6 +69,9 @@ export function alertSettings(): AlertSettings {
     maxAttempts: env.RECEIPT_DELIVERY_MAX_ATTEMPTS,
     backoffMs: env.RECEIPT_DELIVERY_BACKOFF_MS,
     backoffMaxMs: Math.max(env.RECEIPT_DELIVERY_BACKOFF_MAX_MS, env.RECEIPT_DELIVERY_BACKOFF_MS),
+    perTarget: env.RECEIPT_DELIVERY_PER_TARGET,
+    inFlight: env.RECEIPT_DELIVERY_IN_FLIGHT,
+    leaseMarginMs: env.RECEIPT_DELIVERY_LEASE_MARGIN_MS,
     publicUrl: env.RECEIPT_PUBLIC_URL ?? `http://localhost:${env.PORT}`,
   };
   return cached;

@@ -56,10 +56,13 @@ export async function insertDeliveries(sql: Sql, rows: DeliveryInsert[], now: Da
 
 export type ClaimedDelivery = {
   id: bigint;
+  channel: string;
+  targetIndex: number;
   url: string;
   body: string;
   headers: Record<string, string>;
   signingSecret: string | null;
+  /** Counting this one: the attempt number a receiver is told. */
   attempts: number;
   maxAttempts: number;
   /** webhook, slack, pagerduty */
@@ -67,29 +70,74 @@ export type ClaimedDelivery = {
 };
 
 /**
+ * What the claim may take per target: `perTarget` each, less for the targets listed; never the ids excluded. Without
+ * shares a claim takes due rows whatever their target.
+ */
+export type ClaimShares = {
+  perTarget: number;
+  allowances: { channel: string; targetIndex: number; free: number }[];
+  exclude: bigint[];
+};
+
+/**
  * Claims due deliveries for one attempt each: the attempt counter and a lease (nextAttemptAt in the future) are
  * written in the transaction that picks the rows with SKIP LOCKED, so no other instance can pick them until the
  * lease ends — a crash mid-send is retried after it, a normal send records its outcome long before.
  * A delivery waits while an older notification of the same group to the same target is still pending, so a
- * receiver never sees a group's "resolved" before its "firing". A delivery whose claim PostgreSQL refuses is returned
- * as a failure (the caller sets it aside), and the others are claimed.
+ * receiver never sees a group's "resolved" before its "firing". Each target gets at most its share, and the rows are
+ * taken round-robin across targets (every target's first due delivery before any target's second), so one target's
+ * backlog never sits at the head of another's line. A delivery whose claim PostgreSQL refuses is returned as a
+ * failure (the caller sets it aside), and the others are claimed.
  */
 export async function claimDueDeliveries(
   now: Date,
   leaseMs: number,
   limit: number,
+  shares: ClaimShares = { perTarget: 1_000_000_000, allowances: [], exclude: [] },
 ): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
+  if (limit <= 0) return { claimed: [], failures: [] };
   return inTransaction(async (sql) => {
     const due = await sql.query<{ id: bigint }>(
+      // Per target with due rows, its share is read in order from the (status, channel, target_index,
+      // next_attempt_at) index, skipping rows that wait for an older delivery of their group: the work is each
+      // target's share, not the backlog. The due conditions are repeated on d: a row another instance claimed and
+      // committed meanwhile is re-checked against them when locked (READ COMMITTED), and left alone. SKIP LOCKED
+      // applies before the limit, so concurrent claims share the due rows.
       `select d.id from deliveries d
+        join (
+          select share.id, share.next_attempt_at, share.n
+          from (select distinct t.channel, t.target_index from deliveries t
+            where t.status = 'pending' and t.next_attempt_at <= $1) target
+          left join json_to_recordset($4::json) as s(channel text, target_index int, free int)
+            on s.channel = target.channel and s.target_index = target.target_index
+          cross join lateral (
+            select due.id, due.next_attempt_at, row_number() over (order by due.next_attempt_at) as n
+            from deliveries due
+            where due.status = 'pending' and due.channel = target.channel and due.target_index = target.target_index
+              and due.next_attempt_at <= $1 and due.id <> all($5::bigint[])
+              -- Found through the group's index only: IS NOT DISTINCT FROM keeps the planner from probing the
+              -- target index instead (every pending row of the target, per row) when its statistics are stale.
+              and not exists (select 1 from deliveries o
+                where o.group_key = due.group_key and o.created_at < due.created_at
+                  and (o.status, o.channel, o.target_index) is not distinct from ('pending', due.channel, due.target_index))
+            order by due.next_attempt_at
+            limit coalesce(s.free, $3)
+          ) share
+          where coalesce(s.free, $3) > 0
+        ) c on c.id = d.id
         where d.status = 'pending' and d.next_attempt_at <= $1
-          and not exists (select 1 from deliveries o
-            where o.group_key = d.group_key and o.channel = d.channel and o.target_index = d.target_index
-              and o.status = 'pending' and o.created_at < d.created_at)
-        order by d.next_attempt_at, d.id
+        order by c.n, c.next_attempt_at, c.id
         limit $2
         for update of d skip locked`,
-      [now, limit],
+      [
+        now,
+        limit,
+        shares.perTarget,
+        JSON.stringify(
+          shares.allowances.map((a) => ({ channel: a.channel, target_index: a.targetIndex, free: a.free })),
+        ),
+        shares.exclude.map(String),
+      ],
     );
     const claimed: ClaimedDelivery[] = [];
     const { failures } = await writeIsolated(
@@ -99,8 +147,8 @@ export async function claimDueDeliveries(
         claimed.push(
           ...(await sql.query<ClaimedDelivery>(
             `update deliveries set attempts = attempts + 1, next_attempt_at = $1 where id = any($2::bigint[])
-            returning id, url, body, headers, signing_secret as "signingSecret", attempts,
-              max_attempts as "maxAttempts", target_type as "targetType"`,
+            returning id, channel, target_index as "targetIndex", url, body, headers,
+              signing_secret as "signingSecret", attempts, max_attempts as "maxAttempts", target_type as "targetType"`,
             [new Date(now.getTime() + leaseMs), ids.map(String)],
           )),
         );
@@ -108,6 +156,16 @@ export async function claimDueDeliveries(
     );
     return { claimed, failures };
   });
+}
+
+/** Claimed deliveries handed back unsent (their target paused): due again at `at`, the claim's attempt undone. */
+export async function releaseDeliveries(ids: bigint[], at: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await poolSql().execute(
+    `update deliveries set attempts = greatest(0, attempts - 1), next_attempt_at = $2
+      where id = any($1::bigint[]) and status = 'pending'`,
+    [ids.map(String), at],
+  );
 }
 
 /**
@@ -136,28 +194,47 @@ export type AttemptOutcome = {
   nextAttemptAt: Date;
 };
 
-/** Logs one attempt and moves the delivery on, in one transaction. */
-export async function recordAttempt(id: bigint, outcome: AttemptOutcome): Promise<void> {
-  await getPrisma().$transaction([
-    getPrisma().deliveryAttempt.create({
-      data: {
-        deliveryId: id,
-        at: outcome.at,
-        statusCode: outcome.statusCode,
-        latencyMs: outcome.latencyMs,
-        error: outcome.error,
-      },
-    }),
-    getPrisma().delivery.update({
-      where: { id },
-      data: {
-        status: outcome.status,
-        lastError: outcome.error,
-        nextAttemptAt: outcome.nextAttemptAt,
-        ...(outcome.status === "delivered" ? { deliveredAt: outcome.at } : {}),
-      },
-    }),
-  ]);
+/**
+ * Logs attempts and moves their deliveries on: one insert and one update for the whole batch, in one transaction.
+ * An outcome PostgreSQL refuses is returned as a failure (the caller sets its delivery aside); the others are written.
+ */
+export async function recordAttempts(
+  outcomes: (AttemptOutcome & { id: bigint })[],
+): Promise<{ failures: Failure<bigint>[] }> {
+  if (outcomes.length === 0) return { failures: [] };
+  const byId = new Map(outcomes.map((o) => [o.id, o]));
+  return inTransaction(async (sql) => {
+    const { failures } = await writeIsolated(sql, [...byId.keys()], async (ids) => {
+      const rows = ids.map((id) => byId.get(id) as AttemptOutcome & { id: bigint });
+      const column = <T>(pick: (o: AttemptOutcome & { id: bigint }) => T) => rows.map(pick);
+      await sql.execute(
+        `insert into delivery_attempts (delivery_id, at, status_code, latency_ms, error)
+          select * from unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::int[], $5::text[])`,
+        [
+          column((o) => String(o.id)),
+          column((o) => o.at.toISOString()),
+          column((o) => o.statusCode),
+          column((o) => o.latencyMs),
+          column((o) => o.error),
+        ],
+      );
+      await sql.execute(
+        `update deliveries d set status = u.status, last_error = u.error, next_attempt_at = u.next_attempt_at,
+            delivered_at = case when u.status = 'delivered' then u.at else d.delivered_at end
+          from unnest($1::bigint[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[])
+            as u(id, status, error, next_attempt_at, at)
+          where d.id = u.id`,
+        [
+          column((o) => String(o.id)),
+          column((o) => o.status),
+          column((o) => o.error),
+          column((o) => o.nextAttemptAt.toISOString()),
+          column((o) => o.at.toISOString()),
+        ],
+      );
+    });
+    return { failures };
+  });
 }
 
 /** A dead letter gets a fresh set of attempts (its attempt log is kept), and is no longer set aside. */

@@ -1,0 +1,222 @@
+import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
+import { signRequest } from "@/lib/routing/sign";
+import {
+  type ClaimedDelivery,
+  claimDueDeliveries,
+  releaseDeliveries,
+  setDeliveriesAside,
+} from "../db/alerting-deliveries";
+import { metrics } from "../metrics/registry";
+import { failureReason } from "../worker/isolate";
+import { AttemptRecorder } from "./attempt-recorder";
+import { decideAttempt } from "./attempt-outcome";
+import { DeliveryLanes } from "./delivery-lanes";
+import { postOnce } from "./http-post";
+import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
+import { type AlertSettings, alertSettings } from "./settings";
+
+type Held = ClaimedDelivery & { rateLimit: RateLimit | null };
+
+/**
+ * The delivery engine of one process. `pump` claims what free capacity allows (per target and in all), starts those
+ * sends and returns without waiting for them; a send that finishes frees its slot and pumps again. One claim runs at
+ * a time: a pump asked for meanwhile runs right after it. Outcomes are written in batches (attempt-recorder.ts).
+ */
+export class DeliveryDispatcher {
+  private readonly lanes: DeliveryLanes<Held>;
+  private readonly limiter = new RateLimiter();
+  private readonly recorder = new AttemptRecorder();
+  /** Claimed and not yet recorded: never claimed again by this process, whatever the lease says. */
+  private readonly held = new Set<bigint>();
+  private claiming = false;
+  private pumpAgain = false;
+  private pumpScheduled = false;
+  private wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  /** When this process's own retries fall due (a backoff it recorded): a claim then, not at the next safety tick. */
+  private readonly retriesDue: number[] = [];
+  private retryTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly settings: AlertSettings = alertSettings()) {
+    this.lanes = new DeliveryLanes(settings.perTarget, settings.inFlight);
+  }
+
+  /** Claims and starts due deliveries; returns how many were claimed. */
+  async pump(now: Date = new Date()): Promise<number> {
+    if (this.claiming) {
+      this.pumpAgain = true;
+      return 0;
+    }
+    this.claiming = true;
+    try {
+      return await this.claim(now);
+    } finally {
+      this.claiming = false;
+      if (this.pumpAgain) {
+        this.pumpAgain = false;
+        this.schedulePump();
+      }
+    }
+  }
+
+  /** Nothing claimed, sending or waiting to be recorded (the tests wait for this). */
+  get idle(): boolean {
+    return this.held.size === 0 && !this.claiming && this.recorder.pending === 0;
+  }
+
+  private async claim(now: Date): Promise<number> {
+    const nowMs = Date.now();
+    this.release(this.lanes.shed(nowMs), nowMs);
+    const limit = this.lanes.freeSlots();
+    if (limit === 0) return 0;
+    const { claimed, failures } = await claimDueDeliveries(
+      now,
+      this.settings.timeoutMs + this.settings.leaseMarginMs,
+      limit,
+      {
+        perTarget: this.settings.perTarget,
+        allowances: this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs)),
+        exclude: [...this.held],
+      },
+    );
+    for (const delivery of claimed) {
+      this.held.add(delivery.id);
+      this.lanes.add({
+        ...delivery,
+        rateLimit: rateLimitFor(delivery.targetType, delivery.url, delivery.body),
+      });
+    }
+    this.startReady();
+    await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
+    return claimed.length;
+  }
+
+  private schedulePump(): void {
+    if (this.pumpScheduled) return;
+    this.pumpScheduled = true;
+    setImmediate(() => {
+      this.pumpScheduled = false;
+      this.pump().catch((error) => console.error("receipt: delivery claim failed:", failureReason(error)));
+    });
+  }
+
+  /** Starts what may start now, and wakes up when a waiting delivery's pause or rate limit ends. */
+  private startReady(): void {
+    const nowMs = Date.now();
+    for (const delivery of this.lanes.startable(nowMs, (l) => this.limiter.take(l, nowMs)))
+      void this.send(delivery);
+    const at = this.lanes.nextStartAt(nowMs, (l) => this.limiter.waitMs(l, nowMs));
+    if (at === null || (this.wake && this.wake.at <= at)) return;
+    if (this.wake) clearTimeout(this.wake.timer);
+    const timer = setTimeout(
+      () => {
+        this.wake = null;
+        this.startReady();
+      },
+      Math.max(1, at - nowMs),
+    );
+    timer.unref();
+    this.wake = { at, timer };
+  }
+
+  private async send(delivery: Held): Promise<void> {
+    const settings = this.settings;
+    const at = new Date();
+    let decision: ReturnType<typeof decideAttempt>;
+    let result: Awaited<ReturnType<typeof postOnce>>;
+    try {
+      // Signed at send time: every attempt carries a fresh timestamp inside the receiver's replay window.
+      const { headers } = signRequest(
+        {
+          channel: delivery.channel,
+          targetIndex: delivery.targetIndex,
+          targetType: "webhook",
+          url: delivery.url,
+          body: delivery.body,
+          headers: {
+            ...delivery.headers,
+            [DELIVERY_ID_HEADER]: String(delivery.id),
+            [DELIVERY_ATTEMPT_HEADER]: String(delivery.attempts),
+          },
+          ...(delivery.signingSecret ? { signingSecret: delivery.signingSecret } : {}),
+        },
+        at.getTime(),
+      );
+      result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs);
+      decision = decideAttempt(result, delivery, settings, Date.now());
+    } catch (error) {
+      this.lanes.finished(delivery, Date.now());
+      this.held.delete(delivery.id);
+      await setDeliveriesAside([{ key: String(delivery.id), reason: failureReason(error) }]).catch(() => {});
+      this.afterSend();
+      return;
+    }
+    this.lanes.finished(delivery, Date.now());
+    if (decision.pauseTargetUntilMs !== null) this.pauseTarget(delivery, decision.pauseTargetUntilMs);
+    this.recorder.add({
+      id: delivery.id,
+      at,
+      statusCode: result.statusCode,
+      latencyMs: result.latencyMs,
+      error: result.error,
+      status: decision.status,
+      nextAttemptAt: new Date(decision.nextAttemptMs),
+      onRecorded: (written) => {
+        this.held.delete(delivery.id);
+        if (written && decision.status === "pending") this.claimAt(decision.nextAttemptMs);
+        if (written)
+          metrics().deliveries.inc({
+            outcome: decision.status === "pending" ? "failed" : decision.status,
+            receiver_kind: delivery.targetType,
+          });
+        // A group's next notification to this target may have waited for this one.
+        this.schedulePump();
+      },
+    });
+    this.afterSend();
+  }
+
+  /** A claim at `atMs` (a retry's backoff ends), keeping one timer for the earliest. */
+  private claimAt(atMs: number): void {
+    const index = this.retriesDue.findIndex((due) => due > atMs);
+    this.retriesDue.splice(index === -1 ? this.retriesDue.length : index, 0, atMs);
+    if (index === 0 || this.retriesDue.length === 1) this.armRetryTimer();
+  }
+
+  private armRetryTimer(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const next = this.retriesDue[0];
+    if (next === undefined) return;
+    this.retryTimer = setTimeout(
+      () => {
+        const nowMs = Date.now();
+        while ((this.retriesDue[0] ?? Number.POSITIVE_INFINITY) <= nowMs) this.retriesDue.shift();
+        this.armRetryTimer();
+        this.schedulePump();
+      },
+      Math.max(1, next - Date.now()),
+    );
+    this.retryTimer.unref();
+  }
+
+  private afterSend(): void {
+    this.startReady();
+    this.schedulePump();
+  }
+
+  /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */
+  private pauseTarget(delivery: Held, untilMs: number): void {
+    this.release(this.lanes.pause(delivery, untilMs), untilMs);
+  }
+
+  /** Claimed deliveries handed back unsent, due again at `atMs`. */
+  private release(released: Held[], atMs: number): void {
+    if (released.length === 0) return;
+    const ids = released.map((d) => d.id);
+    releaseDeliveries(ids, new Date(atMs))
+      .catch((error) => console.error("receipt: releasing paused deliveries failed:", failureReason(error)))
+      .finally(() => {
+        for (const id of ids) this.held.delete(id);
+      });
+  }
+}

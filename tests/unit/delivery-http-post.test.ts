@@ -1,0 +1,71 @@
+// One POST of the delivery engine against a real local HTTP server: keep-alive reuse, Retry-After, timeouts, errors.
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort } from "@/lib/server/db/embedded";
+import { postOnce } from "@/lib/server/alerts/http-post";
+
+let server: Server;
+let base: string;
+let connections = 0;
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      bodies.push(Buffer.concat(chunks).toString("utf8"));
+      if (req.url === "/hang") return; // never answers
+      if (req.url === "/limited") return res.writeHead(429, { "retry-after": "2" }).end();
+      res.writeHead(200).end("ok");
+    });
+  });
+  server.on("connection", () => connections++);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+});
+
+describe("postOnce", () => {
+  it("POSTs the exact body and reuses one keep-alive connection for consecutive requests", async () => {
+    const before = connections;
+    for (const n of [1, 2, 3]) {
+      const result = await postOnce(
+        `${base}/ok`,
+        `{"n":${n},"é":true}`,
+        { "content-type": "application/json" },
+        2000,
+      );
+      expect(result).toMatchObject({ ok: true, statusCode: 200, error: null, retryAfter: null });
+    }
+    expect(bodies.slice(-3)).toEqual(['{"n":1,"é":true}', '{"n":2,"é":true}', '{"n":3,"é":true}']);
+    expect(connections - before).toBe(1);
+  });
+
+  it("reports a 429's Retry-After as sent", async () => {
+    expect(await postOnce(`${base}/limited`, "{}", {}, 2000)).toMatchObject({
+      ok: false,
+      statusCode: 429,
+      error: "HTTP 429",
+      retryAfter: "2",
+    });
+  });
+
+  it("gives up on a hanging receiver after the timeout", async () => {
+    const started = Date.now();
+    const result = await postOnce(`${base}/hang`, "{}", {}, 300);
+    expect(result).toMatchObject({ ok: false, statusCode: null, error: "timeout after 300 ms" });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it("names a refused connection and an unsupported URL", async () => {
+    const port = await freePort();
+    expect((await postOnce(`http://127.0.0.1:${port}/`, "{}", {}, 2000)).error).toBe("ECONNREFUSED");
+    expect((await postOnce("ftp://127.0.0.1/", "{}", {}, 2000)).error).toBe("unsupported protocol ftp:");
+  });
+});
