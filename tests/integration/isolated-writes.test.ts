@@ -7,7 +7,7 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let lib: {
   sql: typeof import("@/lib/server/db/sql");
   deliveries: typeof import("@/lib/server/db/alerting-deliveries");
-  isolate: typeof import("@/lib/server/worker/isolate");
+  isolate: typeof import("@/lib/server/db/isolated-writes");
 };
 
 beforeAll(async () => {
@@ -16,7 +16,7 @@ beforeAll(async () => {
   lib = {
     sql: await import("@/lib/server/db/sql"),
     deliveries: await import("@/lib/server/db/alerting-deliveries"),
-    isolate: await import("@/lib/server/worker/isolate"),
+    isolate: await import("@/lib/server/db/isolated-writes"),
   };
 });
 afterAll(async () => {

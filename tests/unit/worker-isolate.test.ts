@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mergeMemberships } from "@/lib/server/alerts/group-membership";
-import { failureReason, planIsolated } from "@/lib/server/worker/isolate";
+import { failureReason } from "@/lib/server/db/isolated-writes";
+import { planIsolated } from "@/lib/server/worker/isolate";
 
 describe("planIsolated", () => {
   const double = (items: readonly number[]) =>

@@ -1,5 +1,6 @@
-import { type AttemptOutcome, recordAttempts, setDeliveriesAside } from "../db/alerting-deliveries";
-import { failureReason } from "../worker/isolate";
+import { type AttemptOutcome, recordAttempts } from "../db/alerting-deliveries";
+import { setDeliveriesAside } from "./set-deliveries-aside";
+import { failureReason } from "../db/isolated-writes";
 
 // Attempt outcomes are written in batches: the first outcome opens a short window, and everything that finishes in
 // it (or up to BATCH outcomes) is written with one insert and one update. One write at a time, so a burst of sends

@@ -1,18 +1,14 @@
 import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
 import { signRequest } from "@/lib/routing/sign";
-import {
-  type ClaimedDelivery,
-  claimDueDeliveries,
-  releaseDeliveries,
-  setDeliveriesAside,
-} from "../db/alerting-deliveries";
+import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/alerting-deliveries";
 import { metrics } from "../metrics/registry";
-import { failureReason } from "../worker/isolate";
+import { failureReason } from "../db/isolated-writes";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
 import { DeliveryLanes } from "./delivery-lanes";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
+import { setDeliveriesAside } from "./set-deliveries-aside";
 import { type AlertSettings, alertSettings } from "./settings";
 
 type Held = ClaimedDelivery & { rateLimit: RateLimit | null };

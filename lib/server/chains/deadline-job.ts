@@ -5,7 +5,8 @@ import { latestOperatorEffects } from "../db/operator-effects";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
 import { countBy, metrics } from "../metrics/registry";
-import { failureReason, setAside, writeIsolated } from "../worker/isolate";
+import { failureReason, writeIsolated } from "../db/isolated-writes";
+import { setAside } from "../worker/isolate";
 import { commitChainState } from "./commit-chain-state";
 
 type Reclassified = DeadlineDecision & {

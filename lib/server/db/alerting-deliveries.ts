@@ -1,7 +1,7 @@
 import { getPrisma } from "./client";
 import { jsonRows } from "./json-rows";
-import { type Failure, setAside, writeIsolated } from "../worker/isolate";
-import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "./set-aside";
+import { type Failure, writeIsolated } from "./isolated-writes";
+import { clearSetAside, type SetAside, SET_ASIDE_JOBS, setItemsAside } from "./set-aside";
 import { inTransaction, poolSql, type Sql } from "./sql";
 
 export type DeliveryInsert = {
@@ -170,17 +170,18 @@ export async function releaseDeliveries(ids: bigint[], at: Date): Promise<void> 
 
 /**
  * Deliveries the worker could not claim or attempt: dead letters (retryable like any), recorded as set aside. One whose
- * outcome was recorded before the failure keeps it.
+ * outcome was recorded before the failure keeps it. Returns the keys set aside now that were not before.
  */
-export async function setDeliveriesAside(items: SetAside[]): Promise<void> {
-  if (items.length === 0) return;
-  await inTransaction(async (sql) => {
-    await setAside(sql, SET_ASIDE_JOBS.delivery, items);
+export async function markDeliveriesSetAside(items: SetAside[]): Promise<ReadonlySet<string>> {
+  if (items.length === 0) return new Set();
+  return inTransaction(async (sql) => {
+    const fresh = await setItemsAside(sql, SET_ASIDE_JOBS.delivery, items);
     await sql.execute(
       `update deliveries d set status = 'dead', last_error = 'set aside: ' || u.reason
         from unnest($1::bigint[], $2::text[]) as u(id, reason) where d.id = u.id and d.status = 'pending'`,
       [items.map((item) => item.key), items.map((item) => item.reason)],
     );
+    return fresh;
   });
 }
 

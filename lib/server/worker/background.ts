@@ -4,7 +4,7 @@ import { reclassifyDueChains } from "../chains/deadline-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { metrics } from "../metrics/registry";
-import { failureReason } from "./isolate";
+import { failureReason } from "../db/isolated-writes";
 import { createJobRunner } from "./job-runner";
 import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
 
