@@ -8,9 +8,7 @@ import path from "node:path";
 import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
 import { rekeyLegacyGroups } from "../lib/server/alerts/rekey-groups";
-import { alertSettings } from "../lib/server/alerts/settings";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
-import { signInThrottleSettings } from "../lib/server/auth/throttle-settings";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { readEnv } from "../lib/server/env";
 import {
@@ -28,9 +26,7 @@ const root = path.resolve(import.meta.dirname, "..");
 
 let env: ReturnType<typeof readEnv>;
 try {
-  env = readEnv();
-  alertSettings(); // the alert delivery variables too: a typo fails here, not at the first alert
-  signInThrottleSettings(); // and the sign-in throttle's, not at the first sign-in
+  env = readEnv(); // every variable the app reads (lib/server/env.ts): a typo fails here, not at the first alert
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);
   process.exit(LAUNCHER_EXIT.startFailed);

@@ -1,7 +1,16 @@
 import { z } from "zod";
+import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF } from "@/lib/auth/sign-in-backoff";
 
-// Validated once at start, so a typo in a variable fails loudly with its name instead of deep inside a request.
-const ZEnv = z.object({
+// Every variable the app reads, validated in one place: `npm start` parses them all before anything else runs, so a
+// typo fails loudly with its name instead of deep inside a request or at the first alert. Defaults suit production;
+// the tests shorten the ticks, backoffs and throttles so a whole scenario runs in seconds.
+const ms = (fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+const count = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+const flag = (fallback: "0" | "1") => z.enum(["0", "1"]).default(fallback);
+
+const ZServerEnv = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// connection string")
@@ -9,20 +18,68 @@ const ZEnv = z.object({
     .or(z.literal("").transform(() => undefined)),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  /** Where the embedded PostgreSQL lives (its `pg` folder); tests use throwaway folders. */
   RECEIPT_DATA_DIR: z.string().min(1).optional(),
-  RECEIPT_DEADLINE_TICK_MS: z.coerce.number().int().min(10).default(1000),
-  RECEIPT_DISABLE_WORKERS: z.enum(["0", "1"]).default("0"),
   RECEIPT_ADMIN_USER: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/)
     .default("admin"),
   RECEIPT_ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  /** The dashboard's address as receivers should reach it (links in payloads). */
+  RECEIPT_PUBLIC_URL: z.url({ protocol: /^https?$/ }).optional(),
 });
+
+const ZJobsEnv = z.object({
+  /** "1": this instance runs no background job (another instance does). */
+  RECEIPT_DISABLE_WORKERS: flag("0"),
+  RECEIPT_DEADLINE_TICK_MS: ms(1000, 10),
+  // Wake-ups and safety ticks (lib/server/worker/background.ts). A commit wakes routing and delivery at once, in this
+  // process and, through LISTEN/NOTIFY, in every other; a timer flushes each group when it is due. The ticks only
+  // catch what a lost notification missed.
+  /** Safety tick: how often the outbox is routed and due groups are flushed without a wake-up. */
+  RECEIPT_ALERT_TICK_MS: ms(5000, 10),
+  /** Safety tick: how often due deliveries (retries included) are sent without a wake-up. */
+  RECEIPT_DELIVERY_TICK_MS: ms(5000, 10),
+  /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only. */
+  RECEIPT_WAKE_UPS: flag("1"),
+  /** Longest wait between reconnection attempts of the LISTEN connection. */
+  RECEIPT_WAKE_RECONNECT_MAX_MS: ms(30_000, 100),
+});
+
+const ZDeliveryEnv = z.object({
+  /** Per-attempt HTTP timeout. */
+  RECEIPT_DELIVERY_TIMEOUT_MS: ms(10_000, 100),
+  RECEIPT_DELIVERY_MAX_ATTEMPTS: count(8, 1, 50),
+  /** First retry delay; doubled per attempt up to the maximum. */
+  RECEIPT_DELIVERY_BACKOFF_MS: ms(5_000),
+  RECEIPT_DELIVERY_BACKOFF_MAX_MS: ms(15 * 60_000),
+  /** Sends in flight to one target (channel + target index) at once (the delivery engine). */
+  RECEIPT_DELIVERY_PER_TARGET: count(4, 1, 64),
+  /** Deliveries one instance holds at once (sending or waiting for their target), all targets together. */
+  RECEIPT_DELIVERY_IN_FLIGHT: count(128, 1, 1024),
+  /** A claim's lease is the attempt's timeout plus this: after a crash, another instance re-sends once it ends. */
+  RECEIPT_DELIVERY_LEASE_MARGIN_MS: ms(30_000, 0),
+});
+
+const ZSignInEnv = z.object({
+  /** Failed sign-ins per account before the back-off starts. */
+  RECEIPT_SIGNIN_FREE_ATTEMPTS: count(ACCOUNT_BACKOFF.freeAttempts, 1, 1000),
+  /** Failed sign-ins per client address (every account together) before the back-off starts. */
+  RECEIPT_SIGNIN_ADDRESS_FREE_ATTEMPTS: count(ADDRESS_BACKOFF.freeAttempts, 1, 1000),
+  /** The first lock; doubled per further failure up to the maximum (at most an hour: no lock is for good). */
+  RECEIPT_SIGNIN_BACKOFF_MS: ms(ACCOUNT_BACKOFF.baseMs, 1, 60 * 60_000),
+  RECEIPT_SIGNIN_BACKOFF_MAX_MS: ms(ACCOUNT_BACKOFF.maxMs, 1, 60 * 60_000),
+  /** How many proxies in front of the app append to X-Forwarded-For; 0: the header is not believed. */
+  RECEIPT_TRUST_PROXY: count(0, 0, 10),
+});
+
+const ZEnv = ZServerEnv.extend(ZJobsEnv.shape).extend(ZDeliveryEnv.shape).extend(ZSignInEnv.shape);
 
 export type Env = z.infer<typeof ZEnv>;
 
 export class EnvError extends Error {}
 
+/** Every problem at once, each with its variable's name. */
 export function parseEnv(source: Record<string, string | undefined>): Env {
   const parsed = ZEnv.safeParse(source);
   if (parsed.success) return parsed.data;
@@ -30,6 +87,15 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   throw new EnvError(`Invalid environment variable(s): ${problems.join("; ")}`);
 }
 
+/** The environment as it is now: for DATABASE_URL, which a script sets once it has resolved the database. */
 export function readEnv(): Env {
   return parseEnv(process.env);
+}
+
+let cached: Env | undefined;
+
+/** The process's settings, read once on first use (the settings modules derive theirs from it). */
+export function env(): Env {
+  cached ??= readEnv();
+  return cached;
 }

@@ -22,3 +22,32 @@ describe("environment validation", () => {
     expect(() => parseEnv(source)).toThrow(new RegExp(`${name}:`));
   });
 });
+
+describe("one schema for every variable", () => {
+  it("gives the alert, job and sign-in settings their production defaults", () => {
+    const env = parseEnv({});
+    expect([
+      env.RECEIPT_ALERT_TICK_MS,
+      env.RECEIPT_DELIVERY_TIMEOUT_MS,
+      env.RECEIPT_DELIVERY_PER_TARGET,
+    ]).toEqual([5000, 10_000, 4]);
+    expect([env.RECEIPT_DEADLINE_TICK_MS, env.RECEIPT_DISABLE_WORKERS, env.RECEIPT_TRUST_PROXY]).toEqual([
+      1000,
+      "0",
+      0,
+    ]);
+  });
+
+  it("reports every bad variable at once, each by name", () => {
+    const source = { RECEIPT_DELIVERY_TIMEOUT_MS: "5", RECEIPT_WAKE_UPS: "yes", RECEIPT_TRUST_PROXY: "-1" };
+    expect(() => parseEnv(source)).toThrow(
+      /RECEIPT_DELIVERY_TIMEOUT_MS:.*RECEIPT_WAKE_UPS:.*RECEIPT_TRUST_PROXY:|RECEIPT_WAKE_UPS:/s,
+    );
+    try {
+      parseEnv(source);
+    } catch (error) {
+      const message = (error as Error).message;
+      for (const name of Object.keys(source)) expect(message).toContain(`${name}:`);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { readEnv } from "../env";
 
 // One pool and one client per process, sharing the pool (see sql.ts). Next.js dev reloads modules, so they are
 // kept on globalThis.
@@ -12,7 +13,7 @@ export function createPrismaClient(connectionString: string): PrismaClient {
 
 export function getPool(): pg.Pool {
   if (!globalForPrisma.receiptPool || globalForPrisma.receiptPool.ended) {
-    const url = process.env.DATABASE_URL;
+    const url = readEnv().DATABASE_URL;
     if (!url)
       throw new Error("DATABASE_URL is not set: start the app with `npm start` (it resolves the database)");
     const pool = new pg.Pool({ connectionString: url, max: 10 });

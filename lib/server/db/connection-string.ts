@@ -6,7 +6,7 @@ const projectRoot = path.resolve(import.meta.dirname, "../../..");
 
 /** Where the embedded cluster lives; RECEIPT_DATA_DIR moves it (tests use throwaway folders). */
 export function embeddedDataDir(): string {
-  return path.resolve(process.env.RECEIPT_DATA_DIR ?? path.join(projectRoot, ".data"), "pg");
+  return path.resolve(readEnv().RECEIPT_DATA_DIR ?? path.join(projectRoot, ".data"), "pg");
 }
 
 /**

@@ -3,6 +3,7 @@ import { alertSettings } from "../alerts/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
+import { env, readEnv } from "../env";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { createJobRunner } from "./job-runner";
@@ -25,7 +26,7 @@ type Job = {
 const jobs: Job[] = [
   {
     name: "deadline",
-    everyMs: Number(process.env.RECEIPT_DEADLINE_TICK_MS ?? 1000),
+    everyMs: env().RECEIPT_DEADLINE_TICK_MS,
     run: () => reclassifyDueChains(),
   },
   // Alert routing: outbox → notification groups → deliveries (lib/server/alerts).
@@ -41,16 +42,17 @@ const JOB_OF_CHANNEL: Record<WakeChannel, string> = {
 let started = false;
 
 export function startBackgroundJobs() {
-  if (started || process.env.RECEIPT_DISABLE_WORKERS === "1") return;
+  if (started || env().RECEIPT_DISABLE_WORKERS === "1") return;
   started = true;
   for (const job of jobs) startJob(job);
   const settings = alertSettings();
   if (!settings.wakeUps) return;
   const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
   onWakeHere(wakeFor);
-  if (process.env.DATABASE_URL) {
+  const { DATABASE_URL } = readEnv();
+  if (DATABASE_URL) {
     startWakeListener({
-      connectionString: process.env.DATABASE_URL,
+      connectionString: DATABASE_URL,
       onWake: wakeFor,
       onConnected: wakeAllJobs,
       maxRetryMs: settings.wakeReconnectMaxMs,
