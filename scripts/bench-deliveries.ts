@@ -69,9 +69,9 @@ try {
   await applyMigrations(url);
   process.env.DATABASE_URL = url;
   const { inTransaction } = await import("../lib/server/db/sql");
-  const { insertDeliveries } = await import("../lib/server/db/alerting-deliveries");
-  const { sendDueDeliveries, deliveriesSettled } = await import("../lib/server/alerts/delivery-worker");
-  const { alertSettings } = await import("../lib/server/alerts/settings");
+  const { insertDeliveries } = await import("../lib/server/db/routing-deliveries");
+  const { sendDueDeliveries, deliveriesSettled } = await import("../lib/server/routing/delivery-worker");
+  const { alertSettings } = await import("../lib/server/routing/settings");
 
   const rows = Array.from({ length: count }, (_, i) => ({
     groupKey: `bench-${i}`,

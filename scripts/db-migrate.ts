@@ -1,6 +1,6 @@
 // Applies prisma/migrations offline (same bookkeeping as `prisma migrate deploy`) to DATABASE_URL or the embedded database,
-// then the data steps code must do (re-keying notification groups to stable route ids: lib/server/alerts/rekey-groups.ts).
-import { rekeyLegacyGroups } from "../lib/server/alerts/rekey-groups";
+// then the data steps code must do (re-keying notification groups to stable route ids: lib/server/routing/rekey-groups.ts).
+import { rekeyLegacyGroups } from "../lib/server/routing/rekey-groups";
 import { getPrisma } from "../lib/server/db/client";
 import { openDatabase } from "../lib/server/db/connection-string";
 import { applyMigrations } from "../lib/server/db/migrate";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getPrisma } from "../lib/server/db/client";
 import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
-import { rekeyLegacyGroups } from "../lib/server/alerts/rekey-groups";
+import { rekeyLegacyGroups } from "../lib/server/routing/rekey-groups";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { readEnv } from "../lib/server/env";

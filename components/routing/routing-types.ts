@@ -1,7 +1,7 @@
 import type { TRoutingConfig } from "@/lib/routing/config";
 import type { RouteTestResult } from "@/lib/routing/route-test";
 
-// Shapes of the routing API's answers (lib/server/alerts/api), as the page reads them.
+// Shapes of the routing API's answers (lib/server/routing/api), as the page reads them.
 
 export type RoutingConfigAnswer = { version: string; isDefault: boolean; config: TRoutingConfig };
 

@@ -4,7 +4,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 // When a notification group is next evaluated, as new members arrive (addGroupMembers on a real PostgreSQL). An
 // evaluation reads and routes every member of the group, so it is scheduled for when a notification can be due.
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let groups: typeof import("@/lib/server/db/alerting-groups");
+let groups: typeof import("@/lib/server/db/routing-groups");
 let sql: typeof import("@/lib/server/db/sql");
 
 const WAIT = 30_000;
@@ -15,7 +15,7 @@ const at = (ms: number) => new Date(T0 + ms);
 beforeAll(async () => {
   db = await createTestDatabase();
   process.env.DATABASE_URL = db.url;
-  groups = await import("@/lib/server/db/alerting-groups");
+  groups = await import("@/lib/server/db/routing-groups");
   sql = await import("@/lib/server/db/sql");
 });
 afterAll(async () => {

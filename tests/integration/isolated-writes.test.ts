@@ -6,7 +6,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let lib: {
   sql: typeof import("@/lib/server/db/sql");
-  deliveries: typeof import("@/lib/server/db/alerting-deliveries");
+  deliveries: typeof import("@/lib/server/db/routing-deliveries");
   isolate: typeof import("@/lib/server/db/isolated-writes");
 };
 
@@ -15,7 +15,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   lib = {
     sql: await import("@/lib/server/db/sql"),
-    deliveries: await import("@/lib/server/db/alerting-deliveries"),
+    deliveries: await import("@/lib/server/db/routing-deliveries"),
     isolate: await import("@/lib/server/db/isolated-writes"),
   };
 });

@@ -15,10 +15,10 @@ let lib: {
   records: typeof import("@/lib/server/ingest/store-records");
   prepare: typeof import("@/lib/server/ingest/prepare-records");
   deadlines: typeof import("@/lib/server/chains/deadline-job");
-  outbox: typeof import("@/lib/server/alerts/outbox-processor");
-  flush: typeof import("@/lib/server/alerts/group-flush");
-  delivery: typeof import("@/lib/server/alerts/delivery-worker");
-  deliveries: typeof import("@/lib/server/db/alerting-deliveries");
+  outbox: typeof import("@/lib/server/routing/outbox-processor");
+  flush: typeof import("@/lib/server/routing/group-flush");
+  delivery: typeof import("@/lib/server/routing/delivery-worker");
+  deliveries: typeof import("@/lib/server/db/routing-deliveries");
   setAside: typeof import("@/lib/server/db/set-aside");
   chains: typeof import("@/lib/server/db/chains");
   metrics: typeof import("@/lib/server/metrics/registry");
@@ -35,10 +35,10 @@ beforeAll(async () => {
     records: await import("@/lib/server/ingest/store-records"),
     prepare: await import("@/lib/server/ingest/prepare-records"),
     deadlines: await import("@/lib/server/chains/deadline-job"),
-    outbox: await import("@/lib/server/alerts/outbox-processor"),
-    flush: await import("@/lib/server/alerts/group-flush"),
-    delivery: await import("@/lib/server/alerts/delivery-worker"),
-    deliveries: await import("@/lib/server/db/alerting-deliveries"),
+    outbox: await import("@/lib/server/routing/outbox-processor"),
+    flush: await import("@/lib/server/routing/group-flush"),
+    delivery: await import("@/lib/server/routing/delivery-worker"),
+    deliveries: await import("@/lib/server/db/routing-deliveries"),
     setAside: await import("@/lib/server/db/set-aside"),
     chains: await import("@/lib/server/db/chains"),
     metrics: await import("@/lib/server/metrics/registry"),

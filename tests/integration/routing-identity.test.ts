@@ -169,7 +169,7 @@ describe("a tree edit re-sends nothing that did not change", () => {
 describe("groups stored under the old path-based keys", () => {
   it("are re-keyed by the start-up step, idempotently, and the next flush sends nothing", async () => {
     const { poolSql } = await import("@/lib/server/db/sql");
-    const { rekeyLegacyGroups } = await import("@/lib/server/alerts/rekey-groups");
+    const { rekeyLegacyGroups } = await import("@/lib/server/routing/rekey-groups");
     const sql = poolSql();
     const keys = async (table: string) =>
       (await sql.query<{ k: string }>(`select distinct group_key as k from ${table} order by 1`)).map(

@@ -1,9 +1,9 @@
 // The delivery engine's pure parts: per-target lanes, token buckets, Retry-After, what an attempt's answer decides.
 import { describe, expect, it } from "vitest";
-import { decideAttempt } from "@/lib/server/alerts/attempt-outcome";
-import { DeliveryLanes, type LaneItem, QUEUE_DEPTH, QUICK_MS } from "@/lib/server/alerts/delivery-lanes";
-import { type RateLimit, RateLimiter, rateLimitFor, TokenBucket } from "@/lib/server/alerts/rate-limits";
-import { retryAfterMs } from "@/lib/server/alerts/retry-after";
+import { decideAttempt } from "@/lib/server/routing/attempt-outcome";
+import { DeliveryLanes, type LaneItem, QUEUE_DEPTH, QUICK_MS } from "@/lib/server/routing/delivery-lanes";
+import { type RateLimit, RateLimiter, rateLimitFor, TokenBucket } from "@/lib/server/routing/rate-limits";
+import { retryAfterMs } from "@/lib/server/routing/retry-after";
 
 const NOW = 1_764_496_800_000;
 type Item = LaneItem & { id: number };

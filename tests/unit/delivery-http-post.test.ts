@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/server/db/embedded";
-import { postOnce } from "@/lib/server/alerts/http-post";
+import { postOnce } from "@/lib/server/routing/http-post";
 
 let server: Server;
 let base: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { channelsGainingTargets } from "@/lib/server/alerts/routing-config";
+import { channelsGainingTargets } from "@/lib/server/routing/routing-config";
 
 const hook = (n: number) => ({
   type: "webhook" as const,

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { type CompiledRoute, compileRouting } from "@/lib/routing/compile";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { rekeyedGroupKey } from "@/lib/server/alerts/rekey-groups";
+import { rekeyedGroupKey } from "@/lib/server/routing/rekey-groups";
 
 const routes = (() => {
   const out = new Map<string, CompiledRoute>();

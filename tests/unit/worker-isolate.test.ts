@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeMemberships } from "@/lib/server/alerts/group-membership";
+import { mergeMemberships } from "@/lib/server/routing/group-membership";
 import { failureReason } from "@/lib/server/db/isolated-writes";
 import { planIsolated } from "@/lib/server/worker/isolate";
 

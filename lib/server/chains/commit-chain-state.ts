@@ -1,6 +1,6 @@
 import type { ChainRow, StateChange } from "@/lib/chains/transitions";
 import type { HealthRecord } from "@/lib/contract";
-import { enqueueAlertEvents } from "../alerts/enqueue";
+import { enqueueAlertEvents } from "../routing/enqueue";
 import { writeChainState } from "../db/chain-writes";
 import type { Sql } from "../db/sql";
 

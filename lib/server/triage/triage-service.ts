@@ -2,7 +2,7 @@ import type { TriageItemView } from "@/lib/dashboard/api-types";
 import type { TriageActionBody } from "@/lib/triage/schemas";
 import { applyTriageAction, UNTOUCHED_ITEM } from "@/lib/triage/transitions";
 import { toTriageItemView } from "@/lib/triage/view";
-import { resolveChainAlertsInTransaction } from "../alerts/operator-resolve";
+import { resolveChainAlertsInTransaction } from "../routing/operator-resolve";
 import { lockChains } from "../db/chain-writes";
 import { getPrisma } from "../db/client";
 import { prismaSql } from "../db/sql";

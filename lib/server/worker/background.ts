@@ -1,5 +1,5 @@
-import { alertJobs } from "../alerts/jobs";
-import { alertSettings } from "../alerts/settings";
+import { alertJobs } from "../routing/jobs";
+import { alertSettings } from "../routing/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
@@ -29,7 +29,7 @@ const jobs: Job[] = [
     everyMs: env().RECEIPT_DEADLINE_TICK_MS,
     run: () => reclassifyDueChains(),
   },
-  // Alert routing: outbox → notification groups → deliveries (lib/server/alerts).
+  // Alert routing: outbox → notification groups → deliveries (lib/server/routing).
   ...alertJobs(),
 ];
 

@@ -1,4 +1,4 @@
-import { getAlerts, ZAlertsQuery } from "@/lib/server/alerts/api/alerts-api";
+import { getAlerts, ZAlertsQuery } from "@/lib/server/routing/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,4 +1,4 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
+import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
 import { actorName } from "@/lib/server/http/authenticate";
 import {
   getRoutingConfig,
@@ -6,7 +6,7 @@ import {
   ZConfigBody,
   ZGetConfigQuery,
   ZPutConfigQuery,
-} from "@/lib/server/alerts/api/config-api";
+} from "@/lib/server/routing/api/config-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,4 +1,4 @@
-import { getDeliveries, ZDeliveriesQuery } from "@/lib/server/alerts/api/deliveries-api";
+import { getDeliveries, ZDeliveriesQuery } from "@/lib/server/routing/api/deliveries-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,5 +1,5 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
-import { postRouteTest, ZRouteTest } from "@/lib/server/alerts/api/route-test-api";
+import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
+import { postRouteTest, ZRouteTest } from "@/lib/server/routing/api/route-test-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,6 +1,6 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
+import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
 import { actorName } from "@/lib/server/http/authenticate";
-import { getSilences, postSilence, ZSilenceBody } from "@/lib/server/alerts/api/silences-api";
+import { getSilences, postSilence, ZSilenceBody } from "@/lib/server/routing/api/silences-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,5 +1,5 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
-import { postTestNotification, ZTestNotificationBody } from "@/lib/server/alerts/api/test-notification-api";
+import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
+import { postTestNotification, ZTestNotificationBody } from "@/lib/server/routing/api/test-notification-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

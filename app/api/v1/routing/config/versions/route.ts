@@ -1,4 +1,4 @@
-import { getConfigVersions } from "@/lib/server/alerts/api/config-api";
+import { getConfigVersions } from "@/lib/server/routing/api/config-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 

@@ -1,5 +1,5 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/alerts/api/read-body";
-import { deleteSilence, putSilence, ZSilenceBody } from "@/lib/server/alerts/api/silences-api";
+import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
+import { deleteSilence, putSilence, ZSilenceBody } from "@/lib/server/routing/api/silences-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";

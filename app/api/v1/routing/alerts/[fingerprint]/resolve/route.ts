@@ -1,5 +1,5 @@
 import { actorName } from "@/lib/server/http/authenticate";
-import { postResolveAlert } from "@/lib/server/alerts/api/alerts-api";
+import { postResolveAlert } from "@/lib/server/routing/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";

@@ -1,6 +1,6 @@
-import { readAlertsByFingerprint } from "../db/alerting-alerts";
-import { addGroupMembers } from "../db/alerting-groups";
-import { outboxHasPending, takeOutboxEvents, tryLockOutbox } from "../db/alerting-outbox";
+import { readAlertsByFingerprint } from "../db/routing-alerts";
+import { addGroupMembers } from "../db/routing-groups";
+import { outboxHasPending, takeOutboxEvents, tryLockOutbox } from "../db/routing-outbox";
 import { clearSetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
 import { writeIsolated } from "../db/isolated-writes";

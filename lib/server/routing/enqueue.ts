@@ -9,13 +9,13 @@ import {
   readRecordBodies,
   refreshFiringAlerts,
   resolveAlerts,
-} from "../db/alerting-alerts";
+} from "../db/routing-alerts";
 import {
   confirmStaleSessions,
   resolveRediscoveredSessions,
   type SessionRecord,
   sessionsWithStaleCatalogAlerts,
-} from "../db/alerting-rediscovery";
+} from "../db/routing-rediscovery";
 import type { Sql } from "../db/sql";
 import type { ChainRow } from "@/lib/chains/transitions";
 import { type AlertWrite, planChainAlerts } from "@/lib/routing/alert-plan";
@@ -77,7 +77,7 @@ export async function enqueueAlertEvents(
   await applyBoundedRediscovery(sql, rows, now);
 }
 
-/** stale_catalog's bounded re-discovery, across the chains of one session (see alerting-rediscovery.ts). */
+/** stale_catalog's bounded re-discovery, across the chains of one session (see routing-rediscovery.ts). */
 async function applyBoundedRediscovery(sql: Sql, rows: ChainRow[], now: Date) {
   const asRecord = (row: ChainRow): SessionRecord => ({
     chainId: row.chainId,

@@ -2,7 +2,7 @@ import type { CompiledRouting } from "@/lib/routing/compile";
 import { groupKey } from "@/lib/routing/group";
 import { matchRoutes } from "@/lib/routing/match";
 import type { Alert } from "@/lib/routing/types";
-import type { GroupMembers } from "../db/alerting-groups";
+import type { GroupMembers } from "../db/routing-groups";
 
 /** The labels a group is keyed on, kept on the group row for display. */
 function groupLabels(groupBy: readonly string[], labels: Alert["labels"]): Record<string, string> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { listAlerts } from "../../db/alerting-alerts";
+import { listAlerts } from "../../db/routing-alerts";
 import { ApiError, notFound } from "../../http/api-error";
 import { resolveAlertByOperator } from "../operator-resolve";
 

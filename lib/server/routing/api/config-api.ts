@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
-import { listConfigVersions } from "../../db/alerting-config";
+import { listConfigVersions } from "../../db/routing-config";
 import { ApiError } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { rejectSecrets } from "../../http/reject-secrets";

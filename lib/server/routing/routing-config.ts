@@ -3,7 +3,7 @@ import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { unmaskSecrets } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
-import { insertConfigVersion, newestConfigVersionId, readConfigVersion } from "../db/alerting-config";
+import { insertConfigVersion, newestConfigVersionId, readConfigVersion } from "../db/routing-config";
 import { ApiError } from "../http/api-error";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
 

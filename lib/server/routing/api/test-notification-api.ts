@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { sampleNotification } from "@/lib/routing/sample-notification";
-import { insertDeliveries } from "../../db/alerting-deliveries";
+import { insertDeliveries } from "../../db/routing-deliveries";
 import { inTransaction } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
 import { reply } from "../../http/api-route";

@@ -11,7 +11,7 @@ import {
   type SilenceInput,
   type SilenceRow,
   updateSilence,
-} from "../../db/alerting-silences";
+} from "../../db/routing-silences";
 import { ApiError, type ApiIssue, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { rejectSecrets } from "../../http/reject-secrets";

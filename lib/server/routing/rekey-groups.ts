@@ -3,7 +3,7 @@
 // after an upgrade finds every group under the key its alerts route to and sends nothing again. SQL cannot compute
 // a route's id, hence a step in code; it is idempotent (old keys are recognised by their "$.route" prefix).
 import type { CompiledRoute, CompiledRouting } from "@/lib/routing/compile";
-import { lockGroupsForRekey, readLegacyGroupKeys, renameGroupKeys } from "../db/alerting-rekey";
+import { lockGroupsForRekey, readLegacyGroupKeys, renameGroupKeys } from "../db/routing-rekey";
 import { inTransaction } from "../db/sql";
 import { currentRouting } from "./routing-config";
 

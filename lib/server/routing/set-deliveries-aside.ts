@@ -1,4 +1,4 @@
-import { markDeliveriesSetAside } from "../db/alerting-deliveries";
+import { markDeliveriesSetAside } from "../db/routing-deliveries";
 import { type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { reportSetAside } from "../worker/isolate";
 

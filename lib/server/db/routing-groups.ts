@@ -1,5 +1,5 @@
 import type { MemberAlert } from "@/lib/routing/alert-rows";
-import { STORED_ALERT_SQL } from "./alerting-alerts";
+import { STORED_ALERT_SQL } from "./routing-alerts";
 import { poolSql, type Sql } from "./sql";
 
 // Notification groups (Alertmanager's aggregation groups), persisted so timing survives restarts and is shared by

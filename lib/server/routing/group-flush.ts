@@ -2,8 +2,8 @@ import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
 import type { CompiledRouting } from "@/lib/routing/compile";
 import type { AlertContext } from "@/lib/routing/payload";
 import { compileSilence } from "@/lib/routing/silence";
-import { readFiringAlerts } from "../db/alerting-alerts";
-import { insertDeliveries } from "../db/alerting-deliveries";
+import { readFiringAlerts } from "../db/routing-alerts";
+import { insertDeliveries } from "../db/routing-deliveries";
 import {
   anyGroupDue,
   claimDueGroups,
@@ -13,8 +13,8 @@ import {
   readMemberAlerts,
   saveGroupStates,
   unscheduleGroups,
-} from "../db/alerting-groups";
-import { activeSilences } from "../db/alerting-silences";
+} from "../db/routing-groups";
+import { activeSilences } from "../db/routing-silences";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MASK } from "@/lib/routing/config";
-import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/alerting-deliveries";
+import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/routing-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { wakeDeliveriesEverywhere } from "../wake-ups";

@@ -1,4 +1,4 @@
-import { type AttemptOutcome, recordAttempts } from "../db/alerting-deliveries";
+import { type AttemptOutcome, recordAttempts } from "../db/routing-deliveries";
 import { setDeliveriesAside } from "./set-deliveries-aside";
 import { failureReason } from "../db/isolated-writes";
 

@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { resolveAlertsByOperator } from "../db/alerting-alerts";
+import { resolveAlertsByOperator } from "../db/routing-alerts";
 import { lockChains } from "../db/chain-writes";
 import { getPrisma } from "../db/client";
 import { prismaSql } from "../db/sql";

@@ -1,7 +1,7 @@
 import type { TChannel } from "@/lib/routing/config";
 import { linksFor, type Notification } from "@/lib/routing/payload";
 import { buildRequests } from "@/lib/routing/requests";
-import type { DeliveryInsert } from "../db/alerting-deliveries";
+import type { DeliveryInsert } from "../db/routing-deliveries";
 import { alertSettings } from "./settings";
 
 /** One delivery per HTTP request a notification makes to a channel's targets (PagerDuty: one per alert). */

@@ -1,4 +1,4 @@
-import { earliestGroupAction } from "../db/alerting-groups";
+import { earliestGroupAction } from "../db/routing-groups";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { sendDueDeliveries } from "./delivery-worker";
 import { flushDueGroups } from "./group-flush";

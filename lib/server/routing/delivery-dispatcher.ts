@@ -1,6 +1,6 @@
 import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
 import { signRequest } from "@/lib/routing/sign";
-import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/alerting-deliveries";
+import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/routing-deliveries";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { AttemptRecorder } from "./attempt-recorder";
