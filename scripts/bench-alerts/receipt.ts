@@ -72,6 +72,7 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
       name: "Receipt",
       source: "receipt",
       pid: app.appPid,
+      scratchDirs: [app.dataDir],
       async fire(alerts) {
         await postRecords(agent, app.baseUrl, app.key, JSON.stringify({ records: alerts.map(recordFor) }));
         return performance.now();

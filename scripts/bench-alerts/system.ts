@@ -15,6 +15,8 @@ export type BenchSystem = {
   /** The receiver path its webhooks arrive on. */
   source: string;
   pid: number | undefined;
+  /** Directories to remove if the bench dies before stop() finishes. */
+  scratchDirs: string[];
   /** Posts the alerts in one request; resolves with `performance.now()` at the response. */
   fire: (alerts: readonly BenchAlert[]) => Promise<number>;
   insertNoopRoute: () => Promise<void>;
