@@ -23,7 +23,7 @@ export type Results = {
   stormArrived: number;
   deliveriesPerSecond: number;
   deliveriesArrived: number;
-  /** Webhooks naming an already delivered alert within the settle window after the no-op route insert. */
+  /** Webhooks naming an already delivered alert after the no-op route insert (the settle window, then until quiet). */
   resends: number;
   resendFiringDelivered: number;
 };
@@ -99,6 +99,14 @@ export async function runScenarios(
   const before = countNow();
   await system.insertNoopRoute();
   await sleep(knobs.settleMs);
+  // Re-sends go out no faster than the system delivers: keep counting while they still arrive (3 s quiet ends it).
+  const stopAt = performance.now() + 180_000;
+  for (let seen = countNow(); performance.now() < stopAt; ) {
+    await sleep(3_000);
+    const now = countNow();
+    if (now === seen) break;
+    seen = now;
+  }
   const resends = countNow() - before;
 
   return {
