@@ -100,7 +100,9 @@ function report(receipt: Results, am: Results | null) {
   const resends = (r: Results | null) =>
     !r
       ? "—"
-      : `${r.resends}${r.resendFiringDelivered < knobs.firing ? ` (only ${r.resendFiringDelivered} delivered first)` : ""}`;
+      : `${r.resends}${r.lastResendMs === null ? "" : ` (the last ${(r.lastResendMs / 1000).toFixed(1)} s after)`}${
+          r.resendFiringDelivered < knobs.firing ? ` (only ${r.resendFiringDelivered} delivered first)` : ""
+        }`;
   const receiptP99 = p(receipt, 99);
   const amP99 = p(am, 99);
   const rows: [string, string, string, string, string][] = [

@@ -25,6 +25,8 @@ export type Results = {
   deliveriesArrived: number;
   /** Webhooks naming an already delivered alert after the no-op route insert (the settle window, then until quiet). */
   resends: number;
+  /** When the last of them arrived, ms after the insert began. */
+  lastResendMs: number | null;
   resendFiringDelivered: number;
 };
 
@@ -97,17 +99,23 @@ export async function runScenarios(
       .arrivals(system.source)
       .reduce((n, arrival) => n + arrival.ids.filter((id) => ids.has(id)).length, 0);
   const before = countNow();
+  const insertedAt = performance.now();
   await system.insertNoopRoute();
   await sleep(knobs.settleMs);
-  // Re-sends go out no faster than the system delivers: keep counting while they still arrive (3 s quiet ends it).
-  const stopAt = performance.now() + 180_000;
+  // Re-sends go out no faster than the system delivers, and may come in waves: keep counting until a whole settle
+  // window passes without one (at most 3 minutes).
+  const stopAt = insertedAt + 180_000;
   for (let seen = countNow(); performance.now() < stopAt; ) {
-    await sleep(3_000);
+    await sleep(knobs.settleMs);
     const now = countNow();
     if (now === seen) break;
     seen = now;
   }
+  const resent = receiver
+    .arrivals(system.source)
+    .filter((arrival) => arrival.at >= insertedAt && arrival.ids.some((id) => ids.has(id)));
   const resends = countNow() - before;
+  const lastResendMs = resent.length > 0 ? Math.max(...resent.map((a) => a.at)) - insertedAt : null;
 
   return {
     latencies,
@@ -117,6 +125,7 @@ export async function runScenarios(
     deliveriesPerSecond,
     deliveriesArrived: manySeen.size,
     resends,
+    lastResendMs,
     resendFiringDelivered: firingSeen.size,
   };
 }
