@@ -15,8 +15,8 @@ export function DeliveryBanner({ notice }: { notice: DeliveryNotice }) {
       <p className={styles.inner}>
         {notice.kind === "nothing_delivered" ? (
           <>
-            <strong>Alerts are recorded but not delivered:</strong> no channel has a target yet, so nobody is
-            notified.{" "}
+            <strong>Alerts are recorded but not delivered:</strong> no channel alerts are routed to has a
+            target yet, so nobody is notified.{" "}
           </>
         ) : (
           <>
