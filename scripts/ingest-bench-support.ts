@@ -173,12 +173,17 @@ export async function startBenchApp() {
     baseUrl: app.baseUrl,
     key,
     appPid: app.process.pid as number,
+    /** The throwaway cluster's directory (removed by stop()). */
+    dataDir,
     createDatabase,
     async stop() {
-      await app.stop();
-      await admin.end();
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      try {
+        await app.stop();
+        await admin.end();
+        await server.stop();
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
     },
   };
 }

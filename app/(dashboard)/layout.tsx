@@ -1,7 +1,10 @@
 import type { ReactNode } from "react";
 import { AppHeader } from "@/components/layout/AppHeader";
+import { DeliveryBanner } from "@/components/layout/DeliveryBanner";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { DatabaseUnavailable } from "@/components/ui/DatabaseUnavailable";
+import { deliveryNotice } from "@/lib/routing/undelivered";
+import { currentRouting } from "@/lib/server/routing/routing-config";
 import { DATABASE_UNAVAILABLE, requirePageUser, unlessDatabaseDown } from "@/lib/server/auth/page-guard";
 
 // Every dashboard page is behind this check, on the server: no session, no page (API routes check on their own).
@@ -10,9 +13,12 @@ export const dynamic = "force-dynamic";
 export default async function DashboardLayout({ children }: { children: ReactNode }) {
   const user = await unlessDatabaseDown(requirePageUser);
   if (user === DATABASE_UNAVAILABLE) return <DatabaseUnavailable />;
+  // The config in force (cached while it stays the newest version): one indexed lookup a page.
+  const notice = deliveryNotice((await currentRouting()).config);
   return (
     <QueryProvider>
       <AppHeader username={user.username} />
+      <DeliveryBanner notice={notice} />
       <main id="main">{children}</main>
     </QueryProvider>
   );

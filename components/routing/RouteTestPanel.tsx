@@ -7,20 +7,34 @@ import { useRouteTest } from "./routing-queries";
 import type { RouteTestAnswer } from "./routing-types";
 import styles from "./Routing.module.css";
 
+/** Which channels would be told, and which only record the alert because they have no target. */
+function Reach({ answer }: { answer: RouteTestAnswer }) {
+  const delivered = answer.channels.filter((channel) => !answer.undelivered.includes(channel));
+  if (answer.channels.length === 0) return <span className="muted">It would notify nobody.</span>;
+  return (
+    <>
+      {delivered.length > 0 && (
+        <>
+          It would notify <strong>{delivered.join(", ")}</strong>.{" "}
+        </>
+      )}
+      {answer.undelivered.length > 0 && (
+        <span className={styles.problem} data-testid="route-test-undelivered">
+          Recorded, not delivered (no target): <strong>{answer.undelivered.join(", ")}</strong>.{" "}
+          <a href="#channels">Add a target</a>
+        </span>
+      )}
+    </>
+  );
+}
+
 function Result({ answer }: { answer: RouteTestAnswer }) {
   return (
     <div data-testid="route-test-result" style={{ marginTop: "0.75rem" }}>
       <p style={{ margin: 0 }}>
         Chain <code>{answer.chain.chainId}</code> is <strong data-state={answer.state}>{answer.state}</strong>{" "}
         ({answer.chain.reasons[0]}
-        {answer.chain.shadowed ? `; shadowed ${answer.chain.shadowed.state}` : ""}).{" "}
-        {answer.channels.length > 0 ? (
-          <>
-            It would reach <strong>{answer.channels.join(", ")}</strong>.
-          </>
-        ) : (
-          <span className="muted">It would notify nobody.</span>
-        )}
+        {answer.chain.shadowed ? `; shadowed ${answer.chain.shadowed.state}` : ""}). <Reach answer={answer} />
       </p>
       {answer.alerts.map((alert) => (
         <div key={alert.fingerprint} className={styles.node}>
@@ -30,7 +44,13 @@ function Result({ answer }: { answer: RouteTestAnswer }) {
               {alert.shadowedBy ? ` (behind ${alert.shadowedBy})` : ""}
             </span>
             {alert.notifies ? (
-              <span className={styles.ok}>notifies</span>
+              alert.routes.some((route) => route.delivered) ? (
+                <span className={styles.ok}>notifies</span>
+              ) : (
+                <span className={styles.problem} data-testid="not-delivered">
+                  recorded, not delivered: no target
+                </span>
+              )
             ) : (
               <span className={styles.problem}>
                 {alert.silencedBy
@@ -42,8 +62,13 @@ function Result({ answer }: { answer: RouteTestAnswer }) {
           <ul className={styles.explanation}>
             {alert.routes.map((route) => (
               <li key={route.routePath}>
-                → <strong>{route.receiver}</strong> ({route.targetTypes.join(" + ") || "no targets"}) via{" "}
-                {route.routeName ?? route.routePath}, severity {route.severity}
+                → <strong>{route.receiver}</strong>{" "}
+                {route.delivered ? (
+                  `(${route.targetTypes.join(" + ")})`
+                ) : (
+                  <span className={styles.problem}>(recorded, not delivered: no target)</span>
+                )}{" "}
+                via {route.routeName ?? route.routePath}, severity {route.severity}
                 {route.delayMs > 0 ? `, held ${formatDuration(route.delayMs)}` : ""} — because{" "}
                 {route.matchedBecause.join("; ")}
               </li>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { apiFetch, queryString } from "../api/http";
 import type {
@@ -42,9 +43,14 @@ async function putConfig(input: { config: TRoutingConfig | unknown; baseVersion:
 
 export function useSaveConfig() {
   const client = useQueryClient();
+  const router = useRouter();
   return useMutation({
     mutationFn: putConfig,
-    onSuccess: (saved) => client.setQueryData(["routing-config"], saved),
+    onSuccess: (saved) => {
+      client.setQueryData(["routing-config"], saved);
+      // The layout's "recorded but not delivered" banner is rendered on the server from the config in force.
+      router.refresh();
+    },
     onSettled: () => client.invalidateQueries({ queryKey: ["routing-versions"] }),
   });
 }

@@ -19,6 +19,8 @@ export interface RouteTestOptions {
 export interface RouteTestRoute extends RoutedMatch {
   ownerRole?: string;
   targetTypes: string[];
+  /** False when the channel has no target: the alert is recorded there but reaches nobody. */
+  delivered: boolean;
 }
 
 export interface RouteTestAlert {
@@ -45,8 +47,10 @@ export interface RouteTestResult {
   /** Set when the chain raises no alert at all, saying why. */
   quiet?: string;
   alerts: RouteTestAlert[];
-  /** Channels that would be notified, in first-match order. */
+  /** Channels the alerts would be routed to (not silenced or inhibited), in first-match order. */
   channels: string[];
+  /** Those of `channels` without a target: the alert is recorded, not delivered ("no target"). */
+  undelivered: string[];
   /** One human-readable line per decision, for the panel and the CLI. */
   explanation: string[];
 }
@@ -78,11 +82,11 @@ export function explainRouting(
       const channel = compiled.channels.get(m.receiver);
       const targetTypes = channel?.targets.map((t) => t.type) ?? [];
       const wait = m.delayMs > 0 ? `, held ${formatDuration(m.delayMs)} first` : "";
-      const targets = targetTypes.length > 0 ? targetTypes.join("+") : "no targets configured";
+      const targets = targetTypes.length > 0 ? targetTypes.join("+") : "recorded, not delivered: no target";
       explanation.push(
         `${name} → ${m.receiver} (${targets}) via ${m.routeName ?? m.routePath}: ${m.matchedBecause.join("; ")}; severity ${m.severity}${wait}`,
       );
-      return { ...m, ownerRole: channel?.ownerRole, targetTypes };
+      return { ...m, ownerRole: channel?.ownerRole, targetTypes, delivered: targetTypes.length > 0 };
     });
     const { silence, inhibition } = decision;
     if (silence)
@@ -117,15 +121,16 @@ export function explainRouting(
       notifies: decision.notifies,
     };
   });
-  const channels = [
-    ...new Set(alerts.filter((a) => a.notifies).flatMap((a) => a.routes.map((r) => r.receiver))),
-  ];
+  const notifying = alerts.filter((a) => a.notifies).flatMap((a) => a.routes);
+  const channels = [...new Set(notifying.map((r) => r.receiver))];
+  const undelivered = [...new Set(notifying.filter((r) => !r.delivered).map((r) => r.receiver))];
   return {
     chainId: chain.chainId,
     state: chain.state,
     ...(quiet ? { quiet } : {}),
     alerts,
     channels,
+    undelivered,
     explanation,
   };
 }

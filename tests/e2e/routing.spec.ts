@@ -76,7 +76,7 @@ test("configure a route in the UI, ingest a record, see the delivery in the log"
   await page.getByLabel("a stored chain id").check();
   await page.getByRole("textbox", { name: "Chain id" }).fill(failing.chainId);
   await page.getByRole("button", { name: "Test routing" }).click();
-  await expect(page.getByTestId("route-test-result")).toContainText(`It would reach ${channel}`);
+  await expect(page.getByTestId("route-test-result")).toContainText(`It would notify ${channel}`);
 
   await expect(row).toHaveCount(2, { timeout: 30_000 });
   await snap(page, "routing");

@@ -151,8 +151,21 @@ describe("route test", () => {
     expect(response.json.chain.reasons[0]).toBe("effect.unreconciled");
     expect(response.json.channels).toEqual(["reconciliation", "integration-owner"]);
     expect(response.json.explanation.join("\n")).toMatch(
-      /effect_unknown → reconciliation .*state="effect_unknown"/,
+      /effect_unknown → reconciliation \(recorded, not delivered: no target\) .*state="effect_unknown"/,
     );
+    // Neither channel has a target: the answer must not read as if anyone were told.
+    expect(response.json.undelivered).toEqual(["reconciliation", "integration-owner"]);
+    expect(response.json.alerts[0].routes.map((r: { delivered: boolean }) => r.delivered)).toEqual([
+      false,
+      false,
+    ]);
+  });
+
+  it("a channel with a target is delivered", async () => {
+    const response = await admin.post("/route-test", { record: seedRecord("tool_failed", "rt-3") });
+    expect(response.json.channels).toEqual(["tool-owner"]);
+    expect(response.json.undelivered).toEqual([]);
+    expect(response.json.alerts[0].routes[0]).toMatchObject({ receiver: "tool-owner", delivered: true });
   });
 
   it("an invalid pasted record → 422 with paths under $.record; an unknown chain → 404", async () => {

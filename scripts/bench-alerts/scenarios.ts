@@ -1,0 +1,129 @@
+/**
+ * The four measurements, identical for both systems. Each uses fresh alert ids, so a scenario's webhooks are told
+ * apart from an earlier one's by id, not by time.
+ */
+import { performance } from "node:perf_hooks";
+import type { Arrival, BenchReceiver } from "./receiver";
+import { type BenchAlert, benchAlerts, type BenchSystem } from "./system";
+
+export type Knobs = {
+  single: number;
+  storm: number;
+  deliveries: number;
+  firing: number;
+  settleMs: number;
+};
+
+export type Results = {
+  /** Webhook arrival minus the POST's response, ms, one alert at a time. */
+  latencies: number[];
+  singleMissed: number;
+  /** POST sent to the storm's last webhook, ms (null: not all arrived in time). */
+  stormMs: number | null;
+  stormArrived: number;
+  deliveriesPerSecond: number;
+  deliveriesArrived: number;
+  /** Webhooks naming an already delivered alert after the no-op route insert (the settle window, then until quiet). */
+  resends: number;
+  /** When the last of them arrived, ms after the insert began. */
+  lastResendMs: number | null;
+  /** Alerts firing when the route was inserted (the warm-up's and the scenario's). */
+  resendFiring: number;
+  resendFiringDelivered: boolean;
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const BATCH = 100;
+
+async function fireInBatches(system: BenchSystem, alerts: BenchAlert[]) {
+  for (let i = 0; i < alerts.length; i += BATCH) await system.fire(alerts.slice(i, i + BATCH));
+}
+
+export async function runScenarios(
+  system: BenchSystem,
+  receiver: BenchReceiver,
+  knobs: Knobs,
+  log: (line: string) => void,
+): Promise<Results> {
+  const run = `${system.source}-${Date.now().toString(36)}`;
+  const waitFor = (ids: string[], timeoutMs: number) => receiver.waitForAll(system.source, ids, timeoutMs);
+
+  // Warm-up (first requests load route modules, JIT): not counted.
+  const warm = benchAlerts(`${run}-warm`, 5);
+  await system.fire(warm);
+  await waitFor(
+    warm.map((a) => a.id),
+    30_000,
+  );
+
+  // First, while only the warm-up and these alerts fire, so every webhook after the insert is a re-send of one of
+  // them (the later scenarios' alerts would otherwise queue ahead of them and make the count depend on the order).
+  log(`${system.name}: ${knobs.firing} alerts firing, then a route that matches nothing is inserted`);
+  const firing = benchAlerts(`${run}-firing`, knobs.firing);
+  await fireInBatches(system, firing);
+  const firingSeen = await waitFor(
+    firing.map((a) => a.id),
+    120_000,
+  );
+  await sleep(2_000); // stragglers of the initial sends are not re-sends
+  const alertsIn = (arrivals: Arrival[]) => arrivals.reduce((n, arrival) => n + arrival.ids.length, 0);
+  const before = receiver.arrivals(system.source).length;
+  const resent = () => receiver.arrivals(system.source).slice(before);
+  const insertedAt = performance.now();
+  await system.insertNoopRoute();
+  await sleep(knobs.settleMs);
+  // Re-sends go out no faster than the system delivers, and may come in waves: keep counting until a whole settle
+  // window passes without one (at most 3 minutes).
+  for (let seen = resent().length; performance.now() < insertedAt + 180_000; ) {
+    await sleep(knobs.settleMs);
+    if (resent().length === seen) break;
+    seen = resent().length;
+  }
+  const resends = alertsIn(resent());
+  const lastResendMs = resent().length > 0 ? Math.max(...resent().map((a) => a.at)) - insertedAt : null;
+  const firingCount = warm.length + firing.length;
+
+  log(`${system.name}: ${knobs.single} single alerts, one at a time`);
+  const latencies: number[] = [];
+  let singleMissed = 0;
+  for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
+    const respondedAt = await system.fire([alert]);
+    const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
+    if (arrived === undefined) singleMissed++;
+    else latencies.push(arrived - respondedAt);
+  }
+
+  log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
+  const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
+  const stormSent = performance.now();
+  await system.fire(storm);
+  const stormSeen = await waitFor(
+    storm.map((a) => a.id),
+    90_000,
+  );
+  const stormMs = stormSeen.size === storm.length ? Math.max(...stormSeen.values()) - stormSent : null;
+
+  log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
+  const many = benchAlerts(`${run}-rate`, knobs.deliveries);
+  const manySent = performance.now();
+  await fireInBatches(system, many);
+  const manySeen = await waitFor(
+    many.map((a) => a.id),
+    120_000,
+  );
+  const lastRate = Math.max(manySent, ...manySeen.values());
+  const deliveriesPerSecond = lastRate > manySent ? manySeen.size / ((lastRate - manySent) / 1000) : 0;
+
+  return {
+    latencies,
+    singleMissed,
+    stormMs,
+    stormArrived: stormSeen.size,
+    deliveriesPerSecond,
+    deliveriesArrived: manySeen.size,
+    resends,
+    lastResendMs,
+    resendFiring: firingCount,
+    resendFiringDelivered: firingSeen.size === firing.length,
+  };
+}

@@ -1,0 +1,34 @@
+import { STATE_SEVERITY } from "../../lib/routing/alerts";
+
+/** What the bench drives on each side: fire alerts, insert a route that matches nothing, stop. */
+export const BENCH_STATES = ["effect_unknown", "false_success", "tool_failed"] as const;
+export type BenchState = (typeof BENCH_STATES)[number];
+
+/** A server name no alert carries: the inserted route's only matcher. */
+export const NOOP_SERVER = "bench-no-such-server";
+
+/** One alert: `id` becomes Receipt's chain id and Alertmanager's `chain` label, so the receiver can tell them apart. */
+export type BenchAlert = { id: string; state: BenchState; server: string; severity: string };
+
+export type BenchSystem = {
+  name: string;
+  /** The receiver path its webhooks arrive on. */
+  source: string;
+  pid: number | undefined;
+  /** Directories to remove if the bench dies before stop() finishes. */
+  scratchDirs: string[];
+  /** Posts the alerts in one request; resolves with `performance.now()` at the response. */
+  fire: (alerts: readonly BenchAlert[]) => Promise<number>;
+  insertNoopRoute: () => Promise<void>;
+  stop: () => Promise<void>;
+};
+
+/** Receipt's own severity label, so Alertmanager's alerts carry the same one. */
+export const severityOf = (state: BenchState): string => STATE_SEVERITY[state];
+
+export function benchAlerts(prefix: string, count: number, states: readonly BenchState[] = BENCH_STATES) {
+  return Array.from({ length: count }, (_, i): BenchAlert => {
+    const state = states[i % states.length] as BenchState;
+    return { id: `chain:${prefix}-${i}`, state, server: `srv-${prefix}-${i}`, severity: severityOf(state) };
+  });
+}
