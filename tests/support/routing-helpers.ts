@@ -3,7 +3,8 @@ import type { TRouteConfig, TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import type { WebhookBody } from "@/lib/routing/payload-webhook";
 import { liveCase } from "./dashboard-records";
-import type { Received, WebhookReceiver } from "./webhook-receiver";
+import type { WebhookReceiver } from "./webhook-receiver";
+import type { Received } from "./scripted-receiver";
 
 /** Fast worker ticks and retries, so a routing scenario takes seconds (production defaults are in settings.ts). */
 export const FAST_ROUTING_ENV = {

@@ -1,6 +1,14 @@
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Received } from "./webhook-receiver";
+
+/** One request a receiver got: the exact body bytes (signatures are over them) and the headers. */
+export type Received = {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  json: unknown;
+  at: number;
+};
 
 /** An answer to one request: a status with headers, or "hold" (the response never comes until the receiver stops). */
 export type Answer = { status: number; headers?: Record<string, string> } | "hold";

@@ -1,14 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
-
-/** One request a receiver got: the exact body bytes (signatures are over them) and the headers. */
-export type Received = {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-  json: unknown;
-  at: number;
-};
+import { type Received, startScriptedReceiver } from "./scripted-receiver";
 
 export type WebhookReceiver = {
   url: (path: string) => string;
@@ -16,7 +6,7 @@ export type WebhookReceiver = {
   received: (path?: string) => Received[];
   /** Status codes to answer on `path`, one per request, before falling back to 200. */
   answer: (path: string, ...statuses: number[]) => void;
-  /** Waits until `predicate` holds for the received list (polls every 25 ms). */
+  /** Waits until `predicate` holds for the received list. */
   waitFor: (
     predicate: (all: Received[]) => boolean,
     timeoutMs?: number,
@@ -25,51 +15,14 @@ export type WebhookReceiver = {
   stop: () => Promise<void>;
 };
 
-const headersOf = (req: IncomingMessage): Record<string, string> =>
-  Object.fromEntries(
-    Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(",") : (v ?? "")]),
-  );
-
-/** A real HTTP receiver on 127.0.0.1 (webhook, Slack and PagerDuty stand-in) for the routing tests. */
+/** A real HTTP receiver on 127.0.0.1 (webhook, Slack and PagerDuty stand-in) for the routing tests: status codes only. */
 export async function startWebhookReceiver(): Promise<WebhookReceiver> {
-  const all: Received[] = [];
-  const scripted = new Map<string, number[]>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => {
-      const body = Buffer.concat(chunks).toString("utf8");
-      const path = (req.url ?? "/").split("?")[0] ?? "/";
-      let json: unknown = null;
-      try {
-        json = JSON.parse(body);
-      } catch {}
-      all.push({ path, headers: headersOf(req), body, json, at: Date.now() });
-      const status = scripted.get(path)?.shift() ?? 200;
-      res.writeHead(status, { "content-type": "application/json" }).end('{"ok":true}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
+  const receiver = await startScriptedReceiver();
   return {
-    url: (path) => `http://127.0.0.1:${port}${path}`,
-    received: (path) => (path ? all.filter((r) => r.path === path) : [...all]),
-    answer: (path, ...statuses) => scripted.set(path, [...(scripted.get(path) ?? []), ...statuses]),
-    waitFor: async (predicate, timeoutMs = 15_000, what = "the expected notifications") => {
-      const deadline = Date.now() + timeoutMs;
-      while (!predicate([...all])) {
-        if (Date.now() > deadline) {
-          const seen = all.map((r) => `${r.path} ${r.body.slice(0, 300)}`).join("\n");
-          throw new Error(`timed out waiting for ${what}; received:\n${seen}`);
-        }
-        await new Promise((r) => setTimeout(r, 25));
-      }
-      return [...all];
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    url: receiver.url,
+    received: receiver.received,
+    answer: (path, ...statuses) => receiver.script(path, ...statuses.map((status) => ({ status }))),
+    waitFor: receiver.waitFor,
+    stop: receiver.stop,
   };
 }
