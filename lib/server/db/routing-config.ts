@@ -33,43 +33,31 @@ export async function listConfigVersions(limit: number) {
   });
 }
 
-/**
- * Saves a new current version and re-routes every firing alert under it (one "updated" outbox event each), in one
- * transaction. Serialised by an advisory lock so two saves cannot both claim to follow the same base version.
- * `channelsGainingTargets`: channels that had no targets, or fewer, before this version (see rerouteFiringAlerts).
- */
-export async function insertConfigVersion(
-  input: {
-    config: unknown;
-    createdBy: string;
-    comment: string | null;
-    baseVersion?: bigint | null;
-    channelsGainingTargets?: readonly string[];
-  },
-  onConflict: (current: bigint | null) => Error,
-): Promise<bigint> {
-  return getPrisma().$transaction(async (tx) => {
-    await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))`;
-    if (input.baseVersion !== undefined) {
-      const current = await currentId(tx);
-      if (current !== input.baseVersion) throw onConflict(current);
-    }
-    const row = await tx.routingConfigVersion.create({
-      data: {
-        config: input.config as Prisma.InputJsonValue,
-        createdBy: input.createdBy,
-        comment: input.comment,
-      },
-      select: { id: true },
-    });
-    await rerouteFiringAlerts(tx, new Date(), input.channelsGainingTargets ?? []);
-    return row.id;
-  });
+/** Serialises config saves for the caller's transaction: two saves cannot both follow the same base version. */
+export async function lockConfigVersions(tx: Tx): Promise<void> {
+  await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))`;
 }
 
-async function currentId(tx: Tx): Promise<bigint | null> {
+/** The newest version's id as the caller's transaction sees it (null: the shipped default). */
+export async function currentConfigVersionId(tx: Tx): Promise<bigint | null> {
   const row = await tx.routingConfigVersion.findFirst({ orderBy: { id: "desc" }, select: { id: true } });
   return row?.id ?? null;
+}
+
+/** A new config version; returns its id. */
+export async function insertConfigVersion(
+  tx: Tx,
+  input: { config: unknown; createdBy: string; comment: string | null },
+): Promise<bigint> {
+  const row = await tx.routingConfigVersion.create({
+    data: {
+      config: input.config as Prisma.InputJsonValue,
+      createdBy: input.createdBy,
+      comment: input.comment,
+    },
+    select: { id: true },
+  });
+  return row.id;
 }
 
 /**

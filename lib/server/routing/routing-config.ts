@@ -3,7 +3,15 @@ import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { unmaskSecrets } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
-import { insertConfigVersion, newestConfigVersionId, readConfigVersion } from "../db/routing-config";
+import { getPrisma } from "../db/client";
+import {
+  currentConfigVersionId,
+  insertConfigVersion,
+  lockConfigVersions,
+  newestConfigVersionId,
+  readConfigVersion,
+  rerouteFiringAlerts,
+} from "../db/routing-config";
 import { ApiError } from "../http/api-error";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
 
@@ -52,6 +60,11 @@ export const configErrors = (errors: ConfigError[]) =>
     errors.map(({ path, code, message }) => ({ path, code, message })),
   );
 
+const configChanged = (found: bigint | null) =>
+  new ApiError(409, "config_changed", "the routing config changed since it was read; reload and retry", [
+    { path: "$.baseVersion", code: "config_changed", message: `current version is ${found ?? "default"}` },
+  ]);
+
 /**
  * Validates and saves a config (as imported or edited in the UI) as the new current version. Masked secrets are
  * restored from the version the caller read (`baseVersion`, when given: a save based on an older version is
@@ -68,23 +81,21 @@ export async function saveRoutingConfig(input: {
   if (!unmasked.ok) throw configErrors(unmasked.errors);
   const loaded = loadRoutingConfig(unmasked.value);
   if (!loaded.ok) throw configErrors(loaded.errors);
-  const versionId = await insertConfigVersion(
-    {
+  // One transaction under the config lock: the version, and every firing alert routed again under it.
+  const versionId = await getPrisma().$transaction(async (tx) => {
+    await lockConfigVersions(tx);
+    if (input.baseVersion !== undefined) {
+      const found = await currentConfigVersionId(tx);
+      if (found !== input.baseVersion) throw configChanged(found);
+    }
+    const id = await insertConfigVersion(tx, {
       config: loaded.config,
       createdBy: input.actor,
       comment: input.comment,
-      baseVersion: input.baseVersion,
-      channelsGainingTargets: channelsGainingTargets(current.config, loaded.config),
-    },
-    (found) =>
-      new ApiError(409, "config_changed", "the routing config changed since it was read; reload and retry", [
-        {
-          path: "$.baseVersion",
-          code: "config_changed",
-          message: `current version is ${found ?? "default"}`,
-        },
-      ]),
-  );
+    });
+    await rerouteFiringAlerts(tx, new Date(), channelsGainingTargets(current.config, loaded.config));
+    return id;
+  });
   // This instance routes now; the others hear the NOTIFY of the save's transaction.
   wakeJob(ALERT_JOBS.routing);
   return { versionId, config: loaded.config };
