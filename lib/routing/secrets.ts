@@ -4,9 +4,13 @@
 // a token pasted from another install, or left on a target whose URL was changed, is refused
 // rather than silently signing with someone else's key.
 import { MASK, PAGERDUTY_EVENTS_URL, type TRoutingConfig, type TTarget } from "./config";
+import { type LoadResult, loadRoutingConfig } from "./compile";
 import type { ConfigError } from "./validate";
 
-export type UnmaskResult = { ok: true; value: unknown } | { ok: false; errors: ConfigError[] };
+/** The config with every masked secret restored that could be; `errors` for those that could not. */
+export type UnmaskResult =
+  | { ok: true; value: unknown }
+  | { ok: false; errors: ConfigError[]; value: unknown };
 
 const TOKEN = /^••••••#([a-z0-9][a-z0-9_.-]{0,62})\/(\d{1,2})$/;
 const SECRET_FIELD = { webhook: "secret", pagerduty: "routingKey", slack: "url" } as const;
@@ -76,5 +80,20 @@ export function unmaskSecrets(input: unknown, stored: TRoutingConfig): UnmaskRes
     });
     return { ...channel, targets };
   });
-  return errors.length > 0 ? { ok: false, errors } : { ok: true, value: { ...input, channels } };
+  const value = { ...input, channels };
+  return errors.length > 0 ? { ok: false, errors, value } : { ok: true, value };
+}
+
+/**
+ * A config as edited or imported (masked secrets and all) checked in one pass: the secrets that cannot be restored and
+ * every validation problem of the rest are reported together. A masked secret left in place is not reported a second
+ * time by the rule it then breaks (a masked PagerDuty key is not 32 characters).
+ */
+export function loadEditedConfig(input: unknown, stored: TRoutingConfig): LoadResult {
+  const unmasked = unmaskSecrets(input, stored);
+  const loaded = loadRoutingConfig(unmasked.value);
+  if (unmasked.ok) return loaded;
+  const maskedPaths = new Set(unmasked.errors.map((error) => error.path));
+  const rest = loaded.ok ? [] : loaded.errors.filter((error) => !maskedPaths.has(error.path));
+  return { ok: false, errors: [...unmasked.errors, ...rest] };
 }

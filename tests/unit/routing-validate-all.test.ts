@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { maskSecrets, type TRoutingConfig } from "@/lib/routing/config";
 import { parseMatcher } from "@/lib/routing/matcher";
-import { unmaskSecrets } from "@/lib/routing/secrets";
+import { loadEditedConfig, unmaskSecrets } from "@/lib/routing/secrets";
 import { validateRoutingConfig } from "@/lib/routing/validate";
 
 const PD_KEY = "0123456789abcdef0123456789abcdef";
@@ -154,5 +154,22 @@ describe("PagerDuty routing keys", () => {
     const unmasked = unmaskSecrets(masked, stored);
     if (!unmasked.ok) throw new Error(JSON.stringify(unmasked.errors));
     expect(validateRoutingConfig(unmasked.value)).toEqual({ ok: true, config: stored });
+  });
+});
+
+describe("an edited config with an unresolvable masked secret", () => {
+  it("reports the secret and every other problem at once, the secret once", () => {
+    const stored = valid();
+    const edited = clone(maskSecrets(stored)) as TRoutingConfig;
+    pdTarget(edited).routingKey = "••••••#nowhere/0";
+    edited.route.receiver = "nobody";
+    (routes(edited)[0] as { matchers: string[] }).matchers = ['state=~"tool_faild"'];
+    const result = loadEditedConfig(edited, stored);
+    if (result.ok) throw new Error("accepted");
+    expect(result.errors.map((e) => [e.path, e.code])).toEqual([
+      ["$.channels[1].targets[0].routingKey", "masked_secret_unresolved"],
+      ["$.route.receiver", "unknown_receiver"],
+      ["$.route.routes[0].matchers[0]", "never_matches"],
+    ]);
   });
 });

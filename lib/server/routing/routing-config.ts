@@ -1,7 +1,7 @@
 import { type CompiledRouting, compileRouting, loadRoutingConfig } from "@/lib/routing/compile";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { unmaskSecrets } from "@/lib/routing/secrets";
+import { loadEditedConfig } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
 import { getPrisma } from "../db/client";
 import {
@@ -77,9 +77,7 @@ export async function saveRoutingConfig(input: {
   baseVersion?: bigint | null;
 }): Promise<{ versionId: bigint; config: TRoutingConfig }> {
   const current = await currentRouting();
-  const unmasked = unmaskSecrets(input.config, current.config);
-  if (!unmasked.ok) throw configErrors(unmasked.errors);
-  const loaded = loadRoutingConfig(unmasked.value);
+  const loaded = loadEditedConfig(input.config, current.config);
   if (!loaded.ok) throw configErrors(loaded.errors);
   // One transaction under the config lock: the version, and every firing alert routed again under it.
   const versionId = await getPrisma().$transaction(async (tx) => {
