@@ -4,7 +4,7 @@ import { useState } from "react";
 import { Time } from "../ui/Time";
 import { FormError } from "./FormError";
 import { useConfigVersions, useSaveConfig } from "./routing-queries";
-import type { RoutingConfigAnswer } from "./routing-types";
+import type { RoutingConfigAnswer } from "@/lib/dashboard/api-types";
 import styles from "./Routing.module.css";
 
 /**

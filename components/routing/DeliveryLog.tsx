@@ -4,7 +4,7 @@ import { Fragment, useState } from "react";
 import { Time } from "../ui/Time";
 import { FormError } from "./FormError";
 import { useDeliveries, useRetryDelivery } from "./routing-queries";
-import type { DeliveryView } from "./routing-types";
+import type { DeliveryView } from "@/lib/dashboard/api-types";
 import styles from "./Routing.module.css";
 
 function Attempts({ delivery }: { delivery: DeliveryView }) {

@@ -10,7 +10,7 @@ import type {
   RouteTestAnswer,
   RoutingConfigAnswer,
   SilenceView,
-} from "./routing-types";
+} from "@/lib/dashboard/api-types";
 
 // Server data of the routing page. Keys start with "routing-" so one save can refresh everything it affects.
 const BASE = "/api/v1/routing";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { ConfigVersion, RoutingConfigAnswer } from "@/lib/dashboard/api-types";
 import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
 import { listConfigVersions } from "../../db/routing-config";
@@ -31,7 +32,7 @@ export async function getRoutingConfig(query: z.infer<typeof ZGetConfigQuery>) {
       },
     });
   }
-  return reply(
+  return reply<RoutingConfigAnswer>(
     { version, isDefault: current.versionId === null, config },
     { headers: { etag: `"${version}"` } },
   );
@@ -59,7 +60,7 @@ export async function putRoutingConfig(input: {
     ...(ifMatch ? { baseVersion: parseIfMatch(ifMatch) } : {}),
   });
   const version = versionText(saved.versionId);
-  return reply(
+  return reply<RoutingConfigAnswer>(
     { version, isDefault: false, config: maskSecrets(saved.config) },
     { headers: { etag: `"${version}"` } },
   );
@@ -74,7 +75,7 @@ function parseIfMatch(header: string): bigint | null {
   ]);
 }
 
-export async function getConfigVersions() {
+export async function getConfigVersions(): Promise<{ versions: ConfigVersion[] }> {
   const versions = await listConfigVersions(100);
   return {
     versions: versions.map((v) => ({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { DeliveryView } from "@/lib/dashboard/api-types";
 import { MASK } from "@/lib/routing/config";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/routing-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
@@ -32,16 +33,17 @@ function safeBody(row: DeliveryRow): unknown {
   }
 }
 
-function deliveryView(row: DeliveryRow) {
+// The text columns hold only the values the engine writes.
+function deliveryView(row: DeliveryRow): DeliveryView {
   return {
     id: row.id.toString(),
-    kind: row.kind,
+    kind: row.kind as DeliveryView["kind"],
     groupKey: row.groupKey,
     channel: row.channel,
     targetIndex: row.targetIndex,
-    targetType: row.targetType,
+    targetType: row.targetType as DeliveryView["targetType"],
     url: safeUrl(row),
-    status: row.status,
+    status: row.status as DeliveryView["status"],
     attempts: row.attempts,
     maxAttempts: row.maxAttempts,
     nextAttemptAt: row.status === "pending" ? row.nextAttemptAt.toISOString() : null,
@@ -60,7 +62,9 @@ function deliveryView(row: DeliveryRow) {
 }
 
 /** GET deliveries: newest first, each with its attempt log; `?before=<id>` pages back. */
-export async function getDeliveries(q: z.infer<typeof ZDeliveriesQuery>) {
+export async function getDeliveries(
+  q: z.infer<typeof ZDeliveriesQuery>,
+): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
   const rows = await listDeliveries({
     ...(q.status ? { status: q.status } : {}),
     ...(q.channel ? { channel: q.channel } : {}),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { RouteTestAnswer } from "@/lib/dashboard/api-types";
 import { type Classification, classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
 import { alertContextFromRecord } from "@/lib/routing/context";
@@ -67,7 +68,7 @@ async function chainOfStored(chainId: string) {
  * would reach right now, and why — the same evaluation the delivery worker runs, with the current silences and the
  * alerts firing elsewhere for inhibition.
  */
-export async function postRouteTest(body: z.infer<typeof ZRouteTest>) {
+export async function postRouteTest(body: z.infer<typeof ZRouteTest>): Promise<RouteTestAnswer> {
   const { chain, context } =
     "chainId" in body ? await chainOfStored(body.chainId) : chainOfRecord(body.record, body.at);
   const now = new Date();

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SilenceView } from "@/lib/dashboard/api-types";
 import { isTimestampInRange } from "@/lib/contract/timestamp";
 import { ZDuration, ZTimestamp } from "@/lib/routing/config";
 import { parseDuration } from "@/lib/routing/duration";
@@ -28,7 +29,7 @@ export const ZSilenceBody = z.strictObject({
 const RECENT_MS = 7 * 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-export function silenceView(row: SilenceRow, now: Date) {
+export function silenceView(row: SilenceRow, now: Date): SilenceView {
   const status =
     row.expiredAt !== null || row.endsAt <= now ? "expired" : row.startsAt > now ? "pending" : "active";
   return {
@@ -81,7 +82,7 @@ async function existing(id: string): Promise<SilenceRow> {
   return row;
 }
 
-export async function getSilences() {
+export async function getSilences(): Promise<{ silences: SilenceView[] }> {
   const now = new Date();
   const rows = await listSilences(now, RECENT_MS);
   return { silences: rows.map((row) => silenceView(row, now)) };
@@ -90,10 +91,13 @@ export async function getSilences() {
 export async function postSilence(body: SilenceBody, actor: string) {
   const now = new Date();
   const input = toInput(body, now);
-  return reply({ silence: silenceView(await insertSilence(input, actor), now) }, { status: 201 });
+  return reply<{ silence: SilenceView }>(
+    { silence: silenceView(await insertSilence(input, actor), now) },
+    { status: 201 },
+  );
 }
 
-export async function putSilence(body: SilenceBody, id: string) {
+export async function putSilence(body: SilenceBody, id: string): Promise<{ silence: SilenceView }> {
   const now = new Date();
   const input = toInput(body, now);
   const row = await existing(id);
@@ -103,7 +107,7 @@ export async function putSilence(body: SilenceBody, id: string) {
 }
 
 /** DELETE expires the silence (it stays in the history). */
-export async function deleteSilence(id: string) {
+export async function deleteSilence(id: string): Promise<{ silence: SilenceView }> {
   const now = new Date();
   const row = await existing(id);
   if (row.expiredAt !== null) return { silence: silenceView(row, now) };
