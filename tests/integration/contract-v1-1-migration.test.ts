@@ -7,7 +7,7 @@ import { evaluateCall } from "@/lib/classifier/request-rules";
 import type { Call, HealthRecord } from "@/lib/contract";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { buildCall, modernRecord, t } from "@/tests/unit/classifier-records";
+import { buildCall, modernRecord, t } from "@/tests/support/record-builders";
 
 // Contract v1.1: a state decided by the call's own error (rules 2 and 7) carries no `shadowed`. Results stored before
 // v1.1 carry one; the migration clears it, and only it, so stats and queues agree with the classifier.

@@ -5,7 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/server/db/embedded";
 import { apiClient } from "@/tests/support/app-server";
-import { build } from "@/tests/unit/classifier-records";
+import { build } from "@/tests/support/record-builders";
 
 // The quick-start path for real: `npm start`'s entry point with its embedded PostgreSQL under a data folder,
 // killed with SIGKILL (app and database together) while batches are being written, then started again.

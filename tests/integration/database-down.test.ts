@@ -7,7 +7,7 @@ import { type RunningDatabase, startEmbeddedPostgres } from "@/lib/server/db/emb
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
-import { build } from "@/tests/unit/classifier-records";
+import { build } from "@/tests/support/record-builders";
 
 // The app in front of a PostgreSQL of its own, which the test stops and starts again under it: every request answers
 // 503 database_unavailable with Retry-After while it is down (never a 500), and the same app serves again once it is

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { buildCall, inFlightWrite } from "@/tests/unit/classifier-records";
+import { buildCall, inFlightWrite } from "@/tests/support/record-builders";
 
 // Waiting never stays green: a `working` chain with no newer record is re-classified at nextCheckAt + 1 ms by the
 // server's own background job — with two app instances on one database, each transition happens exactly once.

@@ -7,7 +7,7 @@ import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/
 import { expectLocatedClientError, PATH_ENDPOINTS, pathOf } from "@/tests/support/bad-input";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { recordArb } from "@/tests/unit/classifier-arbitraries";
+import { recordArb } from "@/tests/support/record-arbitraries";
 import { parseCursor } from "@/lib/dashboard/cursor";
 
 const SEED = 17;

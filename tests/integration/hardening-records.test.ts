@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { expectError } from "@/tests/support/bad-input";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { build, buildCall, inFlightWrite } from "@/tests/unit/classifier-records";
+import { build, buildCall, inFlightWrite } from "@/tests/support/record-builders";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;

@@ -14,7 +14,7 @@ import {
 } from "@/tests/support/bad-input";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { build, legacyRecord } from "@/tests/unit/classifier-records";
+import { build, legacyRecord } from "@/tests/support/record-builders";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;

@@ -8,7 +8,7 @@ import {
 } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { build, legacyRecord } from "@/tests/unit/classifier-records";
+import { build, legacyRecord } from "@/tests/support/record-builders";
 
 // Every bad request gets a status, a machine-readable code and the JSON path of the problem — and stores nothing.
 let db: Awaited<ReturnType<typeof createTestDatabase>>;

@@ -3,7 +3,7 @@ import type { HealthRecord } from "@/lib/contract";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { build, buildCall, inFlightWrite, t } from "@/tests/unit/classifier-records";
+import { build, buildCall, inFlightWrite, t } from "@/tests/support/record-builders";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;

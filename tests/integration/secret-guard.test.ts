@@ -5,8 +5,8 @@ import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/
 import { routingApi } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { build, legacyRecord } from "@/tests/unit/classifier-records";
-import { join } from "@/tests/unit/secret-samples";
+import { build, legacyRecord } from "@/tests/support/record-builders";
+import { join } from "@/tests/support/secret-samples";
 
 // The secret guard on the real app: records, silence comments and routing-config comments holding a credential
 // get 422 secret_detected with the path; the value is neither answered nor logged, and nothing is stored.

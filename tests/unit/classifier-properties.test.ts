@@ -12,8 +12,8 @@ import { describe, expect, it } from "vitest";
 import { type Classification, classify } from "@/lib/classifier/classify";
 import { layerOfReason } from "@/lib/classifier/reasons";
 import { validateRecord } from "@/lib/contract/validate";
-import { effectArb, optional, outcomeArb, recordArb, setOptional } from "./classifier-arbitraries";
-import { t } from "./classifier-records";
+import { effectArb, optional, outcomeArb, recordArb, setOptional } from "@/tests/support/record-arbitraries";
+import { t } from "@/tests/support/record-builders";
 
 const RUNS = { numRuns: 2_000 };
 

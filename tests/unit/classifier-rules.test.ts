@@ -7,7 +7,14 @@ import { type Classification, classify } from "@/lib/classifier/classify";
 import { layerOfReason, REASON_CODES, REASONS as R } from "@/lib/classifier/reasons";
 import type { HealthRecord } from "@/lib/contract/record";
 import { validateRecord } from "@/lib/contract/validate";
-import { build, buildCall, inFlightWrite, legacyRecord, modernRecord, t } from "./classifier-records";
+import {
+  build,
+  buildCall,
+  inFlightWrite,
+  legacyRecord,
+  modernRecord,
+  t,
+} from "@/tests/support/record-builders";
 
 type Case = {
   name: string;

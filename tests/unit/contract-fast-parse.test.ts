@@ -10,8 +10,8 @@ import { ZHealthRecord } from "@/lib/contract/record";
 import { findSecrets } from "@/lib/contract/redaction";
 import { findUnstorableStrings } from "@/lib/contract/storable";
 import { validateRecord } from "@/lib/contract/validate";
-import { recordArb } from "./classifier-arbitraries";
-import { t } from "./classifier-records";
+import { recordArb } from "@/tests/support/record-arbitraries";
+import { t } from "@/tests/support/record-builders";
 
 type Json = unknown;
 type Path = (string | number)[];

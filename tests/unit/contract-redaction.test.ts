@@ -2,8 +2,8 @@
 import { describe, expect, it } from "vitest";
 import { findSecrets, jsonPath, matchSecretPattern, type SecretPatternName } from "@/lib/contract/redaction";
 import { validateRecord } from "@/lib/contract/validate";
-import { legacyRecord } from "./classifier-records";
-import { SAMPLES } from "./secret-samples";
+import { legacyRecord } from "@/tests/support/record-builders";
+import { SAMPLES } from "@/tests/support/secret-samples";
 
 const ALL = Object.entries(SAMPLES).flatMap(([pattern, values]) =>
   values.map((value) => ({ pattern: pattern as SecretPatternName, value })),

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { matchSecretPattern, SECRET_PATTERNS, type SecretPatternName } from "@/lib/contract/redaction";
 import { percentDecode } from "@/lib/contract/secret-patterns";
 import { validateRecord } from "@/lib/contract/validate";
-import { legacyRecord } from "./classifier-records";
-import { DISGUISED, EVERYDAY_VALUES, join, LOOK_ALIKES, SAMPLES } from "./secret-samples";
+import { legacyRecord } from "@/tests/support/record-builders";
+import { DISGUISED, EVERYDAY_VALUES, join, LOOK_ALIKES, SAMPLES } from "@/tests/support/secret-samples";
 
 const PATTERNS = Object.keys(SECRET_PATTERNS) as SecretPatternName[];
 const rows = <T>(table: Record<SecretPatternName, T[]>) =>

@@ -10,7 +10,7 @@ import type { HealthRecordInput } from "@/lib/contract/record";
 import { findUnstorableStrings, isStorableString } from "@/lib/contract/storable";
 import { parseStorableTimestamp } from "@/lib/contract/timestamp";
 import { validateRecord } from "@/lib/contract/validate";
-import { legacyRecord, modernRecord } from "./classifier-records";
+import { legacyRecord, modernRecord } from "@/tests/support/record-builders";
 
 // biome-ignore lint/suspicious/noExplicitAny: the cases reach into any field of a record, valid or not.
 type Mutable = Record<string, any>;

@@ -1,7 +1,7 @@
 /** validateRecord: every kind of bad input, and what it gets back (contract §1, §5). */
 import { describe, expect, it } from "vitest";
 import { validateRecord } from "@/lib/contract/validate";
-import { legacyRecord, modernRecord, t } from "./classifier-records";
+import { legacyRecord, modernRecord, t } from "@/tests/support/record-builders";
 
 type Json = Record<string, unknown>;
 

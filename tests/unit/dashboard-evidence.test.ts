@@ -7,7 +7,7 @@ import { STATE_META } from "@/lib/dashboard/state-meta";
 import { STATES } from "@/lib/contract";
 import { shadowedTimeout } from "@/tests/support/dashboard-records";
 import { seedCases } from "@/tests/support/seed-cases";
-import { buildCall, t } from "./classifier-records";
+import { buildCall, t } from "@/tests/support/record-builders";
 
 const view = (record: Parameters<typeof classify>[0]) => {
   const c = classify(record);

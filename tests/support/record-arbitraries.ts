@@ -7,7 +7,7 @@
  */
 import fc from "fast-check";
 import type { Call, HealthRecord } from "@/lib/contract/record";
-import { legacyRecord, modernRecord, requireCall, t } from "./classifier-records";
+import { legacyRecord, modernRecord, requireCall, t } from "./record-builders";
 
 const ERROR_CODES = [-32700, -32600, -32601, -32602, -32020, -32021, -32022, -32042, -32603, -32000];
 const TOKENS = ["pt", 1, "1"] as const;
