@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { isDatabaseUnavailable } from "../db/availability";
-import { ApiError, databaseUnavailable } from "../http/api-error";
-import { finishUnreadBody } from "../http/api-route";
+import { ApiError } from "../http/api-error";
+import { apiRoute, reply } from "../http/api-route";
 import { readJson } from "../http/read-json";
 import { rejectForeignOrigin } from "../http/same-origin";
 import {
@@ -62,19 +61,6 @@ async function readCredentials(request: Request) {
 const isHttps = (request: Request) =>
   new URL(request.url).protocol === "https:" || request.headers.get("x-forwarded-proto") === "https";
 
-function withErrors(handler: (request: Request) => Promise<Response>) {
-  return async (request: Request) => {
-    try {
-      return await handler(request);
-    } catch (error) {
-      if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
-      if (isDatabaseUnavailable(error)) return finishUnreadBody(request, databaseUnavailable().toResponse());
-      console.error("receipt: auth route failed:", error instanceof Error ? error.name : "unknown");
-      return new ApiError(500, "internal_error", "internal error").toResponse();
-    }
-  };
-}
-
 /** For the methods a POST-only route does not take: 405 with `Allow: POST`, in the API's error shape. */
 export const postOnly = async () => {
   const response = new ApiError(405, "method_not_allowed", "this endpoint takes POST only").toResponse();
@@ -82,7 +68,8 @@ export const postOnly = async () => {
   return response;
 };
 
-export const signInRoute = withErrors(async (request) => {
+// Public routes: the caller is who they will be once signed in. apiRoute maps their errors as it does every route's.
+export const signInRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   const { username, password } = await readCredentials(request);
   const attempt = await beginSignInAttempt(username, request);
   const session = await signIn(username, password);
@@ -91,35 +78,35 @@ export const signInRoute = withErrors(async (request) => {
     throw new ApiError(401, "invalid_credentials", "wrong username or password");
   }
   await attempt.succeeded();
-  return Response.json(
+  return reply(
     { user: { username: session.user.username, role: session.user.role } },
     { headers: { "set-cookie": sessionCookie(session.token, isHttps(request)) } },
   );
 });
 
 /** POST only, from this site only: a cross-site page must not be able to end a session either. */
-export const signOutRoute = withErrors(async (request) => {
+export const signOutRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   rejectForeignOrigin(request);
   const token = readSessionToken(request.headers.get("cookie"));
   if (token) await signOut(token);
-  return Response.json({ ok: true }, { headers: { "set-cookie": clearedSessionCookie() } });
+  return reply({ ok: true }, { headers: { "set-cookie": clearedSessionCookie() } });
 });
 
-export const meRoute = withErrors(async (request) => {
+export const meRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   const user = await userForToken(readSessionToken(request.headers.get("cookie")));
   if (!user) throw new ApiError(401, "unauthorized", "not signed in");
-  return Response.json({ user: { username: user.username, role: user.role } });
+  return { user: { username: user.username, role: user.role } };
 });
 
 /** First-run setup: creates the first admin, only while no user exists. */
-export const setupRoute = withErrors(async (request) => {
+export const setupRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   const { username, password } = await readCredentials(request);
   // Checked before the password is hashed, so a closed setup costs no scrypt run; the insert checks again atomically.
   if (!(await needsFirstRunSetup()) || !(await completeFirstRunSetup(username, password))) {
     throw new ApiError(409, "already_set_up", "an admin already exists; sign in instead");
   }
   const session = await signIn(username, password);
-  return Response.json(
+  return reply(
     { user: { username } },
     { headers: session ? { "set-cookie": sessionCookie(session.token, isHttps(request)) } : {} },
   );

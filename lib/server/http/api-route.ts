@@ -10,8 +10,11 @@ type Schema = z.ZodType | undefined;
 type Parsed<S extends Schema> = S extends z.ZodType ? z.infer<S> : undefined;
 
 /** What a route accepts: who may call it, and the zod schemas of its path segments, query string and JSON body. */
-export type RouteSpec<P extends Schema, Q extends Schema, B extends Schema> = {
-  scope: AccessScope;
+export type RouteScope = AccessScope | "public";
+
+export type RouteSpec<S extends RouteScope, P extends Schema, Q extends Schema, B extends Schema> = {
+  /** Who may call it; `public`: anyone (sign-in, setup), the handler checks what it needs itself. */
+  scope: S;
   /** The dynamic path segments (`[chainId]`): one that does not parse is 404 `not_found` at `$.params.<name>`. */
   params?: P;
   /** The query string, parsed with `parseQuery` (400 `invalid_query`, each issue at `$.query.<name>`). */
@@ -24,9 +27,9 @@ export type RouteSpec<P extends Schema, Q extends Schema, B extends Schema> = {
   maxBytes?: number;
 };
 
-export type RouteInput<P extends Schema, Q extends Schema, B extends Schema> = {
+export type RouteInput<S extends RouteScope, P extends Schema, Q extends Schema, B extends Schema> = {
   request: Request;
-  caller: Caller;
+  caller: S extends "public" ? null : Caller;
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
@@ -53,10 +56,11 @@ const isReply = (value: unknown): value is Reply<unknown> =>
  */
 export function apiRoute<
   R,
+  S extends RouteScope,
   P extends Schema = undefined,
   Q extends Schema = undefined,
   B extends Schema = undefined,
->(spec: RouteSpec<P, Q, B>, handler: (input: RouteInput<P, Q, B>) => Promise<R | Reply<R> | Response>) {
+>(spec: RouteSpec<S, P, Q, B>, handler: (input: RouteInput<S, P, Q, B>) => Promise<R | Reply<R> | Response>) {
   return async (
     request: Request,
     context: { params: Promise<Record<string, string>> },
@@ -65,7 +69,9 @@ export function apiRoute<
       const raw = await context.params;
       checkPathParams(raw);
       const params = (spec.params ? parsePathParams(spec.params, raw) : undefined) as Parsed<P>;
-      const caller = await authenticate(request, spec.scope);
+      const caller = (
+        spec.scope === "public" ? null : await authenticate(request, spec.scope as AccessScope)
+      ) as RouteInput<S, P, Q, B>["caller"];
       const url = new URL(request.url);
       const query = (spec.query ? parseQuery(spec.query, url, spec.repeatable) : undefined) as Parsed<Q>;
       const body = (
