@@ -39,7 +39,7 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
           value={name}
           onChange={(e) => setName(e.target.value)}
           placeholder="billing-agent"
-          pattern="[A-Za-z0-9][A-Za-z0-9._-]{0,63}"
+          pattern="[A-Za-z0-9][A-Za-z0-9._\-]{0,63}"
           required
           aria-describedby="key-name-help"
         />
