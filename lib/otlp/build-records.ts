@@ -1,0 +1,201 @@
+import canonicalize from "canonicalize";
+import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, type HealthRecord } from "../contract/record";
+import { sha256Hex } from "../contract/sha256";
+import { METHODS, RECEIPT } from "./attribute-names";
+import { callEvidence } from "./call-evidence";
+import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
+import { shortHash } from "./hashing";
+import { attributeSource, isoOf, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
+import { redactSpan } from "./redact";
+import {
+  catalogEvidence,
+  contributingSessionSpans,
+  sessionEvidence,
+  sessionSpansBy,
+} from "./session-evidence";
+import { sessionKeyOf } from "./session-key";
+import type { OtlpSpan } from "./span";
+import { isClientRequest, methodOf, stringAttr } from "./span-values";
+
+/**
+ * The health records of the sessions the spans belong to: one per tools/call client span (its chain), and one
+ * session-only record for a session that has no tools/call span but did an initialize, server/discover or
+ * tools/list (so a failed handshake is classified). Spans are redacted first, so raw spans give the same records.
+ * Deterministic: the same span set, in any order and however split across calls, gives byte-identical records.
+ */
+export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems: MappingProblem[] } {
+  const reader = new EvidenceReader();
+  const sessions = new Map<string, MappedSpan[]>();
+  for (const span of uniqueSpans(spans.map(redactSpan))) {
+    const mapped = mapSpan(span);
+    if (mapped === undefined) {
+      if (methodOf(span) !== undefined) {
+        reader.report(
+          span,
+          PROBLEM_CODES.invalidTime,
+          "start time is not Unix nanoseconds within years 0001-9999",
+        );
+      }
+      continue;
+    }
+    const key = sessionKeyOf(span);
+    sessions.set(key, [...(sessions.get(key) ?? []), mapped]);
+  }
+  const records: HealthRecord[] = [];
+  for (const [key, group] of sessions) records.push(...sessionRecords(reader, key, group));
+  records.sort((a, b) => compare(a.chainId, b.chainId));
+  return { records, problems: uniqueProblems(reader.problems) };
+}
+
+function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]): HealthRecord[] {
+  const sessionId = `otlp:${shortHash(key)}`;
+  const byId = new Map(group.map((mapped) => [`${mapped.span.traceId}/${mapped.span.spanId}`, mapped]));
+  const calls = group.filter(
+    (mapped) => mapped.method?.method === METHODS.toolsCall && isClientRequest(mapped.span),
+  );
+  const records: HealthRecord[] = [];
+  for (const call of calls) {
+    const tool = call.method?.tool;
+    if (tool === undefined || tool.length > 128) {
+      reader.report(
+        call.span,
+        PROBLEM_CODES.missingToolName,
+        "tools/call span names no tool (gen_ai.tool.name)",
+      );
+      continue;
+    }
+    const parent = byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
+    records.push(callRecord(reader, group, { call, tool, parent, sessionId }));
+  }
+  if (calls.length > 0) return records;
+  const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
+  const contributing = contributingSessionSpans(spans);
+  if (spans.initialize === undefined && spans.discover === undefined && spans.toolsList === undefined)
+    return [];
+  const session = sessionEvidence(reader, spans, [], false, sessionId);
+  const { catalog } = catalogEvidence(reader, spans, []);
+  const record: Omit<HealthRecord, "recordId"> = {
+    schemaVersion: 1,
+    chainId: `otlp:session:${shortHash(key)}`,
+    observedAt: isoOf(latestTime(contributing)),
+    session,
+  };
+  return [withIdentity(withLabels(reader, record, contributing, []), catalog)];
+}
+
+type CallChain = { call: MappedSpan; tool: string; parent: MappedSpan | undefined; sessionId: string };
+
+function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChain): HealthRecord {
+  const { call, parent } = chain;
+  // The parent is a receipt source only when it says something: an agent's span shared by many calls is not.
+  const receiptParent = parent !== undefined && carriesReceipt(parent) ? parent : undefined;
+  const receiptSpans = receiptParent === undefined ? [call] : [call, receiptParent];
+  const receiptSources = receiptSpans.map(attributeSource);
+  const cancellations = group.filter(
+    (mapped) =>
+      mapped.method?.method === METHODS.cancelled &&
+      mapped.span.traceId === call.span.traceId &&
+      mapped.span.parentSpanId === call.span.spanId,
+  );
+  const spans = sessionSpansBy(group, call.startMs);
+  const { catalog, toolNameHashes } = catalogEvidence(reader, spans, receiptSources);
+  const evidence = callEvidence(reader, {
+    call,
+    tool: chain.tool,
+    receiptSources,
+    cancellations,
+    toolNameHashes,
+  });
+  const session = sessionEvidence(reader, spans, receiptSources, evidence.answered, chain.sessionId);
+  const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans)];
+  const record: Omit<HealthRecord, "recordId"> = {
+    schemaVersion: 1,
+    chainId: `otlp:${call.span.traceId}:${call.span.spanId}`,
+    observedAt: isoOf(latestTime(contributing)),
+    session,
+    call: evidence.call,
+  };
+  return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
+}
+
+function carriesReceipt(mapped: MappedSpan): boolean {
+  return (
+    Object.keys(mapped.span.attributes).some((key) => key.startsWith("receipt.")) ||
+    mapped.span.events.some((event) => event.name.startsWith("receipt."))
+  );
+}
+
+/** The latest time among the chain's spans: it never goes back as more of them arrive. */
+function latestTime(contributing: readonly MappedSpan[]): number {
+  return Math.max(...contributing.flatMap(timesOf));
+}
+
+/** `receipt.label.<key>` from the resources of the chain's spans, then its receipt sources (which win). */
+function withLabels<T extends Omit<HealthRecord, "recordId">>(
+  reader: EvidenceReader,
+  record: T,
+  contributing: readonly MappedSpan[],
+  receiptSources: readonly Source[],
+): T {
+  const labels: Record<string, string> = {};
+  const resources = contributing.map((mapped) => ({ span: mapped.span, attributes: mapped.span.resource }));
+  for (const source of [...resources].reverse().concat(receiptSources.slice().reverse())) {
+    for (const [name, value] of Object.entries(source.attributes)) {
+      if (!name.startsWith(RECEIPT.labelPrefix)) continue;
+      const key = name.slice(RECEIPT.labelPrefix.length);
+      const text = stringAttr(source.attributes, name);
+      if (LABEL_KEY_PATTERN.test(key) && text !== undefined && text.length <= MAX_LABEL_VALUE_LENGTH) {
+        labels[key] = text;
+      } else if (value !== undefined) {
+        reader.report(source.span, PROBLEM_CODES.invalidAttribute, `${name} ignored: expected a label`);
+      }
+    }
+  }
+  const keys = Object.keys(labels).sort().slice(0, MAX_LABELS);
+  if (keys.length === 0) return record;
+  return { ...record, labels: Object.fromEntries(keys.map((key) => [key, labels[key] as string])) };
+}
+
+/** recordId: a hash of the record's content, so the same spans give the same id (a duplicate, not a record). */
+function withIdentity(
+  record: Omit<HealthRecord, "recordId">,
+  catalog: HealthRecord["catalog"],
+): HealthRecord {
+  const content = catalog === undefined ? record : { ...record, catalog };
+  const recordId = `otlp:${sha256Hex(canonicalize(content) ?? "")}`;
+  const { schemaVersion, chainId, observedAt, labels, session, call } = content as HealthRecord;
+  const ordered: HealthRecord = { schemaVersion, recordId, chainId, observedAt, session };
+  if (labels !== undefined) ordered.labels = labels;
+  if (catalog !== undefined) ordered.catalog = catalog;
+  if (call !== undefined) ordered.call = call;
+  return ordered;
+}
+
+/** One span per trace id and span id; among copies that differ, the same one whatever the input order. */
+function uniqueSpans(spans: OtlpSpan[]): OtlpSpan[] {
+  const chosen = new Map<string, { span: OtlpSpan; json: string | undefined }>();
+  for (const span of spans) {
+    const id = `${span.traceId}/${span.spanId}`;
+    const held = chosen.get(id);
+    if (held === undefined) {
+      chosen.set(id, { span, json: undefined });
+      continue;
+    }
+    held.json ??= canonicalize(held.span) ?? "";
+    const json = canonicalize(span) ?? "";
+    if (json < held.json) chosen.set(id, { span, json });
+  }
+  return [...chosen.entries()].sort(([a], [b]) => compare(a, b)).map(([, held]) => held.span);
+}
+
+function uniqueProblems(problems: MappingProblem[]): MappingProblem[] {
+  const seen = new Map<string, MappingProblem>();
+  for (const problem of problems) {
+    seen.set(`${problem.traceId}/${problem.spanId}/${problem.code}/${problem.message}`, problem);
+  }
+  return [...seen.entries()].sort(([a], [b]) => compare(a, b)).map(([, problem]) => problem);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

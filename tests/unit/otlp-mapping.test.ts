@@ -1,0 +1,334 @@
+import { describe, expect, it } from "vitest";
+import { type Classification, classify } from "@/lib/classifier";
+import { type HealthRecord, validateRecord } from "@/lib/contract";
+import { buildRecords, DEFAULT_DEADLINE_MS, type OtlpSpan, UNREPORTED_VERSION } from "@/lib/otlp";
+import {
+  FULL_RECEIPT,
+  iso,
+  OTHER_TRACE,
+  PASSING_OUTCOME,
+  semconvCall,
+  semconvSession,
+  span,
+} from "../support/otlp-spans";
+
+/** Builds, validates through the contract as the native path does, and classifies with the real classifier. */
+function classified(spans: OtlpSpan[]): { record: HealthRecord; result: Classification }[] {
+  const { records, problems } = buildRecords(spans);
+  expect(problems).toEqual([]);
+  return records.map((raw) => {
+    const validation = validateRecord(raw);
+    if (!validation.ok) throw new Error(`record refused: ${JSON.stringify(validation.issues)}`);
+    return { record: validation.record, result: classify(validation.record) };
+  });
+}
+
+function onlyChain(spans: OtlpSpan[]): { record: HealthRecord; result: Classification } {
+  const chains = classified(spans);
+  expect(chains).toHaveLength(1);
+  return chains[0] as { record: HealthRecord; result: Classification };
+}
+
+describe("OTLP mapping (conventions) → classifier", () => {
+  it("a successful tools/call without receipt.* is unverified, never healthy", () => {
+    const { record, result } = onlyChain([...semconvSession(), semconvCall()]);
+    expect(result.state).toBe("unverified");
+    expect(result.reasons[0]).toBe("outcome.no_receipt");
+    expect(result.evidence).toBeUndefined();
+    expect(record.call?.sideEffect).toBe("unknown");
+    expect(record.call?.response).toEqual({ at: iso(150), kind: "result", isError: false });
+    expect(record.call?.requestId).toBe("2");
+    expect(record.session.protocol).toEqual({
+      era: "legacy",
+      requestedVersion: "2025-06-18",
+      acceptedVersion: "2025-06-18",
+      clientSupportedVersions: ["2025-06-18"],
+      initializedAt: iso(21),
+    });
+    expect(record.session.transport).toBe("stdio");
+    expect(record.session.client).toEqual({ name: "weather-agent", version: "1.4.0" });
+    expect(record.catalog?.refreshedAt).toBe(iso(40));
+    expect(record.observedAt).toBe(iso(150));
+    expect(record.chainId).toMatch(/^otlp:[0-9a-f]{32}:[0-9a-f]{16}$/);
+  });
+
+  it("a call with full receipt.* evidence is healthy with strong evidence", () => {
+    const call = semconvCall({ attributes: FULL_RECEIPT, events: PASSING_OUTCOME });
+    const { record, result } = onlyChain([...semconvSession(), call]);
+    expect(result).toMatchObject({ state: "healthy", evidence: "strong", reasons: ["outcome.verified"] });
+    expect(record.call).toMatchObject({
+      sideEffect: "write",
+      operationKey: "op:weather-report-42",
+      expectedVerifier: "db_row",
+      deadlineMs: 30_000,
+      inactivityMs: 10_000,
+      effect: { checkedAt: iso(160), status: "committed", receipt: "reports/42@v3" },
+      outcome: { checkedAt: iso(170), verifier: "db_row", verdict: "pass", receipt: "row 42 v3" },
+    });
+    expect(record.session.server).toEqual({ name: "weather-mcp", version: "2.3.1" });
+    expect(record.observedAt).toBe(iso(170));
+  });
+
+  it("a failing verifier is false_success; an llm_judge pass is healthy with weak evidence", () => {
+    const failing = [
+      {
+        name: "receipt.outcome",
+        at: 170,
+        attributes: { "receipt.outcome.verifier": "test", "receipt.outcome.verdict": "fail" },
+      },
+    ];
+    expect(onlyChain([...semconvSession(), semconvCall({ events: failing })]).result.state).toBe(
+      "false_success",
+    );
+    const judged = [
+      {
+        name: "receipt.outcome",
+        at: 170,
+        attributes: { "receipt.outcome.verifier": "llm_judge", "receipt.outcome.verdict": "pass" },
+      },
+    ];
+    const { result } = onlyChain([...semconvSession(), semconvCall({ events: judged })]);
+    expect(result).toMatchObject({ state: "healthy", evidence: "weak" });
+  });
+
+  it("error.type tool_error (an isError result) is tool_failed", () => {
+    const call = semconvCall({ status: "error", attributes: { "error.type": "tool_error" } });
+    const { record, result } = onlyChain([...semconvSession(), call]);
+    expect(result.state).toBe("tool_failed");
+    expect(result.reasons[0]).toBe("request.tool_error");
+    expect(record.call?.response).toMatchObject({ kind: "result", isError: true });
+  });
+
+  it("a JSON-RPC error: caller codes are protocol_error, others tool_failed", () => {
+    const invalid = semconvCall({
+      status: "error",
+      attributes: { "error.type": "-32602", "rpc.response.status_code": "-32602" },
+    });
+    const caller = onlyChain([...semconvSession(), invalid]);
+    expect(caller.result.state).toBe("protocol_error");
+    expect(caller.result.reasons[0]).toBe("request.caller_error");
+    expect(caller.record.call?.response).toEqual({
+      at: iso(150),
+      kind: "error",
+      error: { code: -32602, class: "invalid_params" },
+    });
+    const internal = semconvCall({ status: "error", attributes: { "rpc.response.status_code": "-32603" } });
+    const server = onlyChain([...semconvSession(), internal]);
+    expect(server.result.state).toBe("tool_failed");
+    expect(server.result.reasons[0]).toBe("request.server_error");
+  });
+
+  it("error status and no response (the server never answered) is effect_unknown for a possible write", () => {
+    const timeout = semconvCall({ status: "error", attributes: { "error.type": "timeout" } });
+    const { record, result } = onlyChain([...semconvSession(), timeout]);
+    expect(record.call?.response).toBeUndefined();
+    expect(record.call?.cancelledAt).toBe(iso(150));
+    expect(result.state).toBe("effect_unknown");
+    expect(result.reasons).toEqual(["effect.unreconciled", "request.cancelled"]);
+    expect(result.retrySafe).toBe(false);
+    const readOnly = semconvCall({
+      status: "error",
+      attributes: { "error.type": "-32001", "receipt.call.side_effect": "none" },
+    });
+    const read = onlyChain([...semconvSession(), readOnly]);
+    expect(read.result.state).toBe("tool_failed");
+    expect(read.result.reasons[0]).toBe("request.unfinished_read_only");
+    const absent = semconvCall({
+      status: "error",
+      events: [{ name: "receipt.effect", at: 200, attributes: { "receipt.effect.status": "absent" } }],
+    });
+    expect(onlyChain([...semconvSession(), absent]).result.reasons[0]).toBe("effect.absent");
+  });
+
+  it("a cancelled call (notifications/cancelled inside it, or a receipt.cancelled event) is unfinished", () => {
+    const call = semconvCall({ status: "error", spanId: "00000000000000c1" });
+    const cancel = span({
+      name: "notifications/cancelled",
+      parentSpanId: "00000000000000c1",
+      start: 140,
+      end: 141,
+      attributes: { "mcp.method.name": "notifications/cancelled" },
+    });
+    const { record, result } = onlyChain([...semconvSession(), call, cancel]);
+    expect(record.call?.cancelledAt).toBe(iso(140));
+    expect(result.state).toBe("effect_unknown");
+    expect(result.reasons).toContain("request.cancelled");
+    const inFlight = semconvCall({ end: null, events: [{ name: "receipt.cancelled", at: 120 }] });
+    const viaEvent = onlyChain([...semconvSession(), inFlight]);
+    expect(viaEvent.record.call?.cancelledAt).toBe(iso(120));
+    expect(viaEvent.result.reasons).toContain("request.cancelled");
+  });
+
+  it("an unfinished span is working inside the default deadline and is judged at it", () => {
+    const { record, result } = onlyChain([...semconvSession(), semconvCall({ end: null })]);
+    expect(record.call?.deadlineMs).toBe(DEFAULT_DEADLINE_MS);
+    expect(result.state).toBe("working");
+    expect(result.nextCheckAt).toBe(iso(100 + DEFAULT_DEADLINE_MS));
+    const later = classify(record, iso(100 + DEFAULT_DEADLINE_MS + 1));
+    expect(later.state).toBe("effect_unknown");
+    expect(later.reasons).toContain("request.deadline_exceeded");
+  });
+
+  it("a call that ran longer than the default deadline is still judged on its response", () => {
+    const long = semconvCall({ start: 100, end: 100 + 2 * DEFAULT_DEADLINE_MS });
+    const { record, result } = onlyChain([...semconvSession(), long]);
+    expect(record.call?.deadlineMs).toBe(2 * DEFAULT_DEADLINE_MS);
+    expect(result.reasons[0]).toBe("outcome.no_receipt");
+  });
+
+  it("session spans in another trace join the call through mcp.session.id", () => {
+    const session = semconvSession({
+      traceId: OTHER_TRACE,
+      sessionId: "191c4850af6c49e08843a3f6c80e5046",
+      transport: "tcp",
+    });
+    const call = semconvCall({ sessionId: "191c4850af6c49e08843a3f6c80e5046", transport: "tcp" });
+    const { record, result } = onlyChain([...session, call]);
+    expect(result.reasons[0]).toBe("outcome.no_receipt");
+    expect(record.session.protocol.initializedAt).toBe(iso(21));
+    expect(record.session.transport).toBe("streamable-http");
+    expect(record.catalog).toBeDefined();
+    expect(JSON.stringify(record)).not.toContain("191c4850af6c49e08843a3f6c80e5046");
+  });
+
+  it("session spans in the same trace join the call without a session id", () => {
+    const { record } = onlyChain([...semconvSession(), semconvCall()]);
+    expect(record.session.protocol.initializedAt).toBeDefined();
+    expect(record.catalog?.pages).toBe(1);
+  });
+
+  it("without its session's spans a call is classified on what it has (catalog.not_read behind the session)", () => {
+    const { record, result } = onlyChain([semconvCall()]);
+    expect(record.catalog).toBeUndefined();
+    expect(record.session.protocol.initializedAt).toBeUndefined();
+    expect(result.state).toBe("incompatible_session");
+    expect(result.reasons[0]).toBe("session.not_initialized");
+  });
+
+  it("a tools/call whose tool is not in the tools/list catalog is protocol_error", () => {
+    const session = semconvSession({
+      listAttributes: { "receipt.catalog.tool_names": ["echo", "add"], "receipt.catalog.tool_count": 2 },
+    });
+    const { record, result } = onlyChain([...session, semconvCall({ tool: "get-weather" })]);
+    expect(record.call?.inCatalog).toBe(false);
+    expect(record.catalog?.toolCount).toBe(2);
+    expect(result.state).toBe("protocol_error");
+    expect(result.reasons[0]).toBe("request.unknown_tool");
+    const offered = onlyChain([...session, semconvCall({ tool: "echo" })]);
+    expect(offered.record.call?.inCatalog).toBe(true);
+  });
+
+  it("a tools/list_changed after the refresh and before the call makes the catalog stale", () => {
+    const changed = span({
+      name: "notifications/tools/list_changed",
+      kind: "server",
+      start: 60,
+      attributes: { "mcp.method.name": "notifications/tools/list_changed" },
+    });
+    const { record, result } = onlyChain([...semconvSession(), changed, semconvCall()]);
+    expect(record.catalog?.listChangedAt).toEqual([iso(60)]);
+    expect(result.state).toBe("stale_catalog");
+    expect(result.reasons[0]).toBe("catalog.changed_since_refresh");
+  });
+
+  it("receipt.* on the call's parent span count as the call's (an agent's own span around the call)", () => {
+    const parent = span({
+      name: "receipt get-weather",
+      kind: "internal",
+      start: 90,
+      end: 180,
+      spanId: "00000000000000a1",
+      attributes: FULL_RECEIPT,
+      events: PASSING_OUTCOME,
+    });
+    const call = semconvCall({ parentSpanId: "00000000000000a1" });
+    const { result } = onlyChain([...semconvSession(), parent, call]);
+    expect(result.state).toBe("healthy");
+  });
+
+  it("progress events with the call's token keep a long call working; a task handle maps to the task", () => {
+    const progress = [40, 80].map((value, index) => ({
+      name: "receipt.progress",
+      at: 110 + index * 10,
+      attributes: {
+        "receipt.progress.token": 7,
+        "receipt.progress.value": value,
+        "receipt.progress.total": 100,
+      },
+    }));
+    const running = semconvCall({
+      end: null,
+      attributes: { "receipt.call.progress_token": 7 },
+      events: progress,
+    });
+    const { record, result } = onlyChain([...semconvSession(), running]);
+    expect(record.call?.progress).toHaveLength(2);
+    expect(result.state).toBe("working");
+    expect(result.reasons).not.toContain("request.progress_inconsistent");
+    const task = semconvCall({
+      events: [
+        {
+          name: "receipt.task",
+          at: 400,
+          attributes: {
+            "receipt.task.id": "task-1",
+            "receipt.task.status": "completed",
+            "receipt.task.result_is_error": true,
+          },
+        },
+      ],
+    });
+    const tasked = onlyChain([...semconvSession(), task]);
+    expect(tasked.record.call?.response?.resultType).toBe("task");
+    expect(tasked.result.reasons[0]).toBe("request.tool_error");
+  });
+
+  it("a session without a tools/call gets one session-only record (a failed handshake is classified)", () => {
+    const failed = span({
+      name: "initialize",
+      start: 0,
+      end: 20,
+      status: "error",
+      attributes: { "mcp.method.name": "initialize", "error.type": "timeout" },
+    });
+    const [only] = classified([failed]);
+    expect(only?.record.call).toBeUndefined();
+    expect(only?.record.chainId).toMatch(/^otlp:session:[0-9a-f]{32}$/);
+    expect(only?.result.state).toBe("incompatible_session");
+    expect(only?.result.reasons[0]).toBe("session.no_answer");
+    const [quiet] = classified(semconvSession());
+    expect(quiet?.result.reasons[0]).toBe("chain.no_call");
+  });
+
+  it("a version nobody reports is recorded as not reported, and the session still agrees", () => {
+    const call = semconvCall();
+    delete call.attributes["mcp.protocol.version"];
+    const { record } = onlyChain([call]);
+    expect(record.session.protocol.requestedVersion).toBe(UNREPORTED_VERSION);
+    expect(record.session.protocol.acceptedVersion).toBe(UNREPORTED_VERSION);
+  });
+
+  it("reports unmappable spans and ignored attributes, never their values", () => {
+    const nameless = span({
+      name: "tools/call",
+      attributes: { "mcp.method.name": "tools/call" },
+      start: 100,
+    });
+    const badKey = semconvCall({
+      attributes: {
+        "receipt.call.operation_key": "has spaces sk-live-value",
+        "receipt.call.side_effect": "maybe",
+      },
+    });
+    const { records, problems } = buildRecords([...semconvSession(), nameless, badKey]);
+    expect(records).toHaveLength(1);
+    expect(problems.map((problem) => problem.code).sort()).toEqual([
+      "invalid_attribute",
+      "invalid_attribute",
+      "missing_tool_name",
+    ]);
+    expect(problems.find((problem) => problem.code === "missing_tool_name")?.spanId).toBe(nameless.spanId);
+    expect(JSON.stringify(problems)).not.toContain("sk-live-value");
+    expect(JSON.stringify(problems)).not.toContain("maybe");
+  });
+});
