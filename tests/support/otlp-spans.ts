@@ -152,7 +152,7 @@ export const FULL_RECEIPT: OtlpAttributes = {
   "receipt.capabilities.required_server": ["tools"],
 };
 
-export const PASSING_OUTCOME = [
+export const PASSING_OUTCOME: NonNullable<SpanOptions["events"]> = [
   {
     name: "receipt.effect",
     at: 160,

@@ -1,0 +1,132 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { validateRecord } from "@/lib/contract";
+import { buildRecords, type OtlpSpan, redactSpan, sessionKeyOf } from "@/lib/otlp";
+import {
+  FULL_RECEIPT,
+  OTHER_TRACE,
+  PASSING_OUTCOME,
+  semconvCall,
+  semconvSession,
+  span,
+  traceloopCall,
+  traceloopSession,
+} from "../support/otlp-spans";
+
+const SESSION_ID = "8267461134f24305af708e66b8eda71a";
+
+/** Two conventions sessions (one joined by mcp.session.id across traces) and a traceloop one, several outcomes. */
+function spanSet(): OtlpSpan[] {
+  const joined = semconvSession({ traceId: OTHER_TRACE, sessionId: SESSION_ID, transport: "tcp" });
+  const receipted = semconvCall({ sessionId: SESSION_ID, attributes: FULL_RECEIPT, events: PASSING_OUTCOME });
+  const timedOut = semconvCall({
+    sessionId: SESSION_ID,
+    start: 200,
+    end: 260,
+    status: "error",
+    spanId: "00000000000000d1",
+    attributes: { "error.type": "timeout" },
+  });
+  const cancel = span({
+    name: "notifications/cancelled",
+    start: 250,
+    parentSpanId: "00000000000000d1",
+    attributes: { "mcp.method.name": "notifications/cancelled", "mcp.session.id": SESSION_ID },
+  });
+  const changed = span({
+    name: "notifications/tools/list_changed",
+    kind: "server",
+    start: 180,
+    attributes: { "mcp.method.name": "notifications/tools/list_changed", "mcp.session.id": SESSION_ID },
+  });
+  const sameTrace = [...semconvSession({ traceId: "11111111111111111111111111111111" })].concat(
+    semconvCall({
+      traceId: "11111111111111111111111111111111",
+      status: "error",
+      attributes: { "error.type": "tool_error" },
+    }),
+  );
+  const traceloop = traceloopSession();
+  return [
+    ...joined,
+    receipted,
+    timedOut,
+    cancel,
+    changed,
+    ...sameTrace,
+    ...traceloop.spans,
+    traceloopCall(traceloop.session),
+  ];
+}
+
+const SPANS = spanSet();
+const EXPECTED = JSON.stringify(buildRecords(SPANS));
+
+describe("buildRecords properties", () => {
+  it("builds valid records for every chain of the set", () => {
+    const { records, problems } = buildRecords(SPANS);
+    expect(problems).toEqual([]);
+    expect(records).toHaveLength(4);
+    for (const record of records) expect(validateRecord(record).ok).toBe(true);
+  });
+
+  it("any order, any re-sent span and any mix of raw and stored (redacted) spans give byte-identical records", () => {
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(SPANS, { minLength: SPANS.length, maxLength: SPANS.length }),
+        fc.array(fc.nat(SPANS.length - 1), { maxLength: 6 }),
+        fc.array(fc.boolean(), { minLength: SPANS.length, maxLength: SPANS.length }),
+        (ordered, resent, stored) => {
+          const sent = [...ordered, ...resent.map((index) => SPANS[index] as OtlpSpan)].map((one, index) =>
+            stored[index % stored.length] ? redactSpan(one) : one,
+          );
+          expect(JSON.stringify(buildRecords(sent))).toBe(EXPECTED);
+        },
+      ),
+      { numRuns: 150 },
+    );
+  });
+
+  it("split by session key (as the server assembles them), any split gives the same records", () => {
+    fc.assert(
+      fc.property(
+        fc.shuffledSubarray(SPANS, { minLength: SPANS.length, maxLength: SPANS.length }),
+        (ordered) => {
+          const bySession = new Map<string, OtlpSpan[]>();
+          for (const one of ordered) {
+            const key = sessionKeyOf(redactSpan(one));
+            expect(sessionKeyOf(one)).toBe(key);
+            bySession.set(key, [...(bySession.get(key) ?? []), one]);
+          }
+          const parts = [...bySession.values()].map((group) => buildRecords(group));
+          const records = parts.flatMap((part) => part.records) as { chainId: string }[];
+          records.sort((a, b) => (a.chainId < b.chainId ? -1 : a.chainId > b.chainId ? 1 : 0));
+          expect(JSON.stringify(records)).toBe(JSON.stringify(buildRecords(SPANS).records));
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+
+  it("observedAt never goes back as more spans of a chain arrive", () => {
+    const final = new Map(
+      (buildRecords(SPANS).records as { chainId: string; observedAt: string }[]).map((r) => [
+        r.chainId,
+        r.observedAt,
+      ]),
+    );
+    fc.assert(
+      fc.property(fc.subarray(SPANS), (arrived) => {
+        for (const record of buildRecords(arrived).records as { chainId: string; observedAt: string }[]) {
+          const last = final.get(record.chainId);
+          if (last !== undefined) expect(record.observedAt <= last).toBe(true);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("redactSpan is idempotent", () => {
+    for (const one of SPANS) expect(redactSpan(redactSpan(one))).toEqual(redactSpan(one));
+  });
+});
