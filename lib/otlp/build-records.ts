@@ -1,10 +1,9 @@
 import canonicalize from "canonicalize";
 import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, type HealthRecord } from "../contract/record";
-import { sha256Hex } from "../contract/sha256";
 import { METHODS, RECEIPT } from "./attribute-names";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
-import { shortHash } from "./hashing";
+import { contentHash } from "./hashing";
 import { attributeSource, isoOf, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
 import { redactSpan } from "./redact";
 import {
@@ -48,7 +47,7 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
 }
 
 function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]): HealthRecord[] {
-  const sessionId = `otlp:${shortHash(key)}`;
+  const sessionId = `otlp:${contentHash(key)}`;
   const byId = new Map(group.map((mapped) => [`${mapped.span.traceId}/${mapped.span.spanId}`, mapped]));
   const calls = group.filter(
     (mapped) => mapped.method?.method === METHODS.toolsCall && isClientRequest(mapped.span),
@@ -76,7 +75,7 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
   const { catalog } = catalogEvidence(reader, spans, []);
   const record: Omit<HealthRecord, "recordId"> = {
     schemaVersion: 1,
-    chainId: `otlp:session:${shortHash(key)}`,
+    chainId: `otlp:session:${contentHash(key)}`,
     observedAt: isoOf(latestTime(contributing)),
     session,
   };
@@ -156,13 +155,16 @@ function withLabels<T extends Omit<HealthRecord, "recordId">>(
   return { ...record, labels: Object.fromEntries(keys.map((key) => [key, labels[key] as string])) };
 }
 
-/** recordId: a hash of the record's content, so the same spans give the same id (a duplicate, not a record). */
+/**
+ * recordId: a hash of the record's content, so the same spans give the same id (a duplicate, not a record). The
+ * record is built field by field in a fixed order, so its JSON is already canonical.
+ */
 function withIdentity(
   record: Omit<HealthRecord, "recordId">,
   catalog: HealthRecord["catalog"],
 ): HealthRecord {
   const content = catalog === undefined ? record : { ...record, catalog };
-  const recordId = `otlp:${sha256Hex(canonicalize(content) ?? "")}`;
+  const recordId = `otlp:${contentHash(JSON.stringify(content))}`;
   const { schemaVersion, chainId, observedAt, labels, session, call } = content as HealthRecord;
   const ordered: HealthRecord = { schemaVersion, recordId, chainId, observedAt, session };
   if (labels !== undefined) ordered.labels = labels;
