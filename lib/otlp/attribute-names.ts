@@ -61,6 +61,12 @@ export const RECEIPT = {
   inCatalog: "receipt.call.in_catalog",
   progressToken: "receipt.call.progress_token",
   resultType: "receipt.call.result_type",
+  /**
+   * On a span of the agent's own that encloses the call in time (same trace), names the tool it receipts: for
+   * instrumentations whose tools/call span is not a child of the agent's active span (traceloop parents it to
+   * its session span).
+   */
+  callTool: "receipt.call.tool",
   // The session (on any span of the call's receipt sources or session spans; client also on the resource).
   clientName: "receipt.client.name",
   clientVersion: "receipt.client.version",

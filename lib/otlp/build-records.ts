@@ -4,7 +4,7 @@ import { METHODS, RECEIPT } from "./attribute-names";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
 import { contentHash } from "./hashing";
-import { attributeSource, isoOf, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
+import { attributeSource, isoOf, latestFirst, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
 import { redactSpan } from "./redact";
 import {
   catalogEvidence,
@@ -64,7 +64,9 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       continue;
     }
     const parent = byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
-    records.push(callRecord(reader, group, { call, tool, parent, sessionId }));
+    const receiptSpan =
+      parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(group, call, tool);
+    records.push(callRecord(reader, group, { call, tool, receiptSpan, sessionId }));
   }
   if (calls.length > 0) return records;
   const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
@@ -82,13 +84,12 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
   return [withIdentity(withLabels(reader, record, contributing, []), catalog)];
 }
 
-type CallChain = { call: MappedSpan; tool: string; parent: MappedSpan | undefined; sessionId: string };
+/** `receiptSpan`: the agent's span that receipts the call besides the call span itself, if any. */
+type CallChain = { call: MappedSpan; tool: string; receiptSpan: MappedSpan | undefined; sessionId: string };
 
 function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChain): HealthRecord {
-  const { call, parent } = chain;
-  // The parent is a receipt source only when it says something: an agent's span shared by many calls is not.
-  const receiptParent = parent !== undefined && carriesReceipt(parent) ? parent : undefined;
-  const receiptSpans = receiptParent === undefined ? [call] : [call, receiptParent];
+  const { call, receiptSpan } = chain;
+  const receiptSpans = receiptSpan === undefined ? [call] : [call, receiptSpan];
   const receiptSources = receiptSpans.map(attributeSource);
   const cancellations = group.filter(
     (mapped) =>
@@ -115,6 +116,28 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
     call: evidence.call,
   };
   return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
+}
+
+/**
+ * The innermost span of the same trace that names the call's tool in `receipt.call.tool` and encloses the call's
+ * start. The call's parent, when it carries receipt.*, is preferred (an agent's span shared by many calls is not a
+ * receipt source unless it says something).
+ */
+function enclosingReceipt(
+  group: readonly MappedSpan[],
+  call: MappedSpan,
+  tool: string,
+): MappedSpan | undefined {
+  return group
+    .filter(
+      (mapped) =>
+        mapped !== call &&
+        mapped.span.traceId === call.span.traceId &&
+        mapped.span.attributes[RECEIPT.callTool] === tool &&
+        mapped.startMs <= call.startMs &&
+        (mapped.endMs === undefined || mapped.endMs >= call.startMs),
+    )
+    .sort(latestFirst)[0];
 }
 
 function carriesReceipt(mapped: MappedSpan): boolean {

@@ -2,7 +2,14 @@ import { describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
 import { buildRecords, type OtlpSpan, redactSpan } from "@/lib/otlp";
-import { iso, traceloopCall, traceloopSession } from "../support/otlp-spans";
+import {
+  FULL_RECEIPT,
+  iso,
+  PASSING_OUTCOME,
+  span,
+  traceloopCall,
+  traceloopSession,
+} from "../support/otlp-spans";
 
 function chain(spans: OtlpSpan[]) {
   const { records, problems } = buildRecords(spans);
@@ -87,5 +94,22 @@ describe("OTLP mapping of @traceloop/instrumentation-mcp spans", () => {
       events: exception("This operation was aborted", "AbortError"),
     });
     expect(chain([...spans, aborted]).record.call?.cancelledAt).toBe(iso(150));
+  });
+
+  it("receipt.* on the agent's own span that encloses the call and names its tool make it healthy", () => {
+    const { session, spans } = traceloopSession();
+    const receipt = span({
+      name: "receipt get-weather",
+      kind: "internal",
+      start: 90,
+      end: 180,
+      attributes: { ...FULL_RECEIPT, "receipt.call.tool": "get-weather" },
+      events: PASSING_OUTCOME,
+    });
+    const { record, result } = chain([...spans, receipt, traceloopCall(session)]);
+    expect(result).toMatchObject({ state: "healthy", evidence: "strong" });
+    expect(record.call?.operationKey).toBe("op:weather-report-42");
+    const otherTool = { ...receipt, attributes: { ...receipt.attributes, "receipt.call.tool": "echo" } };
+    expect(chain([...spans, otherTool, traceloopCall(session)]).result.reasons[0]).toBe("outcome.no_receipt");
   });
 });
