@@ -25,6 +25,7 @@ const KEPT_RECEIPT: ReadonlySet<string> = new Set(
 const MAX_KEPT_STRING = 512;
 /** `MCP error -32602: …` — the TypeScript SDK's McpError message; only the code is kept. */
 const MCP_ERROR_MESSAGE = /^MCP error (-?\d{1,9})\b/;
+const NUMERIC_CODE = /^-?\d{1,9}$/;
 
 /**
  * Drops every attribute, event and resource attribute the mapping does not name — tool arguments and results,
@@ -95,7 +96,7 @@ function isKeptValue(value: OtlpValue): boolean {
 /** `error.type` is free text in general: only the values the mapping reads survive. */
 function reducedErrorType(value: OtlpValue): string {
   if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === "string" && (value === TOOL_ERROR || /^-?\d{1,9}$/.test(value))) return value;
+  if (typeof value === "string" && (value === TOOL_ERROR || NUMERIC_CODE.test(value))) return value;
   return OTHER_ERROR;
 }
 
@@ -114,12 +115,16 @@ function keptEvent(event: OtlpEvent): OtlpEvent | undefined {
 function reducedException(event: OtlpEvent): OtlpEvent {
   const attributes: OtlpAttributes = {};
   const message = stringAttr(event.attributes, EXCEPTION.message);
-  const code = message === undefined ? undefined : MCP_ERROR_MESSAGE.exec(message)?.[1];
+  const type = stringAttr(event.attributes, EXCEPTION.type);
+  // The SDK's McpError carries its code, which recordException records as the type ("-32001").
+  const code =
+    (message === undefined ? undefined : MCP_ERROR_MESSAGE.exec(message)?.[1]) ??
+    (type !== undefined && NUMERIC_CODE.test(type) ? type : undefined);
   const keptCode = event.attributes[RECEIPT.exceptionCode];
   if (code !== undefined) attributes[RECEIPT.exceptionCode] = Number(code);
-  else if (typeof keptCode === "number" && Number.isSafeInteger(keptCode))
+  else if (typeof keptCode === "number" && Number.isSafeInteger(keptCode)) {
     attributes[RECEIPT.exceptionCode] = keptCode;
-  const type = stringAttr(event.attributes, EXCEPTION.type);
+  }
   if (type === "AbortError" || event.attributes[RECEIPT.exceptionAbort] === true) {
     attributes[RECEIPT.exceptionAbort] = true;
   }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
@@ -111,5 +112,39 @@ describe("OTLP mapping of @traceloop/instrumentation-mcp spans", () => {
     expect(record.call?.operationKey).toBe("op:weather-report-42");
     const otherTool = { ...receipt, attributes: { ...receipt.attributes, "receipt.call.tool": "echo" } };
     expect(chain([...spans, otherTool, traceloopCall(session)]).result.reasons[0]).toBe("outcome.no_receipt");
+  });
+
+  it("spans captured from @traceloop/instrumentation-mcp 0.27 against server-everything map to the states they should", () => {
+    // Captured with an in-memory exporter: connect over stdio, listTools, then echo, an unknown tool, get-sum with a
+    // bad argument (both isError results), a long operation with a 300 ms timeout, and one aborted after 200 ms.
+    const captured: OtlpSpan[] = JSON.parse(
+      readFileSync(new URL("../fixtures/otlp/traceloop-everything.json", import.meta.url), "utf8"),
+    );
+    const { records, problems } = buildRecords(captured);
+    expect(problems).toEqual([]);
+    const outcomes = records.map((raw) => {
+      const validation = validateRecord(raw);
+      if (!validation.ok) throw new Error(JSON.stringify(validation.issues));
+      const result = classify(validation.record);
+      return `${validation.record.call?.tool}: ${result.state} ${result.reasons[0]}`;
+    });
+    expect(outcomes.sort()).toEqual([
+      "echo: unverified outcome.no_receipt",
+      "get-sum: tool_failed request.tool_error",
+      "no-such-tool: protocol_error request.unknown_tool",
+      "trigger-long-running-operation: effect_unknown effect.unreconciled",
+      "trigger-long-running-operation: effect_unknown effect.unreconciled",
+    ]);
+    const [first] = records as { session: unknown; catalog: unknown }[];
+    expect(first?.session).toMatchObject({
+      client: { name: "scratch-agent", version: "0.0.1" },
+      server: { name: "mcp-servers/everything" },
+      protocol: { requestedVersion: "2025-11-25", acceptedVersion: "2025-11-25" },
+    });
+    expect(first?.catalog).toMatchObject({ toolCount: 13 });
+    const kept = JSON.stringify([records, captured.map(redactSpan)]);
+    expect(JSON.stringify(captured)).toContain("hello Paris");
+    expect(kept).not.toContain("hello Paris");
+    expect(kept).not.toContain("Request timed out");
   });
 });
