@@ -4,7 +4,15 @@ import { METHODS, RECEIPT } from "./attribute-names";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
 import { contentHash } from "./hashing";
-import { attributeSource, isoOf, latestFirst, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
+import {
+  attributeSource,
+  failed,
+  isoOf,
+  latestFirst,
+  type MappedSpan,
+  mapSpan,
+  timesOf,
+} from "./mapped-span";
 import { redactSpan } from "./redact";
 import {
   catalogEvidence,
@@ -18,8 +26,8 @@ import { isClientRequest, methodOf, stringAttr } from "./span-values";
 
 /**
  * The health records of the sessions the spans belong to: one per tools/call client span (its chain), and one
- * session-only record for a session that has no tools/call span but did an initialize, server/discover or
- * tools/list (so a failed handshake is classified). Spans are redacted first, so raw spans give the same records.
+ * session-only record for a session whose initialize, server/discover or tools/list failed (so a failed
+ * handshake is classified even when no call follows). Spans are redacted first, so raw spans give the same records.
  * Deterministic: the same span set, in any order and however split across calls, gives byte-identical records.
  */
 export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems: MappingProblem[] } {
@@ -68,11 +76,18 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(group, call, tool);
     records.push(callRecord(reader, group, { call, tool, receiptSpan, sessionId }));
   }
-  if (calls.length > 0) return records;
+  // A handshake or tool list that failed is worth a record of its own, whatever followed: the session's chain
+  // then shows it, and a later successful retry supersedes it (chain.no_call). A quiet session gets none.
+  const failures = group.filter(
+    (mapped) =>
+      SESSION_REQUESTS.has(mapped.method?.method ?? "") &&
+      isClientRequest(mapped.span) &&
+      mapped.endMs !== undefined &&
+      failed(mapped),
+  );
+  if (failures.length === 0) return records;
   const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
-  const contributing = contributingSessionSpans(spans);
-  if (spans.initialize === undefined && spans.discover === undefined && spans.toolsList === undefined)
-    return [];
+  const contributing = [...contributingSessionSpans(spans), ...failures];
   const session = sessionEvidence(reader, spans, [], false, sessionId);
   const { catalog } = catalogEvidence(reader, spans, []);
   const record: Omit<HealthRecord, "recordId"> = {
@@ -81,8 +96,14 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
     observedAt: isoOf(latestTime(contributing)),
     session,
   };
-  return [withIdentity(withLabels(reader, record, contributing, []), catalog)];
+  return [...records, withIdentity(withLabels(reader, record, contributing, []), catalog)];
 }
+
+const SESSION_REQUESTS: ReadonlySet<string> = new Set([
+  METHODS.initialize,
+  METHODS.discover,
+  METHODS.toolsList,
+]);
 
 /** `receiptSpan`: the agent's span that receipts the call besides the call span itself, if any. */
 type CallChain = { call: MappedSpan; tool: string; receiptSpan: MappedSpan | undefined; sessionId: string };

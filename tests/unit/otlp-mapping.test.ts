@@ -23,6 +23,16 @@ function classified(spans: OtlpSpan[]): { record: HealthRecord; result: Classifi
   });
 }
 
+/** The same span, later by `ms` (start, end). */
+function shifted(one: OtlpSpan, ms: number): OtlpSpan {
+  const later = (nanos: string) => (BigInt(nanos) + BigInt(ms) * BigInt(1_000_000)).toString();
+  return {
+    ...one,
+    startTimeUnixNano: later(one.startTimeUnixNano),
+    endTimeUnixNano: later(one.endTimeUnixNano),
+  };
+}
+
 function onlyChain(spans: OtlpSpan[]): { record: HealthRecord; result: Classification } {
   const chains = classified(spans);
   expect(chains).toHaveLength(1);
@@ -283,7 +293,7 @@ describe("OTLP mapping (conventions) → classifier", () => {
     expect(tasked.result.reasons[0]).toBe("request.tool_error");
   });
 
-  it("a session without a tools/call gets one session-only record (a failed handshake is classified)", () => {
+  it("a failed handshake gets a session-only record; a quiet session none", () => {
     const failed = span({
       name: "initialize",
       start: 0,
@@ -296,8 +306,20 @@ describe("OTLP mapping (conventions) → classifier", () => {
     expect(only?.record.chainId).toMatch(/^otlp:session:[0-9a-f]{32}$/);
     expect(only?.result.state).toBe("incompatible_session");
     expect(only?.result.reasons[0]).toBe("session.no_answer");
-    const [quiet] = classified(semconvSession());
-    expect(quiet?.result.reasons[0]).toBe("chain.no_call");
+    const refused = { ...failed, attributes: { ...failed.attributes, "error.type": "-32602" } };
+    expect(classified([refused])[0]?.result.reasons[0]).toBe("session.no_agreed_version");
+    expect(buildRecords(semconvSession()).records).toEqual([]);
+    // A retry that succeeds supersedes the failure on the session's chain, beside the call's own chain.
+    const retried = [
+      failed,
+      ...semconvSession().map((one) => shifted(one, 30)),
+      semconvCall({ start: 200, end: 230 }),
+    ];
+    const chains = classified(retried);
+    expect(chains.map((chain) => chain.result.reasons[0]).sort()).toEqual([
+      "chain.no_call",
+      "outcome.no_receipt",
+    ]);
   });
 
   it("a version nobody reports is recorded as not reported, and the session still agrees", () => {
