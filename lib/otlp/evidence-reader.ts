@@ -98,11 +98,25 @@ export const parseJsonRpcId: Parse<string | number> = (value) => {
   return typeof value === "number" && Number.isSafeInteger(value) ? value : undefined;
 };
 
+/** Enum parsers and their messages are made once per list (they are asked for on every record). */
+const enumParsers = new WeakMap<readonly string[], Parse<string>>();
+const enumMessages = new WeakMap<readonly string[], string>();
+
 export function parseEnum<T extends string>(values: readonly T[]): Parse<T> {
-  return (value) =>
-    typeof value === "string" && (values as readonly string[]).includes(value) ? (value as T) : undefined;
+  let parse = enumParsers.get(values);
+  if (parse === undefined) {
+    const allowed: ReadonlySet<string> = new Set(values);
+    parse = (value) => (typeof value === "string" && allowed.has(value) ? value : undefined);
+    enumParsers.set(values, parse);
+  }
+  return parse as Parse<T>;
 }
 
 export function expectedOneOf(values: readonly string[]): string {
-  return `expected one of ${values.join(", ")}`;
+  let message = enumMessages.get(values);
+  if (message === undefined) {
+    message = `expected one of ${values.join(", ")}`;
+    enumMessages.set(values, message);
+  }
+  return message;
 }

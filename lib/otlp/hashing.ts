@@ -36,13 +36,15 @@ export function contentHash(text: string): string {
   let h2 = 0x9e3779b9;
   let h3 = 0x85ebca6b;
   let h4 = 0xc2b2ae35;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
+  // Two UTF-16 code units a step (the length goes in last, so "a" and "a\0" differ).
+  for (let i = 0; i < text.length; i += 2) {
+    const code = (text.charCodeAt(i) << 16) | (i + 1 < text.length ? text.charCodeAt(i + 1) : 0);
     h1 = Math.imul(h1 ^ code, 0x01000193);
     h2 = Math.imul(h2 ^ code, 0x5bd1e995);
     h3 = Math.imul(h3 ^ code, 0x27d4eb2f);
     h4 = Math.imul(h4 ^ code, 0x165667b1);
   }
+  h1 = Math.imul(h1 ^ text.length, 0x01000193);
   h1 = Math.imul(h1 ^ (h1 >>> 16), 0x85ebca6b) ^ h2;
   h2 = Math.imul(h2 ^ (h2 >>> 13), 0xc2b2ae35) ^ h3;
   h3 = Math.imul(h3 ^ (h3 >>> 16), 0x85ebca6b) ^ h4;

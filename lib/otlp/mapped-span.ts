@@ -25,8 +25,18 @@ export function mapSpan(span: OtlpSpan): MappedSpan | undefined {
   };
 }
 
+/** Session spans' times recur in every chain of the session: their strings are remembered, up to this many. */
+const MAX_REMEMBERED_TIMES = 10_000;
+const isoTimes = new Map<number, string>();
+
 export function isoOf(ms: number): string {
-  return new Date(ms).toISOString();
+  let iso = isoTimes.get(ms);
+  if (iso === undefined) {
+    if (isoTimes.size >= MAX_REMEMBERED_TIMES) isoTimes.clear();
+    iso = new Date(ms).toISOString();
+    isoTimes.set(ms, iso);
+  }
+  return iso;
 }
 
 /** Event times in range; an event with an unusable time is not evidence. */
