@@ -17,6 +17,8 @@ export const SEMCONV = {
   networkProtocolName: "network.protocol.name",
   serverAddress: "server.address",
   serverPort: "server.port",
+  /** On an HTTP client span under an MCP span, or on the MCP span itself: a 401/403 is an auth challenge. */
+  httpStatusCode: "http.response.status_code",
 } as const;
 
 /** Resource attributes: who the client is when no `receipt.client.*` says so. */
@@ -109,6 +111,12 @@ export const RECEIPT = {
   exceptionCode: "receipt.exception.code",
   /** Derived from an exception event whose type is AbortError: the caller aborted. */
   exceptionAbort: "receipt.exception.abort",
+  // An authorization challenge's details (event `receipt.auth.challenge`, or on the failing span).
+  authStatus: "receipt.auth.status",
+  authError: "receipt.auth.error",
+  authRequiredScope: "receipt.auth.required_scope",
+  authResourceMetadataUrl: "receipt.auth.resource_metadata_url",
+  authResource: "receipt.auth.resource",
   /** `receipt.label.<key>`: a record label (on the resource or a receipt source). */
   labelPrefix: "receipt.label.",
 } as const;
@@ -120,6 +128,7 @@ export const RECEIPT_EVENTS = {
   progress: "receipt.progress",
   cancelled: "receipt.cancelled",
   task: "receipt.task",
+  authChallenge: "receipt.auth.challenge",
 } as const;
 
 /** The attributes each Receipt event keeps. */
@@ -133,6 +142,13 @@ export const RECEIPT_EVENT_ATTRIBUTES: Readonly<Record<string, readonly string[]
     RECEIPT.taskStatus,
     RECEIPT.taskResultIsError,
     RECEIPT.taskErrorCode,
+  ],
+  [RECEIPT_EVENTS.authChallenge]: [
+    RECEIPT.authStatus,
+    RECEIPT.authError,
+    RECEIPT.authRequiredScope,
+    RECEIPT.authResourceMetadataUrl,
+    RECEIPT.authResource,
   ],
   [EXCEPTION.event]: [RECEIPT.exceptionCode, RECEIPT.exceptionAbort],
 };

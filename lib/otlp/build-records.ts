@@ -1,6 +1,7 @@
 import canonicalize from "canonicalize";
 import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, type HealthRecord } from "../contract/record";
 import { METHODS, RECEIPT } from "./attribute-names";
+import { authEvidence } from "./auth-evidence";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
 import { contentHash } from "./hashing";
@@ -89,6 +90,9 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
   const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
   const contributing = [...contributingSessionSpans(spans), ...failures];
   const session = sessionEvidence(reader, spans, [], false, sessionId);
+  const { auth, used } = authEvidence(reader, group, Number.POSITIVE_INFINITY);
+  if (auth !== undefined) session.auth = auth;
+  contributing.push(...used);
   const { catalog } = catalogEvidence(reader, spans, []);
   const record: Omit<HealthRecord, "recordId"> = {
     schemaVersion: 1,
@@ -128,7 +132,9 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
     toolNameHashes,
   });
   const session = sessionEvidence(reader, spans, receiptSources, evidence.answered, chain.sessionId);
-  const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans)];
+  const { auth, used } = authEvidence(reader, group, call.endMs ?? call.startMs);
+  if (auth !== undefined) session.auth = auth;
+  const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans), ...used];
   const record: Omit<HealthRecord, "recordId"> = {
     schemaVersion: 1,
     chainId: `otlp:${call.span.traceId}:${call.span.spanId}`,

@@ -64,17 +64,32 @@ export function exceptionEvents(mapped: MappedSpan): OtlpEvent[] {
   return mapped.span.events.filter((event) => event.name === EXCEPTION.event);
 }
 
-/** The JSON-RPC error code a span reports: the conventions' attributes, else the SDK exception's message. */
+/**
+ * The JSON-RPC error code a span reports: the conventions' attributes, else the SDK exception's code. A numeric
+ * `error.type` from 100 to 599 is an HTTP status (the transport failed), not a JSON-RPC code.
+ */
 export function errorCodeOf(mapped: MappedSpan): number | undefined {
   const { attributes } = mapped.span;
-  const fromAttributes =
-    intAttr(attributes, SEMCONV.responseStatusCode) ?? intAttr(attributes, SEMCONV.errorType);
-  if (fromAttributes !== undefined) return fromAttributes;
+  const fromStatus = intAttr(attributes, SEMCONV.responseStatusCode);
+  if (fromStatus !== undefined) return fromStatus;
+  const fromType = intAttr(attributes, SEMCONV.errorType);
+  if (fromType !== undefined) return httpStatusOf(fromType) === undefined ? fromType : undefined;
   for (const event of exceptionEvents(mapped)) {
     const code = intAttr(event.attributes, RECEIPT.exceptionCode);
     if (code !== undefined) return code;
   }
   return undefined;
+}
+
+/** The HTTP status a span failed with: `http.response.status_code` ≥ 400, or an `error.type` of 400–599. */
+export function failedHttpStatusOf(mapped: MappedSpan): number | undefined {
+  const { attributes } = mapped.span;
+  const status = intAttr(attributes, SEMCONV.httpStatusCode) ?? intAttr(attributes, SEMCONV.errorType);
+  return status !== undefined && status >= 400 ? httpStatusOf(status) : undefined;
+}
+
+function httpStatusOf(code: number): number | undefined {
+  return code >= 100 && code <= 599 ? code : undefined;
 }
 
 /** The request failed in any way the span shows: error status, `error.type`, or a recorded exception. */
