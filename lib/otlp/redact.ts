@@ -39,16 +39,18 @@ export function redactSpan(span: OtlpSpan): OtlpSpan {
   const attributes = keptSpanAttributes(span.attributes);
   if (found?.source === "traceloop")
     Object.assign(attributes, evidenceFromTraceloopContent(found.method, span.attributes));
+  // A span that is neither MCP nor receipt (an HTTP span under a call) keeps only how it failed, and no name:
+  // only MCP spans' names are low-cardinality by rule.
+  const read = found !== undefined || Object.keys(attributes).some(isReceiptKey);
   const redacted: OtlpSpan = {
     traceId: span.traceId,
     spanId: span.spanId,
-    // A span the mapping does not read keeps no name either: only MCP spans' names are low-cardinality by rule.
-    name: found !== undefined || Object.keys(attributes).some(isReceiptKey) ? span.name : "",
+    name: read ? span.name : "",
     kind: span.kind,
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
     status: { code: span.status.code },
-    attributes: sortKeys(attributes),
+    attributes: sortKeys(read ? attributes : failureOnly(attributes)),
     events: span.events.map(keptEvent).filter((event): event is OtlpEvent => event !== undefined),
     resource: sortKeys(keptResource(span.resource)),
     scope: span.scope.version === undefined ? { name: span.scope.name } : { ...span.scope },
@@ -77,6 +79,15 @@ function keptSpanAttributes(source: OtlpAttributes): OtlpAttributes {
     kept[TRACELOOP.spanKind] = traceloopKind;
     const tool = stringAttr(source, TRACELOOP.entityName);
     if (tool !== undefined && tool.length <= MAX_KEPT_STRING) kept[TRACELOOP.entityName] = tool;
+  }
+  return kept;
+}
+
+function failureOnly(attributes: OtlpAttributes): OtlpAttributes {
+  const kept: OtlpAttributes = {};
+  for (const key of [SEMCONV.httpStatusCode, SEMCONV.errorType]) {
+    const value = attributes[key];
+    if (value !== undefined) kept[key] = value;
   }
   return kept;
 }
