@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { validateRecord } from "@/lib/contract";
@@ -15,7 +16,10 @@ import {
 
 const SESSION_ID = "8267461134f24305af708e66b8eda71a";
 
-/** Two conventions sessions (one joined by mcp.session.id across traces) and a traceloop one, several outcomes. */
+/**
+ * Two conventions sessions (one joined by mcp.session.id across traces), a traceloop one, spans captured from
+ * traceloop against server-everything, and a refused handshake: every dialect and outcome the mapping knows.
+ */
 function spanSet(): OtlpSpan[] {
   const joined = semconvSession({ traceId: OTHER_TRACE, sessionId: SESSION_ID, transport: "tcp" });
   const receipted = semconvCall({ sessionId: SESSION_ID, attributes: FULL_RECEIPT, events: PASSING_OUTCOME });
@@ -46,6 +50,17 @@ function spanSet(): OtlpSpan[] {
       attributes: { "error.type": "tool_error" },
     }),
   );
+  const captured: OtlpSpan[] = JSON.parse(
+    readFileSync(new URL("../fixtures/otlp/traceloop-everything.json", import.meta.url), "utf8"),
+  );
+  const unauthorized = span({
+    traceId: "22222222222222222222222222222222",
+    name: "initialize",
+    start: 0,
+    end: 5,
+    status: "error",
+    attributes: { "mcp.method.name": "initialize", "error.type": "401" },
+  });
   const traceloop = traceloopSession();
   return [
     ...joined,
@@ -56,6 +71,8 @@ function spanSet(): OtlpSpan[] {
     ...sameTrace,
     ...traceloop.spans,
     traceloopCall(traceloop.session),
+    ...captured,
+    unauthorized,
   ];
 }
 
@@ -66,7 +83,7 @@ describe("buildRecords properties", () => {
   it("builds valid records for every chain of the set", () => {
     const { records, problems } = buildRecords(SPANS);
     expect(problems).toEqual([]);
-    expect(records).toHaveLength(4);
+    expect(records).toHaveLength(10);
     for (const record of records) expect(validateRecord(record).ok).toBe(true);
   });
 
