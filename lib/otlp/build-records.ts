@@ -68,7 +68,7 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       reader.report(
         call.span,
         PROBLEM_CODES.missingToolName,
-        "tools/call span names no tool (gen_ai.tool.name)",
+        "tools/call span names no tool (gen_ai.tool.name), or one over 128 characters",
       );
       continue;
     }
