@@ -147,4 +147,23 @@ describe("OTLP mapping of @traceloop/instrumentation-mcp spans", () => {
     expect(kept).not.toContain("hello Paris");
     expect(kept).not.toContain("Request timed out");
   });
+
+  it("captured under one root span, an agent's receipt span around echo makes that chain healthy", () => {
+    // The same run as above, inside a root span, with `receipt echo` (receipt.call.tool, side effect none, a passing
+    // `test` outcome event) started around the echo call.
+    const captured: OtlpSpan[] = JSON.parse(
+      readFileSync(new URL("../fixtures/otlp/traceloop-receipted.json", import.meta.url), "utf8"),
+    );
+    const echo = buildRecords(captured).records.find(
+      (record) => (record as { call?: { tool: string } }).call?.tool === "echo",
+    );
+    const validation = validateRecord(echo);
+    if (!validation.ok) throw new Error(JSON.stringify(validation.issues));
+    expect(classify(validation.record)).toMatchObject({ state: "healthy", evidence: "strong" });
+    expect(validation.record.call).toMatchObject({
+      sideEffect: "none",
+      deadlineMs: 10_000,
+      expectedVerifier: "test",
+    });
+  });
 });
