@@ -106,8 +106,8 @@ function isKeptValue(value: OtlpValue): boolean {
 
 /** `error.type` is free text in general: only the values the mapping reads survive. */
 function reducedErrorType(value: OtlpValue): string {
-  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
-  if (typeof value === "string" && (value === TOOL_ERROR || NUMERIC_CODE.test(value))) return value;
+  const text = typeof value === "number" ? String(value) : value;
+  if (typeof text === "string" && (text === TOOL_ERROR || NUMERIC_CODE.test(text))) return text;
   return OTHER_ERROR;
 }
 

@@ -102,7 +102,7 @@ describe("buildRecords properties", () => {
       ),
       { numRuns: 150 },
     );
-  });
+  }, 30_000);
 
   it("split by session key (as the server assembles them), any split gives the same records", () => {
     fc.assert(
@@ -123,7 +123,7 @@ describe("buildRecords properties", () => {
       ),
       { numRuns: 50 },
     );
-  });
+  }, 30_000);
 
   it("observedAt never goes back as more spans of a chain arrive", () => {
     const final = new Map(
@@ -141,9 +141,88 @@ describe("buildRecords properties", () => {
       }),
       { numRuns: 150 },
     );
-  });
+  }, 30_000);
 
   it("redactSpan is idempotent", () => {
     for (const one of SPANS) expect(redactSpan(redactSpan(one))).toEqual(redactSpan(one));
   });
+});
+
+describe("buildRecords on any receipt.* values", () => {
+  it("never throws, and every record it builds passes the contract unless a value looks like a credential", () => {
+    const keys = fc.constantFrom(
+      "receipt.call.side_effect",
+      "receipt.call.operation_key",
+      "receipt.call.deadline_ms",
+      "receipt.call.inactivity_ms",
+      "receipt.call.request_id",
+      "receipt.call.progress_token",
+      "receipt.call.result_type",
+      "receipt.call.in_catalog",
+      "receipt.client.name",
+      "receipt.server.version",
+      "receipt.protocol.era",
+      "receipt.protocol.requested_version",
+      "receipt.protocol.accepted_version",
+      "receipt.protocol.client_supported_versions",
+      "receipt.capabilities.required_server",
+      "receipt.catalog.pages",
+      "receipt.catalog.schema_hash",
+      "receipt.catalog.ttl_ms",
+      "receipt.label.env",
+      "receipt.label.Bad Key",
+      "jsonrpc.request.id",
+      "mcp.protocol.version",
+      "rpc.response.status_code",
+      "error.type",
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 300 }),
+      fc.constantFrom("write", "none", "modern", "task", "2025-06-18", "2026-07-28", "-32602", "0", "1"),
+      fc.integer({ min: -5, max: 40_000_000_000 }),
+      fc.double(),
+      fc.boolean(),
+      fc.array(fc.constantFrom("tools", "2025-06-18", "x y"), { maxLength: 3 }),
+    );
+    const event = fc.record({
+      name: fc.constantFrom(
+        "receipt.effect",
+        "receipt.outcome",
+        "receipt.progress",
+        "receipt.task",
+        "receipt.cancelled",
+      ),
+      at: fc.integer({ min: 0, max: 400 }),
+      attributes: fc.dictionary(
+        fc.constantFrom(
+          "receipt.effect.status",
+          "receipt.outcome.verdict",
+          "receipt.outcome.verifier",
+          "receipt.outcome.receipt",
+          "receipt.progress.token",
+          "receipt.progress.value",
+          "receipt.task.id",
+          "receipt.task.status",
+          "receipt.task.error_code",
+        ),
+        value,
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.dictionary(keys, value),
+        fc.array(event, { maxLength: 4 }),
+        fc.option(fc.integer({ min: 100, max: 500 }), { nil: null }),
+        (attributes, events, end) => {
+          const { records } = buildRecords([...semconvSession(), semconvCall({ attributes, events, end })]);
+          for (const record of records) {
+            const validation = validateRecord(record);
+            if (!validation.ok)
+              expect(validation.code, JSON.stringify(validation.issues)).toBe("secret_detected");
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 30_000);
 });

@@ -111,7 +111,7 @@ describe("OTLP redaction", () => {
       ),
       { numRuns: 100 },
     );
-  });
+  }, 30_000);
 
   it("kept values that look like credentials reach only record fields the secret guard scans", () => {
     const bearer = SAMPLES.bearer_token[0] as string;
@@ -146,4 +146,56 @@ describe("OTLP redaction", () => {
     expect(redacted.attributes["mcp.session.id"]).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(JSON.stringify(redacted)).not.toContain(sessionId);
   });
+
+  it("redactSpan is idempotent on any attributes and events, known names or not", () => {
+    const keys = fc.constantFrom(
+      "mcp.method.name",
+      "mcp.session.id",
+      "error.type",
+      "gen_ai.tool.name",
+      "traceloop.span.kind",
+      "traceloop.entity.name",
+      "traceloop.entity.input",
+      "traceloop.entity.output",
+      "receipt.catalog.tool_names",
+      "receipt.call.side_effect",
+      "receipt.label.team",
+      "http.response.status_code",
+      "input.value",
+    );
+    const value = fc.oneof(
+      fc.string({ maxLength: 40 }),
+      fc.constantFrom("tool", "tools/call", "-32602", "401", "tool_error", '{"tools":[{"name":"a"}]}'),
+      fc.integer(),
+      fc.boolean(),
+      fc.array(fc.string({ maxLength: 8 }), { maxLength: 3 }),
+    );
+    const attributes = fc.dictionary(keys, value);
+    const event = fc.record({
+      name: fc.constantFrom("exception", "receipt.outcome", "receipt.auth.challenge", "gen_ai.choice"),
+      at: fc.nat(1000),
+      attributes: fc.dictionary(
+        fc.constantFrom(
+          "exception.type",
+          "exception.message",
+          "receipt.outcome.verdict",
+          "receipt.auth.status",
+          "x",
+        ),
+        value,
+      ),
+    });
+    fc.assert(
+      fc.property(
+        fc.constantFrom("tools/call x", "initialize.mcp", "x.tool", "GET"),
+        attributes,
+        fc.array(event, { maxLength: 3 }),
+        (name, attrs, events) => {
+          const once = redactSpan(span({ name, start: 0, attributes: attrs, events }));
+          expect(redactSpan(once)).toEqual(once);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  }, 30_000);
 });
