@@ -21,7 +21,8 @@ export function mapSpan(span: OtlpSpan): MappedSpan | undefined {
     span,
     method: methodOf(span),
     startMs,
-    endMs: end !== undefined && isTimestampInRange(end) && end >= startMs ? end : undefined,
+    // An end before the start is clock skew between the two readings: the span ended, at its start.
+    endMs: end !== undefined && isTimestampInRange(end) ? Math.max(end, startMs) : undefined,
   };
 }
 
