@@ -3,7 +3,7 @@
 // in the app's database, resolved exactly as the app resolves it, posts through the collector's
 // ReceiptSink, prints each chain's state as Receipt decided it, and revokes the key when done.
 // Base URL: RECEIPT_URL, else http://localhost:${PORT ?? 3000}.
-import { createCollector, DeliveryError, ReceiptSink } from "../lib/collector";
+import { createCollector, DeliveryError, ReceiptSink } from "../packages/collector/src";
 import { openDatabase } from "../lib/server/db/connection-string";
 import { createKey, revokeIngestionKey } from "../lib/server/keys/key-service";
 import { everythingSessions, failingSessions, filesystemSessions } from "./demo-sessions";

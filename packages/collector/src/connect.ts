@@ -1,4 +1,4 @@
-import { classify } from "../classifier";
+import { classify } from "../../../lib/classifier";
 import { CatalogTracker, type CatalogOptions } from "./catalog";
 import { SessionFailedError } from "./errors";
 import type { AuthObserver } from "./http-auth";

@@ -12,7 +12,7 @@ import {
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { type Classification, classify } from "../classifier";
+import { type Classification, classify } from "../../../lib/classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
 import type { CatalogOptions } from "./catalog";
 import { type LiveSession, openSession } from "./connect";
