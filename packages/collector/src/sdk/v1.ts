@@ -1,23 +1,41 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  ErrorCode,
-  LATEST_PROTOCOL_VERSION,
-  McpError,
-  SUPPORTED_PROTOCOL_VERSIONS,
-} from "@modelcontextprotocol/sdk/types.js";
 import type { TransportKind } from "../record-types";
-import type { SessionClient, TaskStreamMessage, ToolResult } from "./session-client";
+import { isConnectionClosedError, transportKindOf } from "./duck-typing";
+import { optionalPeer, peerMissing } from "./optional-peer";
+import type { ProtocolDefaults, SessionClient, TaskStreamMessage, ToolResult } from "./session-client";
+
+const PACKAGE = "@modelcontextprotocol/sdk";
+
+/** What the collector builds with SDK 1.x, loaded once and only when it is installed. */
+const runtime = await optionalPeer(PACKAGE, async () => {
+  const [client, http, types] = await Promise.all([
+    import("@modelcontextprotocol/sdk/client/index.js"),
+    import("@modelcontextprotocol/sdk/client/streamableHttp.js"),
+    import("@modelcontextprotocol/sdk/types.js"),
+  ]);
+  return {
+    Client: client.Client,
+    StreamableHTTPClientTransport: http.StreamableHTTPClientTransport,
+    LATEST_PROTOCOL_VERSION: types.LATEST_PROTOCOL_VERSION,
+    SUPPORTED_PROTOCOL_VERSIONS: types.SUPPORTED_PROTOCOL_VERSIONS,
+  };
+});
+
+export function sdkV1(): NonNullable<typeof runtime> {
+  if (!runtime) throw peerMissing(PACKAGE, "1.x");
+  return runtime;
+}
 
 /** SDK 1.x speaks the legacy revisions only (up to 2025-11-25): always the initialize handshake. */
-export const V1_PROTOCOL = {
-  era: "legacy" as const,
-  requestedVersion: LATEST_PROTOCOL_VERSION,
-  clientSupportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
-};
+export function v1Protocol(): ProtocolDefaults {
+  const { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } = sdkV1();
+  return {
+    era: "legacy",
+    requestedVersion: LATEST_PROTOCOL_VERSION,
+    clientSupportedVersions: [...SUPPORTED_PROTOCOL_VERSIONS],
+  };
+}
 
 export function v1SessionClient(client: Client): SessionClient {
   return {
@@ -32,15 +50,12 @@ export function v1SessionClient(client: Client): SessionClient {
         }) as AsyncGenerator<TaskStreamMessage>,
       cancelTask: (taskId, options) => client.experimental.tasks.cancelTask(taskId, options),
     },
-    isConnectionClosed: (error) => error instanceof McpError && error.code === ErrorCode.ConnectionClosed,
+    isConnectionClosed: isConnectionClosedError,
     serverCapabilities: () => client.getServerCapabilities(),
     close: () => client.close(),
   };
 }
 
 export function v1TransportKind(transport: Transport): TransportKind {
-  if (transport instanceof StdioClientTransport) return "stdio";
-  if (transport instanceof StreamableHTTPClientTransport) return "streamable-http";
-  if (transport instanceof SSEClientTransport) return "sse";
-  return "other";
+  return transportKindOf(transport);
 }
