@@ -30,6 +30,11 @@ execFileSync(process.execPath, [tsc, "-p", join(root, "tsconfig.build.json")], {
 const extracted = Extractor.invoke(ExtractorConfig.loadFileAndPrepare(join(root, "api-extractor.json")), {
   localBuild: true,
   showVerboseMessages: false,
+  // Warnings and errors only, on stderr: `npm pack --json` (prepack runs this) owns stdout.
+  messageCallback: (message) => {
+    message.handled = true;
+    if (message.logLevel === "warning" || message.logLevel === "error") console.error(message.text);
+  },
 });
 if (!extracted.succeeded) throw new Error(`api-extractor: ${extracted.errorCount} errors`);
 rmSync(join(root, ".build"), { recursive: true, force: true });

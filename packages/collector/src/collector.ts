@@ -20,7 +20,7 @@ import { RetryRefusedError } from "./errors";
 import { type AuthObserver, challengeCapturingFetch } from "./http-auth";
 import type { CatalogEvidence, CollectorRecord, TransportKind } from "./record-types";
 import { checkLabels } from "./records";
-import { sdkV1, v1Protocol, v1SessionClient, v1TransportKind } from "./sdk/v1";
+import { sdkV1, type V1ClientLike, v1Protocol, v1SessionClient, v1TransportKind } from "./sdk/v1";
 import { sdkV2, v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
 import type { RequiredCapabilities } from "./session";
 import type { RecordSink } from "./sinks/types";
@@ -50,9 +50,9 @@ type CommonConnectOptions = {
   readCatalog?: boolean;
 };
 /** SDK 1.x (`@modelcontextprotocol/sdk`): the legacy revisions, up to 2025-11-25. */
-export type ConnectOptions = CommonConnectOptions & {
-  /** Bring your own SDK 1.x client (it must not be connected yet). */
-  client?: Client;
+export type ConnectOptions<C extends V1ClientLike = Client> = CommonConnectOptions & {
+  /** Bring your own SDK 1.x client (it must not be connected yet); any copy of the SDK will do. */
+  client?: C;
 };
 /** SDK 2.x (`@modelcontextprotocol/client`): also the modern 2026-07-28 revision. */
 export type ConnectV2Options = CommonConnectOptions & {
@@ -68,7 +68,7 @@ export type CollectorCallOptions = CallToolOptions & {
   /** This call repeats that chain's call: refused with `RetryRefusedError` unless the classifier says retrySafe. */
   retryOf?: string | CallReport;
 };
-type AnyClient = Client | V2Client;
+type AnyClient = Client | V2Client | V1ClientLike;
 
 export function createCollector(options: CollectorOptions) {
   const labels = checkLabels(options.labels);
@@ -125,10 +125,16 @@ export function createCollector(options: CollectorOptions) {
     },
 
     /** Connects an SDK 1.x client (initialize); a session that fails is recorded and thrown as `SessionFailedError`. */
-    async connect(transport: Transport, connect: ConnectOptions = {}): Promise<Client> {
+    async connect<C extends V1ClientLike = Client>(
+      transport: Transport,
+      connect: ConnectOptions<C> = {},
+    ): Promise<C> {
+      // Without a client of the caller's, C is the default: the collector's own SDK 1.x Client.
       const client =
         connect.client ??
-        new (sdkV1().Client)(options.clientInfo, { capabilities: options.capabilities ?? {} });
+        (new (sdkV1().Client)(options.clientInfo, {
+          capabilities: options.capabilities ?? {},
+        }) as unknown as C);
       const session = await openSession({
         ...common(transport, connect),
         transport,

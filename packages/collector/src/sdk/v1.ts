@@ -1,9 +1,16 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { TransportKind } from "../record-types";
 import { isConnectionClosedError, transportKindOf } from "./duck-typing";
 import { optionalPeer, peerMissing } from "./optional-peer";
-import type { ProtocolDefaults, SessionClient, TaskStreamMessage, ToolResult } from "./session-client";
+import type {
+  CallToolParams,
+  ProtocolDefaults,
+  SdkCallOptions,
+  SessionClient,
+  TaskStreamMessage,
+  ToolResult,
+  ToolsPage,
+} from "./session-client";
 
 const PACKAGE = "@modelcontextprotocol/sdk";
 
@@ -37,10 +44,34 @@ export function v1Protocol(): ProtocolDefaults {
   };
 }
 
-export function v1SessionClient(client: Client): SessionClient {
+/**
+ * The SDK 1.x `Client` as far as the collector uses it. Structural, not the class: an adopter's
+ * client built from another copy of the SDK than the collector's must fit (a class with private
+ * members only matches its own declaration).
+ */
+export interface V1ClientLike {
+  connect(transport: Transport, options?: { timeout?: number }): Promise<void>;
+  listTools(params?: { cursor?: string }): Promise<unknown>;
+  callTool(params: CallToolParams, resultSchema?: undefined, options?: SdkCallOptions): Promise<unknown>;
+  readonly experimental: {
+    readonly tasks: {
+      callToolStream(
+        params: CallToolParams,
+        resultSchema?: undefined,
+        options?: SdkCallOptions & { task: Record<string, unknown> },
+      ): AsyncGenerator<unknown>;
+      cancelTask(taskId: string, options?: { timeout: number }): Promise<unknown>;
+    };
+  };
+  getServerCapabilities(): object | undefined;
+  close(): Promise<void>;
+}
+
+export function v1SessionClient(client: V1ClientLike): SessionClient {
   return {
     sdk: "v1",
-    listToolsPage: (cursor) => client.listTools(cursor === undefined ? undefined : { cursor }),
+    listToolsPage: async (cursor) =>
+      (await client.listTools(cursor === undefined ? undefined : { cursor })) as ToolsPage,
     callTool: async (params, options) => (await client.callTool(params, undefined, options)) as ToolResult,
     tasks: {
       callToolStream: (params, options) =>
@@ -51,7 +82,7 @@ export function v1SessionClient(client: Client): SessionClient {
       cancelTask: (taskId, options) => client.experimental.tasks.cancelTask(taskId, options),
     },
     isConnectionClosed: isConnectionClosedError,
-    serverCapabilities: () => client.getServerCapabilities(),
+    serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
     close: () => client.close(),
   };
 }
