@@ -83,7 +83,7 @@ try {
       });
   } else {
     await client.connect(transport, { timeout: 10_000 });
-    await client.listTools();
+    if (client.getServerCapabilities()?.tools) await client.listTools();
     if (call)
       await client.callTool({ name: call.name, arguments: call.arguments }, undefined, { timeout: 20_000 });
   }

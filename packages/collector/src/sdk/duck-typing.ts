@@ -40,3 +40,17 @@ export function isConnectionClosedError(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   return code === V1_CONNECTION_CLOSED || code === V2_CONNECTION_CLOSED;
 }
+
+/**
+ * The HTTP status a transport error carries, from either SDK: 1.x's `StreamableHTTPError` has it
+ * as `code` (JSON-RPC codes are negative, so a 100–599 code can only be a status), 2.x's
+ * `SdkHttpError` as `status`.
+ */
+export function httpStatusOfError(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { code, status } = error as { code?: unknown; status?: unknown };
+  const candidate = typeof status === "number" ? status : code;
+  return typeof candidate === "number" && Number.isInteger(candidate) && candidate >= 100 && candidate <= 599
+    ? candidate
+    : undefined;
+}
