@@ -34,30 +34,23 @@ function expectContractValid(record: CollectorRecord): void {
 
 let packDir: string;
 let packed: PackResult;
-beforeAll(() => {
+/** Beside SDK 1.x and a second, adopter-owned copy of it ("own-sdk"), with types for the consumer. */
+let project: string;
+/** Beside SDK 2.x only. */
+let v2Project: string;
+beforeAll(async () => {
   packDir = tempDir("pack");
   packed = packCollector(packDir);
+  [project, v2Project] = await Promise.all([
+    freshProject("consumer", [packed.tarball, SDK_V1, `own-sdk@npm:${SDK_V1}`, "@types/node@20.19.43"]),
+    freshProject("v2-only", [packed.tarball, SDK_V2]),
+  ]);
 });
 afterAll(() => {
-  if (packDir) rmSync(packDir, { recursive: true, force: true });
+  for (const dir of [packDir, project, v2Project]) if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
 describe("@receipt/collector packed and installed outside the repository", () => {
-  let project: string;
-
-  beforeAll(() => {
-    // The adopter's own SDK copy is a second one ("own-sdk"), beside the one the collector resolves.
-    project = freshProject("consumer", [
-      packed.tarball,
-      SDK_V1,
-      `own-sdk@npm:${SDK_V1}`,
-      "@types/node@20.19.43",
-    ]);
-  });
-  afterAll(() => {
-    if (project) rmSync(project, { recursive: true, force: true });
-  });
-
   it("ships the bundle, its types, README and CHANGELOG; SDKs as optional peers, nothing else at run time", () => {
     expect(packed.files).toEqual([
       "CHANGELOG.md",
@@ -142,16 +135,8 @@ describe("@receipt/collector packed and installed outside the repository", () =>
 });
 
 describe("@receipt/collector with SDK 2.x only", () => {
-  let project: string;
-  beforeAll(() => {
-    project = freshProject("v2-only", [packed.tarball, SDK_V2]);
-  });
-  afterAll(() => {
-    if (project) rmSync(project, { recursive: true, force: true });
-  });
-
   it("imports without SDK 1.x, records SDK 2.x sessions, and names the missing SDK for a 1.x session", () => {
-    const output = JSON.parse(run(process.execPath, ["v2-only.mjs"], project)) as {
+    const output = JSON.parse(run(process.execPath, ["v2-only.mjs"], v2Project)) as {
       record: CollectorRecord;
       state: Verdict;
       v1Error: string;

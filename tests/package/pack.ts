@@ -1,7 +1,8 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 
 export const REPO = resolve(".");
 export const PACKAGE_DIR = join(REPO, "packages/collector");
@@ -44,13 +45,13 @@ export function tempDir(name: string): string {
   return mkdtempSync(join(tmpdir(), `receipt-${name}-`));
 }
 
-export function freshProject(name: string, specs: string[]): string {
+export async function freshProject(name: string, specs: string[]): Promise<string> {
   const dir = tempDir(name);
   writeFileSync(join(dir, "package.json"), JSON.stringify({ name, private: true, type: "module" }));
-  execFileSync(
+  await promisify(execFile)(
     "npm",
     ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--save-exact", ...specs],
-    { cwd: dir, stdio: ["ignore", "ignore", "pipe"], timeout: 180_000 },
+    { cwd: dir, timeout: 180_000 },
   );
   cpSync(CONSUMER_FIXTURES, dir, { recursive: true });
   return dir;
