@@ -85,6 +85,14 @@ describe("@receipt/collector packed and installed outside the repository", () =>
     ).toEqual([]);
   });
 
+  it("ships one rolled-up .d.ts that names only the SDKs", () => {
+    const types = readFileSync(join(project, "node_modules/@receipt/collector/dist/index.d.ts"), "utf8");
+    const imported = [...types.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1] ?? "");
+    expect(imported.length).toBeGreaterThan(0);
+    expect(imported.filter((name) => !name.startsWith("@modelcontextprotocol/"))).toEqual([]);
+    expect(types).toMatch(/export declare function createCollector\(/);
+  });
+
   it("stays under 5 MB installed besides the SDK", () => {
     const installed = directoryBytes(join(project, "node_modules/@receipt/collector"));
     expect(installed).toBeLessThan(FIVE_MB);
