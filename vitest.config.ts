@@ -30,6 +30,17 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
+      {
+        extends: true,
+        // The collector as an adopter gets it: packed, installed into a temp dir, run with plain node.
+        test: {
+          name: "package",
+          include: ["tests/package/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 120_000,
+          hookTimeout: 240_000,
+        },
+      },
     ],
   },
 });

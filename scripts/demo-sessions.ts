@@ -7,7 +7,7 @@ import { createServer, type RequestListener } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { type Collector, fileHashVerifier, SessionFailedError } from "../lib/collector";
+import { type Collector, fileHashVerifier, SessionFailedError } from "../packages/collector/src";
 
 const bin = (name: string) => path.resolve(import.meta.dirname, "../node_modules/.bin", name);
 const stdio = (command: string, args: string[]) =>

@@ -1,4 +1,4 @@
-import { errorClass } from "../collector/errors";
+import { errorClass } from "../contract/error-class";
 import { MAX_DURATION_MS } from "../contract/limits";
 import type { Call, CallResponse, CallTask, Verifier } from "../contract/record";
 import { RECEIPT, SEMCONV, TOOL_ERROR } from "./attribute-names";

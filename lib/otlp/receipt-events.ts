@@ -1,4 +1,4 @@
-import { errorClass } from "../collector/errors";
+import { errorClass } from "../contract/error-class";
 import type { CallTask, EffectEvidence, OutcomeEvidence, ProgressEntry, Verifier } from "../contract/record";
 import { RECEIPT, RECEIPT_EVENTS } from "./attribute-names";
 import {

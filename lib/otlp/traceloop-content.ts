@@ -1,4 +1,4 @@
-import { capabilityPaths, withTasksFeature } from "../collector/capabilities";
+import { capabilityPaths, withTasksFeature } from "../contract/capabilities";
 import { VERSION_PATTERN } from "../contract/record";
 import { METHODS, RECEIPT, TRACELOOP } from "./attribute-names";
 import { hashToolName } from "./hashing";

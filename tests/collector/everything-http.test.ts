@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCollector, httpStatusVerifier, MemorySink } from "@/lib/collector";
+import { createCollector, httpStatusVerifier, MemorySink } from "@/packages/collector/src";
 import { expectState, expectValid, localHttp, sleep, startEverythingHttp } from "./helpers";
 
 // server-everything over Streamable HTTP on 127.0.0.1 (PORT env, endpoint /mcp).

@@ -1,6 +1,6 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCollector, MemorySink, RetryRefusedError } from "@/lib/collector";
+import { createCollector, MemorySink, RetryRefusedError } from "@/packages/collector/src";
 import { EVERYTHING_BIN, expectState, expectValid, sleep, stdio } from "./helpers";
 
 // The reference server nobody here wrote, spawned over stdio.

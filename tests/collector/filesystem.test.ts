@@ -10,7 +10,7 @@ import {
   fileHashVerifier,
   MemorySink,
   RetryRefusedError,
-} from "@/lib/collector";
+} from "@/packages/collector/src";
 import { expectState, expectValid, FILESYSTEM_BIN, stdio } from "./helpers";
 
 // server-filesystem's write_file is a real side effect: the verifier reads the file back and hashes it.

@@ -1,7 +1,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { catalogSchemaHash } from "@/lib/contract";
-import { createCollector, MemorySink } from "@/lib/collector";
+import { createCollector, MemorySink } from "@/packages/collector/src";
 import { expectState, expectValid, fixtureServer, sleep } from "./helpers";
 
 // Cases the reference servers cannot produce, against tests/collector/servers/fixture-server.ts (SDK McpServer).

@@ -5,7 +5,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { expect } from "vitest";
 import { classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
-import type { CollectorRecord } from "@/lib/collector";
+import type { CollectorRecord } from "@/packages/collector/src";
 
 export const EVERYTHING_BIN = resolve("node_modules/.bin/mcp-server-everything");
 export const FILESYSTEM_BIN = resolve("node_modules/.bin/mcp-server-filesystem");

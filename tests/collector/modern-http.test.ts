@@ -9,7 +9,7 @@ import {
   MemorySink,
   MODERN_PROTOCOL_VERSION,
   SessionFailedError,
-} from "@/lib/collector";
+} from "@/packages/collector/src";
 import { expectState, expectValid } from "./helpers";
 import { expectRediscovery, startModernHttp } from "./modern-helpers";
 

@@ -10,7 +10,7 @@ import {
   MemorySink,
   MODERN_PROTOCOL_VERSION,
   SessionFailedError,
-} from "@/lib/collector";
+} from "@/packages/collector/src";
 import { EVERYTHING_BIN, expectState, expectValid, sleep } from "./helpers";
 import { expectRediscovery, modernStdio, v2Stdio } from "./modern-helpers";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { capabilityPaths } from "@/lib/collector";
-import { withTasksFeature } from "@/lib/collector/capabilities";
-import { v2Protocol } from "@/lib/collector/sdk/v2";
-import { WireTap } from "@/lib/collector/wire-tap";
+import { capabilityPaths } from "@/packages/collector/src";
+import { withTasksFeature } from "@/lib/contract/capabilities";
+import { v2Protocol } from "@/packages/collector/src/sdk/v2";
+import { WireTap } from "@/packages/collector/src/wire-tap";
 
 describe("WireTap.onmessage accessor", () => {
   it("observes every incoming message once, whoever installs, saves, chains or restores the handler", () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { type CollectorRecord, DeliveryError, ReceiptSink } from "@/lib/collector";
+import { type CollectorRecord, DeliveryError, ReceiptSink } from "@/packages/collector/src";
 import { localHttp } from "./helpers";
 
 const record = (n: number): CollectorRecord => ({
@@ -130,7 +130,7 @@ describe("ReceiptSink against a local receiver", () => {
 
 describe("collector → ReceiptSink → receiver", () => {
   it("posts every record of a real session to {baseUrl}/api/v1/records, each valid, none twice", async () => {
-    const { createCollector } = await import("@/lib/collector");
+    const { createCollector } = await import("@/packages/collector/src");
     const { validateRecord } = await import("@/lib/contract");
     const { fixtureServer } = await import("./helpers");
     const received: unknown[] = [];

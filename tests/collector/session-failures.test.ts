@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createCollector, MemorySink, SessionFailedError } from "@/lib/collector";
+import { createCollector, MemorySink, SessionFailedError } from "@/packages/collector/src";
 import { expectState, expectValid, fixtureServer, localHttp, stdio } from "./helpers";
 
 // Sessions that never get to a call are evidence too: each becomes a record with no call.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capabilityPaths, errorClass, parseChallenge } from "@/lib/collector";
+import { capabilityPaths, errorClass, parseChallenge } from "@/packages/collector/src";
 
 describe("capabilityPaths", () => {
   it("lists every key path, dotted", () => {
@@ -79,14 +79,14 @@ describe("errorClass", () => {
 
 describe("challengeCapturingFetch", () => {
   it("records the challenge, and resolvedAt only when the challenged endpoint later succeeds", async () => {
-    const { challengeCapturingFetch } = await import("@/lib/collector");
+    const { challengeCapturingFetch } = await import("@/packages/collector/src");
     const statuses = [401, 200, 200];
     const inner = async (url: string | URL) =>
       new Response(null, {
         status: String(url).includes("well-known") ? 200 : (statuses.shift() ?? 200),
         headers: { "www-authenticate": 'Bearer scope="s"' },
       });
-    const observer: import("@/lib/collector").AuthObserver = {};
+    const observer: import("@/packages/collector/src").AuthObserver = {};
     const wrapped = challengeCapturingFetch(observer, inner);
     await wrapped("http://127.0.0.1:1/mcp?x=1", { headers: { authorization: "Bearer old" } });
     expect(observer.challenge).toMatchObject({

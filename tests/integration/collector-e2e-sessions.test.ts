@@ -9,7 +9,7 @@ import {
   fileHashVerifier,
   MODERN_PROTOCOL_VERSION,
   SessionFailedError,
-} from "@/lib/collector";
+} from "@/packages/collector/src";
 import { fixtureServer, localHttp } from "@/tests/collector/helpers";
 import { modernStdio } from "@/tests/collector/modern-helpers";
 import { chainId, expectChain, type Receipt, startReceipt } from "./collector-e2e-support";

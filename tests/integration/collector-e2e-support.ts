@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ReceiptSink } from "@/lib/collector";
+import { ReceiptSink } from "@/packages/collector/src";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 

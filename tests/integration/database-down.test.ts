@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type CollectorRecord, ReceiptSink } from "@/lib/collector";
+import { type CollectorRecord, ReceiptSink } from "@/packages/collector/src";
 import { type RunningDatabase, startEmbeddedPostgres } from "@/lib/server/db/embedded";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";

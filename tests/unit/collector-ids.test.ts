@@ -1,6 +1,6 @@
 // The collector refuses, at the producer, the ids the server would refuse: "." and ".." cannot appear in a URL.
 import { describe, expect, it } from "vitest";
-import { assertId } from "@/lib/collector/records";
+import { assertId } from "@/packages/collector/src/records";
 
 describe("assertId", () => {
   it.each([".", ".."])("refuses %j", (id) => {

@@ -1,4 +1,4 @@
-import { catalogSchemaHash } from "../contract/schema-hash";
+import { catalogSchemaHash } from "../../../lib/contract/schema-hash";
 import type { CatalogEvidence } from "./record-types";
 import type { SessionClient, ToolListing, ToolsPage } from "./sdk/session-client";
 import { iso } from "./time";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isAddressableId } from "../contract/limits";
+import { isAddressableId } from "../../../lib/contract/limits";
 import type { CallEvidence, CatalogEvidence, CollectorRecord, SessionEvidence } from "./record-types";
 import { iso } from "./time";
 

@@ -1,4 +1,4 @@
-import { MAX_DURATION_MS } from "../contract/limits";
+import { MAX_DURATION_MS } from "../../../lib/contract/limits";
 import { type CallContext, CallTracker } from "./call-tracker";
 import type { ExpiryReason } from "./clocks";
 import { type EffectHook, type OutcomeHook, outcomeVerifier, runEffectHook, runOutcomeHook } from "./hooks";

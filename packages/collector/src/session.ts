@@ -1,4 +1,4 @@
-import { capabilityPaths } from "./capabilities";
+import { capabilityPaths } from "../../../lib/contract/capabilities";
 import type { AuthObserver } from "./http-auth";
 import { clipPeer, peerInfo } from "./peer-info";
 import type { SessionEvidence, TransportKind } from "./record-types";

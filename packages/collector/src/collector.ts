@@ -1,18 +1,18 @@
-import {
-  type ClientOptions as V2ClientOptions,
+import type {
+  ClientOptions as V2ClientOptions,
   Client as V2Client,
   StreamableHTTPClientTransport as V2StreamableHttp,
-  type StreamableHTTPClientTransportOptions as V2StreamableHttpOptions,
-  type Transport as V2Transport,
+  StreamableHTTPClientTransportOptions as V2StreamableHttpOptions,
+  Transport as V2Transport,
 } from "@modelcontextprotocol/client";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import {
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type {
   StreamableHTTPClientTransport,
-  type StreamableHTTPClientTransportOptions,
+  StreamableHTTPClientTransportOptions,
 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { type Classification, classify } from "../classifier";
+import { type Classification, classify } from "../../../lib/classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
 import type { CatalogOptions } from "./catalog";
 import { type LiveSession, openSession } from "./connect";
@@ -20,8 +20,8 @@ import { RetryRefusedError } from "./errors";
 import { type AuthObserver, challengeCapturingFetch } from "./http-auth";
 import type { CatalogEvidence, CollectorRecord, TransportKind } from "./record-types";
 import { checkLabels } from "./records";
-import { V1_PROTOCOL, v1SessionClient, v1TransportKind } from "./sdk/v1";
-import { v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
+import { sdkV1, type V1ClientLike, v1Protocol, v1SessionClient, v1TransportKind } from "./sdk/v1";
+import { sdkV2, v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
 import type { RequiredCapabilities } from "./session";
 import type { RecordSink } from "./sinks/types";
 
@@ -50,9 +50,9 @@ type CommonConnectOptions = {
   readCatalog?: boolean;
 };
 /** SDK 1.x (`@modelcontextprotocol/sdk`): the legacy revisions, up to 2025-11-25. */
-export type ConnectOptions = CommonConnectOptions & {
-  /** Bring your own SDK 1.x client (it must not be connected yet). */
-  client?: Client;
+export type ConnectOptions<C extends V1ClientLike = Client> = CommonConnectOptions & {
+  /** Bring your own SDK 1.x client (it must not be connected yet); any copy of the SDK will do. */
+  client?: C;
 };
 /** SDK 2.x (`@modelcontextprotocol/client`): also the modern 2026-07-28 revision. */
 export type ConnectV2Options = CommonConnectOptions & {
@@ -68,7 +68,7 @@ export type CollectorCallOptions = CallToolOptions & {
   /** This call repeats that chain's call: refused with `RetryRefusedError` unless the classifier says retrySafe. */
   retryOf?: string | CallReport;
 };
-type AnyClient = Client | V2Client;
+type AnyClient = Client | V2Client | V1ClientLike;
 
 export function createCollector(options: CollectorOptions) {
   const labels = checkLabels(options.labels);
@@ -102,7 +102,11 @@ export function createCollector(options: CollectorOptions) {
 
   return {
     /** An SDK 1.x Streamable HTTP transport whose 401/403 challenges are recorded (never the token). */
-    streamableHttp(url: string | URL, transportOptions: StreamableHTTPClientTransportOptions = {}) {
+    streamableHttp(
+      url: string | URL,
+      transportOptions: StreamableHTTPClientTransportOptions = {},
+    ): StreamableHTTPClientTransport {
+      const { StreamableHTTPClientTransport } = sdkV1();
       const auth: AuthObserver = {};
       const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
       const transport = new StreamableHTTPClientTransport(new URL(url), { ...transportOptions, fetch });
@@ -111,7 +115,8 @@ export function createCollector(options: CollectorOptions) {
     },
 
     /** The same for SDK 2.x (modern-era HTTP needs the 2.x transport: it sends the Mcp-* headers). */
-    streamableHttpV2(url: string | URL, transportOptions: V2StreamableHttpOptions = {}) {
+    streamableHttpV2(url: string | URL, transportOptions: V2StreamableHttpOptions = {}): V2StreamableHttp {
+      const { StreamableHTTPClientTransport: V2StreamableHttp } = sdkV2();
       const auth: AuthObserver = {};
       const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
       const transport = new V2StreamableHttp(new URL(url), { ...transportOptions, fetch });
@@ -120,14 +125,21 @@ export function createCollector(options: CollectorOptions) {
     },
 
     /** Connects an SDK 1.x client (initialize); a session that fails is recorded and thrown as `SessionFailedError`. */
-    async connect(transport: Transport, connect: ConnectOptions = {}): Promise<Client> {
+    async connect<C extends V1ClientLike = Client>(
+      transport: Transport,
+      connect: ConnectOptions<C> = {},
+    ): Promise<C> {
+      // Without a client of the caller's, C is the default: the collector's own SDK 1.x Client.
       const client =
-        connect.client ?? new Client(options.clientInfo, { capabilities: options.capabilities ?? {} });
+        connect.client ??
+        (new (sdkV1().Client)(options.clientInfo, {
+          capabilities: options.capabilities ?? {},
+        }) as unknown as C);
       const session = await openSession({
         ...common(transport, connect),
         transport,
         transportKind: connect.transportKind ?? v1TransportKind(transport),
-        protocol: V1_PROTOCOL,
+        protocol: v1Protocol(),
         client: v1SessionClient(client),
         connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
       });
@@ -147,7 +159,7 @@ export function createCollector(options: CollectorOptions) {
           ...connect.clientOptions?.listChanged,
         },
       };
-      const client = new V2Client(options.clientInfo, clientOptions as V2ClientOptions);
+      const client = new (sdkV2().Client)(options.clientInfo, clientOptions as V2ClientOptions);
       const session = await openSession({
         ...common(transport, connect),
         transport,

@@ -1,17 +1,26 @@
-import {
-  type Client,
-  type ClientOptions,
-  LATEST_PROTOCOL_VERSION,
-  SdkError,
-  SdkErrorCode,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  SUPPORTED_PROTOCOL_VERSIONS,
-  type Transport,
-} from "@modelcontextprotocol/client";
-import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import type { Client, ClientOptions, Transport } from "@modelcontextprotocol/client";
 import type { TransportKind } from "../record-types";
+import { isConnectionClosedError, transportKindOf } from "./duck-typing";
+import { optionalPeer, peerMissing } from "./optional-peer";
 import type { ProtocolDefaults, SessionClient, ToolResult } from "./session-client";
+
+const PACKAGE = "@modelcontextprotocol/client";
+
+/** What the collector builds with SDK 2.x, loaded once and only when it is installed. */
+const runtime = await optionalPeer(PACKAGE, async () => {
+  const sdk = await import("@modelcontextprotocol/client");
+  return {
+    Client: sdk.Client,
+    StreamableHTTPClientTransport: sdk.StreamableHTTPClientTransport,
+    LATEST_PROTOCOL_VERSION: sdk.LATEST_PROTOCOL_VERSION,
+    SUPPORTED_PROTOCOL_VERSIONS: sdk.SUPPORTED_PROTOCOL_VERSIONS,
+  };
+});
+
+export function sdkV2(): NonNullable<typeof runtime> {
+  if (!runtime) throw peerMissing(PACKAGE, "2.x");
+  return runtime;
+}
 
 /**
  * The first (and, in SDK 2.4.0, only) modern revision. The SDK keeps its list of modern versions
@@ -27,6 +36,7 @@ const isModern = (version: string) => version >= MODERN_PROTOCOL_VERSION;
  * fall back to the legacy ones. The wire then says which era the session really is.
  */
 export function v2Protocol(options: ClientOptions): ProtocolDefaults {
+  const { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } = sdkV2();
   const mode = options.versionNegotiation?.mode ?? "legacy";
   const explicit = options.supportedProtocolVersions;
   const legacy = (explicit ?? [...SUPPORTED_PROTOCOL_VERSIONS]).filter((version) => !isModern(version));
@@ -56,15 +66,12 @@ export function v2SessionClient(client: Client): SessionClient {
     listToolsPage: (cursor) =>
       client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
     callTool: async (params, options) => (await client.callTool(params, options)) as unknown as ToolResult,
-    isConnectionClosed: (error) => error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed,
+    isConnectionClosed: isConnectionClosedError,
     serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
     close: () => client.close(),
   };
 }
 
 export function v2TransportKind(transport: Transport): TransportKind {
-  if (transport instanceof StdioClientTransport) return "stdio";
-  if (transport instanceof StreamableHTTPClientTransport) return "streamable-http";
-  if (transport instanceof SSEClientTransport) return "sse";
-  return "other";
+  return transportKindOf(transport);
 }

@@ -1,13 +1,15 @@
-import { classify } from "../classifier";
+import { classify } from "../../../lib/classifier";
 import { CatalogTracker, type CatalogOptions } from "./catalog";
 import { SessionFailedError } from "./errors";
 import type { AuthObserver } from "./http-auth";
 import type { CollectorRecord, TransportKind } from "./record-types";
 import { buildRecord, newId } from "./records";
+import { httpStatusOfError } from "./sdk/duck-typing";
 import type { SessionClient } from "./sdk/session-client";
 import type { ProtocolDefaults } from "./sdk/session-client";
 import { type RequiredCapabilities, SessionRecorder } from "./session";
 import { UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
+import { iso } from "./time";
 import { type TappableTransport, WireTap } from "./wire-tap";
 
 /** Everything the collector keeps for one connected client. */
@@ -43,11 +45,13 @@ export type OpenSessionInput = {
  */
 export async function openSession(input: OpenSessionInput): Promise<LiveSession> {
   const tap = new WireTap(input.transport); // before connect: the tap must see the first message
+  // A transport built without challengeCapturingFetch still reports a 401/403 in its error (below).
+  const auth: AuthObserver = input.auth ?? {};
   const session = new SessionRecorder(newId("session"), tap, {
     clientInfo: input.clientInfo,
     transport: input.transportKind,
     required: input.required,
-    auth: input.auth,
+    auth,
     protocol: input.protocol,
   });
   const catalog = new CatalogTracker(input.client, tap, input.catalogOptions);
@@ -59,6 +63,10 @@ export async function openSession(input: OpenSessionInput): Promise<LiveSession>
     const rejected = error as { code?: unknown; data?: unknown };
     if (!session.state.answered && rejected?.code === UNSUPPORTED_VERSION)
       versionRejected(session.state, rejected.data);
+    // The server did answer, with 401/403: the status at least, where the fetch saw no challenge.
+    const status = httpStatusOfError(error);
+    if (!auth.challenge && (status === 401 || status === 403))
+      auth.challenge = { status, at: iso(Date.now()) };
     const record = buildRecord({
       chainId,
       phase: "connect",

@@ -3,7 +3,7 @@
  * redacted health records (contract v1). See README.md in this folder for a ten-line example.
  */
 export type { CallReport, CallToolOptions } from "./call";
-export { capabilityPaths, TASKS_EXTENSION } from "./capabilities";
+export { capabilityPaths, TASKS_EXTENSION } from "../../../lib/contract/capabilities";
 export {
   type Collector,
   type CollectorCallOptions,

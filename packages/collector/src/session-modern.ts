@@ -1,14 +1,14 @@
-import {
-  CLIENT_CAPABILITIES_META_KEY,
-  PROTOCOL_VERSION_META_KEY,
-  SERVER_INFO_META_KEY,
-} from "@modelcontextprotocol/client";
-import { capabilityPaths, withTasksFeature } from "./capabilities";
+import { capabilityPaths, withTasksFeature } from "../../../lib/contract/capabilities";
 import { peerInfo } from "./peer-info";
 import type { SessionState } from "./session-state";
 import type { RequestId, WireResponse, WireTap } from "./wire-tap";
 
 type Json = Record<string, unknown>;
+// The modern revision's `_meta` keys, spelled out: this file also reads sessions of an agent
+// that has SDK 1.x only, so it cannot load them from SDK 2.x.
+const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
+const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities";
+const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
 /** JSON-RPC code of "unsupported protocol version"; its data names the versions the server speaks. */
 export const UNSUPPORTED_VERSION = -32022;
 /** Requests still waiting for an answer, remembered at most (a server that never answers must not grow this). */
