@@ -20,5 +20,14 @@ export type { ToolResult } from "./sdk/session-client";
 export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
-export { type DeliveryFailure, DeliveryError, type DeliveryReport, type RecordSink } from "./sinks/types";
+export {
+  type DeliveryCounts,
+  type DeliveryFailure,
+  DeliveryError,
+  type DeliveryReport,
+  type FlushOptions,
+  type MaskedField,
+  type RecordIssue,
+  type RecordSink,
+} from "./sinks/types";
 export { fileEffect, fileHashVerifier, type HttpStatusOptions, httpStatusVerifier } from "./verifiers";
