@@ -28,10 +28,14 @@ export class DeliveryLedger {
     const room = Math.max(0, MAX_REPORTED_IDS - this.namedIds);
     const kept: DeliveryFailure = { ...failure, recordIds: failure.recordIds.slice(0, room) };
     this.namedIds += kept.recordIds.length;
+    // Overflows in a row are one story; past the entry cap, every kind merges into its first entry.
+    const last = this.failures[this.failures.length - 1];
     const same =
-      this.failures.length >= MAX_FAILURE_ENTRIES
-        ? this.failures.find((entry) => entry.kind === kept.kind)
-        : undefined;
+      kept.kind === "overflow" && last?.kind === "overflow"
+        ? last
+        : this.failures.length >= MAX_FAILURE_ENTRIES
+          ? this.failures.find((entry) => entry.kind === kept.kind)
+          : undefined;
     if (same) {
       same.count += kept.count;
       same.recordIds.push(...kept.recordIds);
