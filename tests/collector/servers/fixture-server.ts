@@ -15,7 +15,7 @@ import { z } from "zod";
 
 const pageSize = Number(process.env.PAGE_SIZE ?? "0"); // 0 = no pagination
 const mcp = new McpServer(
-  { name: "receipt-fixture", version: "0.1.0" },
+  { name: "receipt-fixture", version: process.env.SERVER_VERSION ?? "0.1.0" },
   { capabilities: { tools: { listChanged: true } } },
 );
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
