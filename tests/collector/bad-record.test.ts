@@ -88,7 +88,8 @@ describe("one bad record never loses the others", () => {
         const results = prepared.map((p) => ({ recordId: p.record.recordId, duplicate: false }));
         res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results }));
       } catch (error) {
-        const response = (error as ApiError).toResponse();
+        if (!(error instanceof ApiError)) throw error;
+        const response = error.toResponse();
         res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
       }
     });
