@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CatalogTracker } from "./catalog";
 import { CallClocks, type ExpiryReason } from "./clocks";
-import { errorClass } from "./errors";
+import { CallDeadlineError, CallInactivityError, errorClass } from "./errors";
 import type { CallEvidence, CollectorRecord, TaskStatus } from "./record-types";
 import { assertId, buildRecord } from "./records";
 import type { SessionClient } from "./sdk/session-client";
@@ -44,6 +44,8 @@ export class CallTracker {
   private changes = 0;
   /** The server's task id as sent (the record may carry a hashed form). */
   private rawTaskId?: string;
+  /** Set when a collector clock stopped the call: later records are observed after it ran out. */
+  private expiredAfter?: number;
 
   constructor(
     private readonly ctx: CallContext,
@@ -109,7 +111,14 @@ export class CallTracker {
     }
   }
 
+  /**
+   * The client gave up on the request (notifications/cancelled, tasks/cancel, a closed stream). Not when the
+   * collector's own clock did: the contract reads `cancelledAt` first (`request.cancelled`, a caller's decision),
+   * so that call is recorded by its times instead — no response, observed past the deadline or the idle window —
+   * which the classifier reads as `request.deadline_exceeded` or `request.inactive`.
+   */
   cancelled(at: number): void {
+    if (this.clocks.expired) return;
     this.call.cancelledAt ??= iso(at);
   }
 
@@ -137,6 +146,7 @@ export class CallTracker {
       catalog: this.ctx.catalog.snapshot(),
       call: this.call,
       labels: this.labels ?? this.ctx.labels,
+      observedAt: Math.max(Date.now(), this.expiredAfter ?? 0),
     });
     this.records.push(record);
     this.ctx.emit(record);
@@ -191,7 +201,13 @@ export class CallTracker {
   }
 
   private expire(reason: ExpiryReason): void {
-    this.abort.abort(new Error(`collector ${reason} reached`));
+    // Strictly past the limit (timestamps are whole ms; a timer may fire within the ms it was due).
+    this.expiredAfter = this.clocks.dueAt(reason) + 1;
+    this.abort.abort(
+      reason === "deadline"
+        ? new CallDeadlineError(this.chainId, this.call.deadlineMs)
+        : new CallInactivityError(this.chainId, this.call.inactivityMs),
+    );
   }
 }
 

@@ -12,7 +12,14 @@ export {
   type ConnectV2Options,
   createCollector,
 } from "./collector";
-export { errorClass, RetryRefusedError, SessionFailedError } from "./errors";
+export {
+  CallDeadlineError,
+  CallInactivityError,
+  CallStoppedError,
+  errorClass,
+  RetryRefusedError,
+  SessionFailedError,
+} from "./errors";
 export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
 export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";
 export type { CollectorRecord } from "./record-types";
