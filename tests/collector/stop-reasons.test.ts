@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CallDeadlineError,
   CallInactivityError,
-  CallStoppedError,
+  type CallStoppedError,
   createCollector,
   MemorySink,
 } from "@/lib/collector";
