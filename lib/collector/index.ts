@@ -27,6 +27,7 @@ export type { ToolResult } from "./sdk/session-client";
 export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
+export { type GuardedRecord, guardRecord, MASKED_VALUE } from "./sinks/record-guard";
 export {
   type DeliveryCounts,
   type DeliveryFailure,

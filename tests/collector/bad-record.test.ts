@@ -4,9 +4,10 @@ import {
   createCollector,
   DeliveryError,
   type DeliveryFailure,
+  guardRecord,
+  MASKED_VALUE,
   ReceiptSink,
 } from "@/lib/collector";
-import { guardRecord, MASK } from "@/lib/collector/sinks/record-guard";
 import { validateRecord } from "@/lib/contract";
 import { ApiError } from "@/lib/server/http/api-error";
 import { prepareRecords } from "@/lib/server/ingest/prepare-records";
@@ -38,7 +39,7 @@ describe("guardRecord: the server's validation and secret guard, before sending"
     expect(guarded.ok).toBe(true);
     if (!guarded.ok) return;
     expect(guarded.masked).toEqual([{ path: "$.session.server.version", code: "secret_masked" }]);
-    expect(guarded.record.session.server?.version).toBe(MASK);
+    expect(guarded.record.session.server?.version).toBe(MASKED_VALUE);
     expect(guarded.json).not.toContain(TOKEN);
     expect(validateRecord(JSON.parse(guarded.json)).ok).toBe(true);
     expect(input.session.server.version).toBe(TOKEN); // the caller's record is left as it was
@@ -157,7 +158,9 @@ describe("one bad record never loses the others", () => {
       const ids = received.map((r) => r.recordId);
       expect(ids).toEqual(expect.arrayContaining([...a.records, ...b.records].map((r) => r.recordId)));
       expect(JSON.stringify(received)).not.toContain(TOKEN);
-      expect(received.find((r) => r.recordId === a.record.recordId)?.session.server?.version).toBe(MASK);
+      expect(received.find((r) => r.recordId === a.record.recordId)?.session.server?.version).toBe(
+        MASKED_VALUE,
+      );
     } finally {
       await leaky.close();
       await healthy.close();

@@ -1,7 +1,12 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Collector, type CollectorRecord, createCollector, DeliveryError } from "@/lib/collector";
-import { MASK } from "@/lib/collector/sinks/record-guard";
+import {
+  type Collector,
+  type CollectorRecord,
+  createCollector,
+  DeliveryError,
+  MASKED_VALUE,
+} from "@/lib/collector";
 import { EVERYTHING_BIN, fixtureServer, stdio } from "@/tests/collector/helpers";
 import { SAMPLES } from "@/tests/support/secret-samples";
 import { type ChainDetail, chainId, type Receipt, startReceipt } from "./collector-e2e-support";
@@ -55,7 +60,7 @@ describe("one bad record never loses others", () => {
       expect(leakyChain.records.map((r) => r.recordId).sort()).toEqual(
         a.records.map((r) => r.recordId).sort(),
       );
-      for (const body of bodies(leakyChain)) expect(body.session.server?.version).toBe(MASK);
+      for (const body of bodies(leakyChain)) expect(body.session.server?.version).toBe(MASKED_VALUE);
       expect(JSON.stringify(leakyChain)).not.toContain(TOKEN);
       const healthyChain = await receipt.chain(b.chainId);
       expect(healthyChain.chain.state).toBe("unverified");

@@ -5,7 +5,7 @@ import type { CollectorRecord } from "../record-types";
 import type { RecordIssue } from "./types";
 
 /** What a masked value becomes: valid wherever a string or an Id is, and plainly not evidence. */
-export const MASK = "redacted";
+export const MASKED_VALUE = "redacted";
 
 export type GuardedRecord =
   | { ok: true; record: CollectorRecord; json: string; masked: RecordIssue[] }
@@ -50,7 +50,7 @@ function maskSecrets(root: Record<string, unknown>): RecordIssue[] {
   });
   const masked: RecordIssue[] = [];
   for (const path of values) {
-    setAt(root, path, MASK);
+    setAt(root, path, MASKED_VALUE);
     masked.push({ path: jsonPath(path), code: "secret_masked" });
   }
   for (const path of keys.reverse()) {
