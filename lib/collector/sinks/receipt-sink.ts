@@ -1,54 +1,25 @@
 import type { CollectorRecord } from "../record-types";
 import { DeliveryLedger, MAX_REPORTED_IDS } from "./delivery-ledger";
 import { guardRecord } from "./record-guard";
-import { isRetryable, pause, retryAfterMs, retryDelay } from "./retry";
+import { faultyRecords, type Outcome, postBatch, type Refusal } from "./post-batch";
+import { pause, retryDelay, within } from "./retry";
 import { type QueuedRecord, SendQueue } from "./send-queue";
 import {
   type DeliveryCounts,
   DeliveryError,
   type DeliveryFailure,
   type DeliveryReport,
-  type DeliveryResult,
   type FlushOptions,
+  type ReceiptSinkOptions,
   type RecordSink,
 } from "./types";
 
-export type ReceiptSinkOptions = {
-  /** The Receipt app, e.g. "http://127.0.0.1:3000"; records go to `{baseUrl}/api/v1/records`. */
-  baseUrl: string | URL;
-  ingestionKey: string;
-  /** Records per POST (ingestion accepts 1–1000); a POST also stays under 4 MiB. */
-  batchSize?: number;
-  /** Records buffered at most (default 10,000); past it the oldest are dropped, counted and reported. */
-  maxBuffer?: number;
-  /** Serialised bytes buffered at most (default 16 MiB); the same rule. */
-  maxBufferBytes?: number;
-  /** Attempts per round on network errors, 408/425/429 and 5xx (default 5); any other 4xx is final. */
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  /** Longest backoff step, and the pause after a round whose attempts ran out (default 5 s). */
-  maxDelayMs?: number;
-  /** A server's `Retry-After` is followed up to this long (default 60 s). */
-  maxRetryAfterMs?: number;
-  /** Background send period; 0 = only when a batch is full or `flush()` is called. */
-  flushIntervalMs?: number;
-  /** Longest one POST may take, answer included (default 5 s). */
-  requestTimeoutMs?: number;
-  /** Longest `flush()` waits before reporting what is still buffered (default 10 s). */
-  flushTimeoutMs?: number;
-  fetch?: typeof fetch;
-  /** Called for every record dropped or refused, and when a round of retries runs out. */
-  onError?: (failure: DeliveryFailure) => void;
-};
+export type { ReceiptSinkOptions } from "./types";
 
+/** Records checked and serialised in one background turn. */
+const PREPARE_SLICE = 200;
 /** Under ingestion's 5 MiB limit, with room for the envelope. */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
-
-type Outcome =
-  | { kind: "delivered"; results: DeliveryResult[] }
-  | { kind: "refused"; status: number; code?: string; issues: ApiIssue[] }
-  | { kind: "retry"; status?: number; retryAfter?: number };
-type ApiIssue = { index?: number; path?: string; code?: string };
 
 /**
  * Posts records to Receipt in the background, never on the agent's call path: `submit` only stages them, and
@@ -76,19 +47,21 @@ export class ReceiptSink implements RecordSink {
   constructor(private readonly options: ReceiptSinkOptions) {
     this.endpoint = new URL("api/v1/records", withSlash(options.baseUrl)).href;
     if (!options.ingestionKey) throw new TypeError("ingestionKey is required");
-    this.queue = new SendQueue(
-      Math.max(1, options.maxBuffer ?? 10_000),
-      Math.max(1, options.maxBufferBytes ?? 16 * 1024 * 1024),
-    );
+    this.queue = new SendQueue(this.maxRecords, Math.max(1, options.maxBufferBytes ?? 16 * 1024 * 1024));
   }
 
   submit(records: readonly CollectorRecord[]): void {
     for (const record of records) this.staged.push(record);
-    if (this.staged.length >= (this.options.maxBuffer ?? 10_000)) this.prepare();
-    else if (!this.stagedTurn) {
-      this.stagedTurn = setImmediate(() => this.prepare());
-      this.stagedTurn.unref();
+    const excess = this.staged.length - this.maxRecords;
+    if (excess > 0) {
+      const dropped = this.staged.splice(0, excess);
+      this.fail({
+        kind: "overflow",
+        recordIds: dropped.map((record) => record.recordId),
+        count: dropped.length,
+      });
     }
+    this.stageTurn();
   }
 
   /**
@@ -148,12 +121,28 @@ export class ReceiptSink implements RecordSink {
     return Math.min(1000, Math.max(1, this.options.batchSize ?? 100));
   }
 
-  /** Guards, serialises and queues what was submitted; drops the oldest past the bounds. */
-  private prepare(): void {
+  private get maxRecords(): number {
+    return Math.max(1, this.options.maxBuffer ?? 10_000);
+  }
+
+  private stageTurn(): void {
+    if (this.stagedTurn || this.staged.length === 0) return;
+    this.stagedTurn = setImmediate(() => {
+      this.stagedTurn = undefined;
+      this.prepare(PREPARE_SLICE);
+    });
+    this.stagedTurn.unref();
+  }
+
+  /**
+   * Guards, serialises and queues what was submitted (in the background `limit` records a turn, so a burst
+   * never holds the agent's event loop for long); drops the oldest past the bounds.
+   */
+  private prepare(limit = Number.POSITIVE_INFINITY): void {
     if (this.stagedTurn) clearImmediate(this.stagedTurn);
     this.stagedTurn = undefined;
-    const staged = this.staged;
-    this.staged = [];
+    const staged = this.staged.length <= limit ? this.staged : this.staged.slice(0, limit);
+    this.staged = this.staged.length <= limit ? [] : this.staged.slice(limit);
     const overflow: QueuedRecord[] = [];
     for (const record of staged) {
       const guarded = guardRecord(record);
@@ -167,6 +156,7 @@ export class ReceiptSink implements RecordSink {
       overflow.push(...this.queue.push({ recordId: record.recordId, json, bytes: Buffer.byteLength(json) }));
     }
     if (overflow.length > 0) this.failDropped(overflow);
+    this.stageTurn();
     this.kick();
   }
 
@@ -247,15 +237,9 @@ export class ReceiptSink implements RecordSink {
    * A 4xx. When the server named the records at fault (422 `issues[].index`, 409 conflicts), only those are
    * dropped and the others go again at once; otherwise the batch is.
    */
-  private refused(batch: QueuedRecord[], outcome: Extract<Outcome, { kind: "refused" }>): void {
+  private refused(batch: QueuedRecord[], outcome: Refusal): void {
     const { status, code } = outcome;
-    const faulty = new Map<number, { path: string; code: string }[]>();
-    for (const issue of outcome.issues)
-      if (typeof issue.index === "number" && issue.index >= 0 && issue.index < batch.length) {
-        const list = faulty.get(issue.index) ?? [];
-        list.push({ path: issue.path ?? "$", code: issue.code ?? code ?? "rejected" });
-        faulty.set(issue.index, list);
-      }
+    const faulty = faultyRecords(batch.length, outcome);
     if ((status === 422 || status === 409) && faulty.size > 0 && faulty.size < batch.length) {
       for (const [index, issues] of faulty) {
         const recordId = (batch[index] as QueuedRecord).recordId;
@@ -281,31 +265,14 @@ export class ReceiptSink implements RecordSink {
     const controller = new AbortController();
     this.inFlight = controller;
     try {
-      const response = await (this.options.fetch ?? fetch)(this.endpoint, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          authorization: `Bearer ${this.options.ingestionKey}`,
-        },
-        body: `{"records":[${batch.map((entry) => entry.json).join(",")}]}`,
+      return await postBatch(this.endpoint, batch, {
+        ingestionKey: this.options.ingestionKey,
+        fetch: this.options.fetch ?? fetch,
         signal: AbortSignal.any([
           controller.signal,
           AbortSignal.timeout(this.options.requestTimeoutMs ?? 5_000),
         ]),
       });
-      const payload = (await response.json().catch(() => undefined)) as
-        | { results?: DeliveryResult[]; error?: { code?: unknown; issues?: unknown } }
-        | undefined;
-      const status = response.status;
-      if (response.ok)
-        return { kind: "delivered", results: Array.isArray(payload?.results) ? payload.results : [] };
-      if (isRetryable(status))
-        return { kind: "retry", status, retryAfter: retryAfterMs(response.headers.get("retry-after")) };
-      const code = typeof payload?.error?.code === "string" ? payload.error.code : undefined;
-      const issues = Array.isArray(payload?.error?.issues) ? (payload.error.issues as ApiIssue[]) : [];
-      return { kind: "refused", status, code, issues };
-    } catch {
-      return { kind: "retry" }; // network error, timeout or an abandoned POST
     } finally {
       if (this.inFlight === controller) this.inFlight = undefined;
     }
@@ -335,19 +302,6 @@ export class ReceiptSink implements RecordSink {
   private fail(failure: DeliveryFailure): void {
     this.ledger.fail(failure);
     this.options.onError?.(failure);
-  }
-}
-
-/** Whether `promise` settled within `ms`; the timer holds the process only as long as the flush waits. */
-async function within(promise: Promise<void>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((resolve) => {
-    timer = setTimeout(() => resolve(false), Math.max(0, ms));
-  });
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

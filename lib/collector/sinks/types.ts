@@ -58,6 +58,35 @@ export type DeliveryReport = {
   pending: number;
 };
 
+/** `new ReceiptSink(options)`: where to post, the buffer's bounds, and how long to wait and retry. */
+export type ReceiptSinkOptions = {
+  /** The Receipt app, e.g. "http://127.0.0.1:3000"; records go to `{baseUrl}/api/v1/records`. */
+  baseUrl: string | URL;
+  ingestionKey: string;
+  /** Records per POST (ingestion accepts 1–1000); a POST also stays under 4 MiB. */
+  batchSize?: number;
+  /** Records buffered at most (default 10,000); past it the oldest are dropped, counted and reported. */
+  maxBuffer?: number;
+  /** Serialised bytes buffered at most (default 16 MiB); the same rule. */
+  maxBufferBytes?: number;
+  /** Attempts per round on network errors, 408/425/429 and 5xx (default 5); any other 4xx is final. */
+  maxAttempts?: number;
+  baseDelayMs?: number;
+  /** Longest backoff step, and the pause after a round whose attempts ran out (default 5 s). */
+  maxDelayMs?: number;
+  /** A server's `Retry-After` is followed up to this long (default 60 s). */
+  maxRetryAfterMs?: number;
+  /** Background send period; 0 = only when a batch is full or `flush()` is called. */
+  flushIntervalMs?: number;
+  /** Longest one POST may take, answer included (default 5 s). */
+  requestTimeoutMs?: number;
+  /** Longest `flush()` waits before reporting what is still buffered (default 10 s). */
+  flushTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Called for every record dropped or refused, and when a round of retries runs out. */
+  onError?: (failure: DeliveryFailure) => void;
+};
+
 /** Thrown by `flush()` when any record was not delivered; `report` lists what happened to each batch. */
 export class DeliveryError extends Error {
   override readonly name = "DeliveryError";
