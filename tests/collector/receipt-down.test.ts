@@ -223,6 +223,19 @@ describe("ReceiptSink retries as the server says", () => {
     expect(seen).toEqual(["down-1:start"]);
   });
 
+  it("a report stays small however much was dropped: ids named up to 1,000, counts exact", async () => {
+    const sink = new ReceiptSink({ ...fast, baseUrl: "http://127.0.0.1:9", maxBuffer: 100, maxAttempts: 1 });
+    for (let i = 0; i < 3_000; i++) sink.submit([record(i)]);
+    const error = (await sink.flush({ timeoutMs: 2_000 }).catch((e: unknown) => e)) as DeliveryError;
+    const [overflow, unreachable] = error.report.failed;
+    expect(overflow).toMatchObject({ kind: "overflow", count: 2_900 });
+    expect(overflow?.recordIds).toHaveLength(1_000);
+    expect(overflow?.recordIds[0]).toBe("down-0:start"); // oldest first
+    expect(unreachable).toMatchObject({ kind: "unreachable", count: 100 });
+    expect(error.report.failed).toHaveLength(2);
+    expect(sink.counts).toMatchObject({ pending: 100, dropped: { overflow: 2_900 } });
+  });
+
   it("the byte bound drops the oldest records too, and counts them", async () => {
     const sink = new ReceiptSink({ ...fast, baseUrl: "http://127.0.0.1:9", maxBufferBytes: 1_500 });
     const size = Buffer.byteLength(JSON.stringify(record(1)));
