@@ -96,9 +96,10 @@ describe("server-everything over stdio", () => {
     expect(write.expired).toBe("deadline");
     expectValid(write.records);
     expect(write.record.call?.response).toBeUndefined(); // the SDK's -32001 is no response
-    expect(write.record.call?.cancelledAt).toBeDefined();
+    // The collector's own clock, not a caller's cancel: recorded by its times (stop-reasons.test.ts).
+    expect(write.record.call?.cancelledAt).toBeUndefined();
     const verdict = expectState(write.record, "effect_unknown", "effect.unreconciled");
-    expect(verdict.reasons).toContain("request.cancelled");
+    expect(verdict.reasons).toContain("request.deadline_exceeded");
     // Effect unknown blocks automatic retry.
     expect(() => receipt.assertRetrySafe(write)).toThrow(RetryRefusedError);
     await expect(
@@ -188,9 +189,9 @@ describe("server-everything over stdio", () => {
     });
     expect(report.expired).toBe("deadline");
     expectValid(report.records);
-    expect(report.record.call?.cancelledAt).toBeDefined();
     expect(report.record.call?.task?.status).toBe("cancelled");
     const verdict = expectState(report.record, "effect_unknown", "effect.unreconciled");
-    expect(verdict.reasons).toContain("request.cancelled");
+    // The server's own answer to tasks/cancel is evidence the contract reads first.
+    expect(verdict.reasons).toContain("task.cancelled");
   });
 });

@@ -68,7 +68,14 @@ describe("ReceiptSink against a local receiver", () => {
     const error = await sink.flush().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DeliveryError);
     expect((error as DeliveryError).report.failed).toEqual([
-      { kind: "rejected", recordIds: ["chain-1:start"], status: 422, code: "invalid_records", attempts: 1 },
+      {
+        kind: "rejected",
+        recordIds: ["chain-1:start"],
+        count: 1,
+        status: 422,
+        code: "invalid_records",
+        attempts: 1,
+      },
     ]);
     expect(seen).toHaveLength(1);
     expect((error as Error).message).not.toContain("rk_test_key");
@@ -97,7 +104,7 @@ describe("ReceiptSink against a local receiver", () => {
     expect(error.report.failed[0]).toMatchObject({ kind: "unreachable", attempts: 2 });
   });
 
-  it("the buffer is bounded: overflow is reported, not swallowed", async () => {
+  it("the buffer is bounded: the oldest are dropped, counted and reported, not swallowed", async () => {
     const { url } = await receiver([]);
     const failures: { kind: string; recordIds: string[] }[] = [];
     const sink = new ReceiptSink({
@@ -108,13 +115,12 @@ describe("ReceiptSink against a local receiver", () => {
       onError: (f) => failures.push(f),
     });
     sink.submit([record(1), record(2), record(3), record(4), record(5)]);
-    expect(sink.pending).toBe(3);
-    expect(failures).toEqual([{ kind: "overflow", recordIds: ["chain-4:start", "chain-5:start"] }]);
     const error = (await sink.flush().catch((e: unknown) => e)) as DeliveryError;
+    const dropped = { kind: "overflow", recordIds: ["chain-1:start", "chain-2:start"], count: 2 };
+    expect(failures).toEqual([dropped]);
     expect(error.report.delivered).toBe(3);
-    expect(error.report.failed).toEqual([
-      { kind: "overflow", recordIds: ["chain-4:start", "chain-5:start"] },
-    ]);
+    expect(error.report.failed).toEqual([dropped]);
+    expect(sink.counts.dropped).toEqual({ overflow: 2, invalid: 0, rejected: 0 });
     // Reported once: the next flush is clean.
     expect((await sink.flush()).failed).toEqual([]);
   });

@@ -72,6 +72,7 @@ describe("PostgreSQL stopped under a running app", () => {
       baseDelayMs: 10,
       maxDelayMs: 10_000,
       maxAttempts: 6,
+      flushTimeoutMs: 60_000,
       fetch: async (input, init) => {
         const response = await fetch(input, init);
         attempts.push({ at: Date.now(), status: response.status });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CatalogTracker } from "./catalog";
 import { CallClocks, type ExpiryReason } from "./clocks";
-import { errorClass } from "./errors";
+import { CallDeadlineError, CallInactivityError, errorClass } from "./errors";
 import type { CallEvidence, CollectorRecord, TaskStatus } from "./record-types";
 import { assertId, buildRecord } from "./records";
 import type { SessionClient } from "./sdk/session-client";
@@ -44,6 +44,8 @@ export class CallTracker {
   private changes = 0;
   /** The server's task id as sent (the record may carry a hashed form). */
   private rawTaskId?: string;
+  /** Set when a collector clock stopped the call: later records are observed after it ran out. */
+  private expiredAfter?: number;
 
   constructor(
     private readonly ctx: CallContext,
@@ -109,7 +111,14 @@ export class CallTracker {
     }
   }
 
+  /**
+   * The client gave up on the request (notifications/cancelled, tasks/cancel, a closed stream). Not when the
+   * collector's own clock did: the contract reads `cancelledAt` first (`request.cancelled`, a caller's decision),
+   * so that call is recorded by its times instead — no response, observed past the deadline or the idle window —
+   * which the classifier reads as `request.deadline_exceeded` or `request.inactive`.
+   */
   cancelled(at: number): void {
+    if (this.clocks.expired) return;
     this.call.cancelledAt ??= iso(at);
   }
 
@@ -130,13 +139,18 @@ export class CallTracker {
   snapshot(phase: string): CollectorRecord | undefined {
     if (this.emitted.has(phase)) return undefined;
     this.emitted.add(phase);
+    // On the call path: a copy of the call, and the session and catalog layers shared with the previous records
+    // while they are unchanged (frozen), instead of a deep clone of everything. Records kept for
+    // `assertRetrySafe` then cost the agent's heap (and its garbage collector) little more than their call.
     const record = buildRecord({
       chainId: this.chainId,
       phase,
-      session: this.ctx.session.snapshot(),
-      catalog: this.ctx.catalog.snapshot(),
-      call: this.call,
+      session: shared(this.ctx.session, this.ctx.session.snapshot()),
+      catalog: shared(this.ctx.catalog, this.ctx.catalog.snapshot()),
+      call: copyCall(this.call),
       labels: this.labels ?? this.ctx.labels,
+      observedAt: Math.max(Date.now(), this.expiredAfter ?? 0),
+      detached: true,
     });
     this.records.push(record);
     this.ctx.emit(record);
@@ -191,8 +205,66 @@ export class CallTracker {
   }
 
   private expire(reason: ExpiryReason): void {
-    this.abort.abort(new Error(`collector ${reason} reached`));
+    // Strictly past the limit (timestamps are whole ms; a timer may fire within the ms it was due).
+    this.expiredAfter = this.clocks.dueAt(reason) + 1;
+    this.abort.abort(
+      reason === "deadline"
+        ? new CallDeadlineError(this.chainId, this.call.deadlineMs)
+        : new CallInactivityError(this.chainId, this.call.inactivityMs),
+    );
   }
+}
+
+const lastLayer = new WeakMap<object, unknown>();
+
+/** `fresh`, or the equal layer this source produced last time (frozen, so records can share it). */
+function shared<T>(source: object, fresh: T): T {
+  if (fresh === undefined) return fresh;
+  const last = lastLayer.get(source) as T | undefined;
+  if (last !== undefined && sameJson(last, fresh)) return last;
+  lastLayer.set(source, deepFreeze(fresh));
+  return fresh;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const keysA = Object.keys(a);
+  if (Array.isArray(b) || keysA.length !== Object.keys(b).length) return false;
+  for (const key of keysA)
+    if (!sameJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key])) return false;
+  return true;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** A copy of the live Call layer that shares nothing with it (every nested object of `CallEvidence` is copied). */
+function copyCall(call: CallEvidence): CallEvidence {
+  const copy: CallEvidence = { ...call, progress: call.progress.map((entry) => ({ ...entry })) };
+  const { response, task, effect, outcome } = call;
+  if (response) {
+    copy.response = { ...response };
+    if (response.error) copy.response.error = { ...response.error };
+  }
+  if (task) {
+    copy.task = { ...task };
+    if (task.result) copy.task.result = { ...task.result };
+    if (task.error) copy.task.error = { ...task.error };
+  }
+  if (effect) copy.effect = { ...effect };
+  if (outcome) copy.outcome = { ...outcome };
+  return copy;
 }
 
 /** Task ids are the server's; one that is not a valid record Id is recorded by its hash prefix. */

@@ -37,6 +37,12 @@ export type CallReport = {
   error?: unknown;
   /** Which collector clock stopped the call, if one did. */
   expired?: ExpiryReason;
+  /**
+   * Who stopped the call before the server answered: a collector clock (`error` is a `CallDeadlineError` /
+   * `CallInactivityError`; recorded as `request.deadline_exceeded` / `request.inactive`) or the caller's
+   * `signal` (`error` is its reason; recorded with `cancelledAt`, `request.cancelled`).
+   */
+  stoppedBy?: ExpiryReason | "caller";
   /** Every record this call emitted, in order; the last one is the chain's current evidence. */
   records: CollectorRecord[];
   record: CollectorRecord;
@@ -71,7 +77,11 @@ export async function runCall(ctx: CallContext, options: CallToolOptions): Promi
   );
   for (const key of ["inCatalog", "operationKey", "expectedVerifier"] as const)
     if (tracker.call[key] === undefined) delete tracker.call[key];
-  const onCallerAbort = () => tracker.abort.abort(options.signal?.reason);
+  let callerAborted = false;
+  const onCallerAbort = () => {
+    callerAborted = !tracker.clocks.expired;
+    tracker.abort.abort(options.signal?.reason);
+  };
   if (options.signal?.aborted) onCallerAbort();
   options.signal?.addEventListener("abort", onCallerAbort, { once: true });
 
@@ -92,7 +102,16 @@ export async function runCall(ctx: CallContext, options: CallToolOptions): Promi
     tracker.finish();
     throw outcome.error ?? new Error("tools/call was not sent");
   }
-  if (!tracker.call.response && ctx.client.isConnectionClosed(outcome.error)) tracker.cancelled(Date.now());
+  // Ended without a server answer and not by a collector clock: the client's side of the request is over (the
+  // caller aborted, the connection closed, the HTTP POST failed), so the chain must not stay in flight. A
+  // server's JSON-RPC error is a response (the tap saw it), whatever the SDK made of it.
+  if (!tracker.call.response && outcome.error !== undefined) {
+    tracker.cancelled(Date.now());
+    // The SDK reports any abort as its client-side McpError -32001, the code a server may answer with too:
+    // hand back who stopped the call instead (a server's own error stays as the SDK built it).
+    if (tracker.clocks.expired) outcome.error = tracker.abort.signal.reason;
+    else if (callerAborted) outcome.error = options.signal?.reason;
+  }
   tracker.snapshot("end");
 
   const hookInput = { args: options.arguments, result: outcome.result, operationKey: options.operationKey };
@@ -108,6 +127,7 @@ export async function runCall(ctx: CallContext, options: CallToolOptions): Promi
     requestId: tracker.requestId,
     ...outcome,
     expired: tracker.clocks.expired,
+    stoppedBy: tracker.clocks.expired ?? (callerAborted && !tracker.call.response ? "caller" : undefined),
     records,
     record,
   };

@@ -13,7 +13,7 @@ export class CallClocks {
   expired?: ExpiryReason;
 
   constructor(
-    startedAt: number,
+    private readonly startedAt: number,
     private readonly deadlineMs: number,
     private readonly inactivityMs: number,
     private readonly onExpire: (reason: ExpiryReason) => void,
@@ -32,6 +32,11 @@ export class CallClocks {
     if (this.expired || at <= this.lastActivity) return;
     this.lastActivity = at;
     this.armInactivity();
+  }
+
+  /** When `reason`'s clock ran (or runs) out, in ms. */
+  dueAt(reason: ExpiryReason): number {
+    return reason === "deadline" ? this.startedAt + this.deadlineMs : this.lastActivity + this.inactivityMs;
   }
 
   stop(): void {

@@ -23,7 +23,7 @@ import { checkLabels } from "./records";
 import { sdkV1, type V1ClientLike, v1Protocol, v1SessionClient, v1TransportKind } from "./sdk/v1";
 import { sdkV2, v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
 import type { RequiredCapabilities } from "./session";
-import type { RecordSink } from "./sinks/types";
+import type { FlushOptions, RecordSink } from "./sinks/types";
 
 export type CollectorOptions = {
   sink: RecordSink;
@@ -217,8 +217,9 @@ export function createCollector(options: CollectorOptions) {
       return latestByChain.get(chainId);
     },
 
-    flush() {
-      return options.sink.flush();
+    /** Delivers what the sink holds, within its bound (`timeoutMs`, else the sink's `flushTimeoutMs`). */
+    flush(flushOptions?: FlushOptions) {
+      return options.sink.flush(flushOptions);
     },
   };
 }

@@ -12,7 +12,14 @@ export {
   type ConnectV2Options,
   createCollector,
 } from "./collector";
-export { errorClass, RetryRefusedError, SessionFailedError } from "./errors";
+export {
+  CallDeadlineError,
+  CallInactivityError,
+  CallStoppedError,
+  errorClass,
+  RetryRefusedError,
+  SessionFailedError,
+} from "./errors";
 export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
 export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";
 export type { CollectorRecord } from "./record-types";
@@ -20,5 +27,15 @@ export type { ToolResult } from "./sdk/session-client";
 export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
-export { type DeliveryFailure, DeliveryError, type DeliveryReport, type RecordSink } from "./sinks/types";
+export { type GuardedRecord, guardRecord, MASKED_VALUE } from "./sinks/record-guard";
+export {
+  type DeliveryCounts,
+  type DeliveryFailure,
+  DeliveryError,
+  type DeliveryReport,
+  type FlushOptions,
+  type MaskedField,
+  type RecordIssue,
+  type RecordSink,
+} from "./sinks/types";
 export { fileEffect, fileHashVerifier, type HttpStatusOptions, httpStatusVerifier } from "./verifiers";

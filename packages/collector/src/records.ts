@@ -46,6 +46,8 @@ export function buildRecord(parts: {
   call?: CallEvidence;
   labels?: Record<string, string>;
   observedAt?: number;
+  /** The parts are fresh copies already (the call path's snapshots): skip the deep clone. */
+  detached?: boolean;
 }): CollectorRecord {
   const record: CollectorRecord = {
     schemaVersion: 1,
@@ -58,5 +60,5 @@ export function buildRecord(parts: {
   if (parts.catalog) record.catalog = parts.catalog;
   if (parts.call) record.call = parts.call;
   // Records are snapshots: detach them from the live state that keeps changing.
-  return structuredClone(record);
+  return parts.detached ? record : structuredClone(record);
 }

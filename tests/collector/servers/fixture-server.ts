@@ -15,7 +15,7 @@ import { z } from "zod";
 
 const pageSize = Number(process.env.PAGE_SIZE ?? "0"); // 0 = no pagination
 const mcp = new McpServer(
-  { name: "receipt-fixture", version: "0.1.0" },
+  { name: "receipt-fixture", version: process.env.SERVER_VERSION ?? "0.1.0" },
   { capabilities: { tools: { listChanged: true } } },
 );
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
@@ -68,6 +68,12 @@ handlers.set("tools/call", async (request, extra) => {
   const params = (request as { params: { name: string; arguments?: Record<string, unknown> } }).params;
   if (params.name === "strict-sum" && typeof params.arguments?.a !== "number")
     throw new McpError(ErrorCode.InvalidParams, "a must be a number");
+  // slow-write told to fail answers -32001 itself after `ms` (as a gateway whose upstream timed out would):
+  // a server's error, not the SDK's client-side timeout that has the same code.
+  if (params.name === "slow-write" && params.arguments?.fail === "upstream-timeout") {
+    await new Promise((resolve) => setTimeout(resolve, Number(params.arguments?.ms ?? 0)));
+    throw new McpError(ErrorCode.RequestTimeout, "upstream timed out");
+  }
   return callTool(request, extra);
 });
 

@@ -10,7 +10,7 @@ export class MemorySink implements RecordSink {
   }
 
   async flush(): Promise<DeliveryReport> {
-    return { delivered: 0, failed: [], results: [] };
+    return { delivered: 0, failed: [], results: [], masked: [], pending: 0 };
   }
 
   get records(): CollectorRecord[] {

@@ -1,190 +1,311 @@
 import type { CollectorRecord } from "../record-types";
+import { DeliveryLedger, MAX_REPORTED_IDS } from "./delivery-ledger";
+import { guardRecord } from "./record-guard";
+import { faultyRecords, type Outcome, postBatch, type Refusal } from "./post-batch";
+import { pause, retryDelay, within } from "./retry";
+import { type QueuedRecord, SendQueue } from "./send-queue";
 import {
-  type DeliveryFailure,
+  type DeliveryCounts,
   DeliveryError,
+  type DeliveryFailure,
   type DeliveryReport,
-  type DeliveryResult,
+  type FlushOptions,
+  type ReceiptSinkOptions,
   type RecordSink,
 } from "./types";
 
-export type ReceiptSinkOptions = {
-  /** The Receipt app, e.g. "http://127.0.0.1:3000"; records go to `{baseUrl}/api/v1/records`. */
-  baseUrl: string | URL;
-  ingestionKey: string;
-  /** Records per POST (ingestion accepts 1–1000). */
-  batchSize?: number;
-  /** Records held in memory at most; beyond it new records are refused and reported. */
-  maxBuffer?: number;
-  /** Attempts per batch on network errors, 5xx and 429 (4xx are final). */
-  maxAttempts?: number;
-  baseDelayMs?: number;
-  maxDelayMs?: number;
-  /** Background flush period; 0 = only when a batch is full or `flush()` is called. */
-  flushIntervalMs?: number;
-  requestTimeoutMs?: number;
-  fetch?: typeof fetch;
-  /** Called for every failure of a background flush (they are also returned by the next `flush()`). */
-  onError?: (failure: DeliveryFailure) => void;
-};
+export type { ReceiptSinkOptions } from "./types";
+
+/** Records checked and serialised in one background turn. */
+const PREPARE_SLICE = 200;
+/** Under ingestion's 5 MiB limit, with room for the envelope. */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /**
- * Posts records to Receipt in batches. Stable recordIds make every retry safe (ingestion stores
- * a recordId once), so a batch is retried with exponential backoff on network errors and 5xx;
- * a 4xx is final and reported. Nothing is swallowed: an overflow or a lost batch is passed to
- * `onError` and returned (thrown, as `DeliveryError`) by the next `flush()`.
+ * Posts records to Receipt in the background, never on the agent's call path: `submit` only stages them, and
+ * the next turn of the event loop checks them (contract validation and secret guard, `guardRecord`), serialises
+ * them once and queues them in a bounded buffer. Stable recordIds make every retry safe (ingestion stores a
+ * recordId once). Timers are unref'd and each POST has a deadline, so a Receipt that is down, slow or hanging
+ * never keeps the agent's process alive, and `flush()` returns within `flushTimeoutMs`.
  */
 export class ReceiptSink implements RecordSink {
-  private readonly buffer: CollectorRecord[] = [];
-  private unreported: DeliveryFailure[] = [];
-  private flushing: Promise<DeliveryReport> = Promise.resolve(emptyReport());
-  private timer?: NodeJS.Timeout;
+  private staged: CollectorRecord[] = [];
+  private stagedTurn?: NodeJS.Immediate;
+  private readonly queue: SendQueue;
+  private readonly ledger = new DeliveryLedger();
   private readonly endpoint: string;
+  private pumping = false;
+  private closed = false;
+  private timer?: NodeJS.Timeout;
+  private inFlight?: AbortController;
+  private notBefore = 0;
+  private attempts = 0;
+  private lastStatus?: number;
+  private lastRound?: { attempts: number; status?: number };
+  private readonly idleWaiters = new Set<() => void>();
 
   constructor(private readonly options: ReceiptSinkOptions) {
     this.endpoint = new URL("api/v1/records", withSlash(options.baseUrl)).href;
     if (!options.ingestionKey) throw new TypeError("ingestionKey is required");
+    this.queue = new SendQueue(this.maxRecords, Math.max(1, options.maxBufferBytes ?? 16 * 1024 * 1024));
   }
 
   submit(records: readonly CollectorRecord[]): void {
-    const room = (this.options.maxBuffer ?? 10_000) - this.buffer.length;
-    this.buffer.push(...records.slice(0, Math.max(0, room)));
-    const refused = records.slice(Math.max(0, room));
-    if (refused.length > 0)
-      this.fail({ kind: "overflow", recordIds: refused.map((record) => record.recordId) });
-    if (this.buffer.length >= this.batchSize) void this.background();
-    else this.schedule();
+    for (const record of records) this.staged.push(record);
+    const excess = this.staged.length - this.maxRecords;
+    if (excess > 0) {
+      const dropped = this.staged.splice(0, excess);
+      this.fail({
+        kind: "overflow",
+        recordIds: dropped.map((record) => record.recordId),
+        count: dropped.length,
+      });
+    }
+    this.stageTurn();
   }
 
-  /** Delivers everything buffered; resolves with the report, or throws `DeliveryError` if anything was lost. */
-  async flush(): Promise<DeliveryReport> {
-    const report = await this.drain();
-    const failed = [...this.unreported, ...report.failed];
-    this.unreported = [];
-    const merged = { ...report, failed };
-    if (failed.length > 0) throw new DeliveryError(merged);
-    return merged;
+  /**
+   * Sends everything buffered, waiting at most `timeoutMs` (default `flushTimeoutMs`, 10 s). Resolves with the
+   * report, or throws `DeliveryError` (with the same report) if any record was dropped, refused or is still
+   * buffered; buffered records stay queued and are retried in the background.
+   */
+  async flush(options: FlushOptions = {}): Promise<DeliveryReport> {
+    this.prepare();
+    if (this.queue.length > 0) {
+      this.ledger.collecting++;
+      try {
+        const idle = new Promise<void>((resolve) => this.idleWaiters.add(resolve));
+        void this.pump();
+        const finished = await within(idle, options.timeoutMs ?? this.options.flushTimeoutMs ?? 10_000);
+        // Out of time: the POST on the wire is abandoned, so no socket outlives the flush.
+        if (!finished) this.inFlight?.abort();
+      } finally {
+        this.ledger.collecting--;
+      }
+    }
+    const report = this.ledger.take(this.stillBuffered(), this.queue.length);
+    if (report.failed.length > 0) throw new DeliveryError(report);
+    return report;
   }
 
-  async close(): Promise<DeliveryReport> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    return this.flush();
+  /** A last flush; afterwards nothing is sent in the background. */
+  async close(options: FlushOptions = {}): Promise<DeliveryReport> {
+    try {
+      return await this.flush(options);
+    } finally {
+      this.closed = true;
+      this.inFlight?.abort();
+      clearTimeout(this.timer);
+      this.timer = undefined;
+    }
   }
 
+  /** Records buffered (staged ones included). */
   get pending(): number {
-    return this.buffer.length;
+    return this.queue.length + this.staged.length;
+  }
+
+  /** Running totals: delivered, masked, dropped by cause, and what is buffered now. */
+  get counts(): DeliveryCounts {
+    const { delivered, masked, dropped } = this.ledger.counts;
+    return {
+      delivered,
+      masked,
+      dropped: { ...dropped },
+      pending: this.pending,
+      pendingBytes: this.queue.bytes,
+    };
   }
 
   private get batchSize(): number {
     return Math.min(1000, Math.max(1, this.options.batchSize ?? 100));
   }
 
-  private schedule(): void {
+  private get maxRecords(): number {
+    return Math.max(1, this.options.maxBuffer ?? 10_000);
+  }
+
+  private stageTurn(): void {
+    if (this.stagedTurn || this.staged.length === 0) return;
+    this.stagedTurn = setImmediate(() => {
+      this.stagedTurn = undefined;
+      this.prepare(PREPARE_SLICE);
+    });
+    this.stagedTurn.unref();
+  }
+
+  /**
+   * Guards, serialises and queues what was submitted (in the background `limit` records a turn, so a burst
+   * never holds the agent's event loop for long); drops the oldest past the bounds.
+   */
+  private prepare(limit = Number.POSITIVE_INFINITY): void {
+    if (this.stagedTurn) clearImmediate(this.stagedTurn);
+    this.stagedTurn = undefined;
+    const staged = this.staged.length <= limit ? this.staged : this.staged.slice(0, limit);
+    this.staged = this.staged.length <= limit ? [] : this.staged.slice(limit);
+    const overflow: QueuedRecord[] = [];
+    for (const record of staged) {
+      const guarded = guardRecord(record);
+      if (!guarded.ok) {
+        this.fail({ kind: "invalid", recordIds: [record.recordId], count: 1, issues: guarded.issues });
+        continue;
+      }
+      if (guarded.masked.length > 0)
+        this.ledger.mask(guarded.masked.map((field) => ({ recordId: record.recordId, ...field })));
+      const json = guarded.json;
+      overflow.push(...this.queue.push({ recordId: record.recordId, json, bytes: Buffer.byteLength(json) }));
+    }
+    if (overflow.length > 0) this.failDropped(overflow);
+    this.stageTurn();
+    this.kick();
+  }
+
+  /** Starts a send now (a full batch) or schedules one (the interval, or the end of a pause). */
+  private kick(): void {
+    if (this.pumping || this.closed || this.queue.length === 0 || this.timer) return;
+    const full = this.queue.length >= this.batchSize;
     const interval = this.options.flushIntervalMs ?? 1000;
-    if (interval <= 0 || this.timer) return;
+    if (!full && interval <= 0) return;
+    const delay = Math.max(this.notBefore - Date.now(), full ? 0 : interval);
+    if (delay <= 0) {
+      void this.pump();
+      return;
+    }
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.background();
-    }, interval);
+      void this.pump();
+    }, delay);
     this.timer.unref();
   }
 
-  private async background(): Promise<void> {
-    const report = await this.drain();
-    for (const failure of report.failed) this.fail(failure);
+  /** One sender at a time, so batches keep their order and a record is never in two POSTs at once. */
+  private async pump(): Promise<void> {
+    if (this.pumping) return;
+    this.pumping = true;
+    try {
+      while (this.queue.length > 0 && !this.closed) {
+        const wait = this.notBefore - Date.now();
+        if (wait > 0) await pause(wait);
+        const batch = this.queue.head(this.batchSize, MAX_BODY_BYTES);
+        this.queue.inFlight = batch.length;
+        const outcome = await this.post(batch);
+        this.queue.inFlight = 0;
+        if (!this.settle(batch, outcome)) break;
+      }
+    } finally {
+      this.pumping = false;
+      for (const resolve of this.idleWaiters) resolve();
+      this.idleWaiters.clear();
+      this.kick();
+    }
+  }
+
+  /** Applies a POST's outcome to the queue; false ends the round (its attempts ran out). */
+  private settle(batch: QueuedRecord[], outcome: Outcome): boolean {
+    if (outcome.kind === "retry") {
+      this.attempts++;
+      this.lastStatus = outcome.status;
+      const policy = {
+        baseDelayMs: this.options.baseDelayMs ?? 200,
+        maxDelayMs: this.options.maxDelayMs ?? 5_000,
+        maxRetryAfterMs: this.options.maxRetryAfterMs ?? 60_000,
+      };
+      const delay = retryDelay(this.attempts, outcome.retryAfter, policy);
+      if (this.attempts < Math.max(1, this.options.maxAttempts ?? 5)) {
+        this.notBefore = Date.now() + delay;
+        return true;
+      }
+      this.lastRound = { attempts: this.attempts, status: outcome.status };
+      this.notBefore = Date.now() + Math.max(delay, policy.maxDelayMs);
+      this.attempts = 0;
+      this.options.onError?.({ ...this.unreachable(), attempts: this.lastRound.attempts });
+      return false;
+    }
+    this.attempts = 0;
+    this.notBefore = 0;
+    this.lastRound = undefined;
+    this.queue.removeHead(batch.length);
+    if (outcome.kind === "delivered") {
+      this.ledger.deliver(batch.length, outcome.results);
+      return true;
+    }
+    this.refused(batch, outcome);
+    return true;
+  }
+
+  /**
+   * A 4xx. When the server named the records at fault (422 `issues[].index`, 409 conflicts), only those are
+   * dropped and the others go again at once; otherwise the batch is.
+   */
+  private refused(batch: QueuedRecord[], outcome: Refusal): void {
+    const { status, code } = outcome;
+    const faulty = faultyRecords(batch.length, outcome);
+    if ((status === 422 || status === 409) && faulty.size > 0 && faulty.size < batch.length) {
+      for (const [index, issues] of faulty) {
+        const recordId = (batch[index] as QueuedRecord).recordId;
+        this.fail({ kind: "rejected", recordIds: [recordId], count: 1, status, code, issues, attempts: 1 });
+      }
+      const overflow = this.queue.unshift(batch.filter((_, index) => !faulty.has(index)));
+      if (overflow.length > 0) this.failDropped(overflow);
+      return;
+    }
+    const issues = [...faulty.values()].flat();
+    this.fail({
+      kind: "rejected",
+      recordIds: batch.map((entry) => entry.recordId),
+      count: batch.length,
+      status,
+      code,
+      ...(issues.length > 0 ? { issues } : {}),
+      attempts: 1,
+    });
+  }
+
+  private async post(batch: QueuedRecord[]): Promise<Outcome> {
+    const controller = new AbortController();
+    this.inFlight = controller;
+    try {
+      return await postBatch(this.endpoint, batch, {
+        ingestionKey: this.options.ingestionKey,
+        fetch: this.options.fetch ?? fetch,
+        signal: AbortSignal.any([
+          controller.signal,
+          AbortSignal.timeout(this.options.requestTimeoutMs ?? 5_000),
+        ]),
+      });
+    } finally {
+      if (this.inFlight === controller) this.inFlight = undefined;
+    }
+  }
+
+  private unreachable(): DeliveryFailure {
+    const failure: DeliveryFailure = {
+      kind: "unreachable",
+      recordIds: this.queue.ids(MAX_REPORTED_IDS),
+      count: this.queue.length,
+    };
+    const status = this.lastRound?.status ?? this.lastStatus;
+    if (status !== undefined) failure.status = status;
+    return failure;
+  }
+
+  /** What a flush that ends with records still queued reports about them. */
+  private stillBuffered(): DeliveryFailure | undefined {
+    if (this.queue.length === 0) return undefined;
+    return { ...this.unreachable(), attempts: this.lastRound?.attempts ?? this.attempts };
+  }
+
+  private failDropped(dropped: QueuedRecord[]): void {
+    this.fail({ kind: "overflow", recordIds: dropped.map((entry) => entry.recordId), count: dropped.length });
   }
 
   private fail(failure: DeliveryFailure): void {
-    this.unreported.push(failure);
+    this.ledger.fail(failure);
     this.options.onError?.(failure);
   }
-
-  /** One drain at a time, so batches keep their order and a record is never in two POSTs at once. */
-  private drain(): Promise<DeliveryReport> {
-    this.flushing = this.flushing.then(() => this.drainNow());
-    return this.flushing;
-  }
-
-  private async drainNow(): Promise<DeliveryReport> {
-    const report = emptyReport();
-    while (this.buffer.length > 0) {
-      const batch = this.buffer.splice(0, this.batchSize);
-      const outcome = await this.post(batch);
-      if (outcome.ok) {
-        report.delivered += batch.length;
-        report.results.push(...outcome.results);
-        continue;
-      }
-      report.failed.push(outcome.failure);
-      if (outcome.failure.kind === "unreachable") {
-        // Keep the records for the next flush (same recordIds: no duplicates), within the bound.
-        const room = (this.options.maxBuffer ?? 10_000) - this.buffer.length;
-        this.buffer.unshift(...batch.slice(0, Math.max(0, room)));
-        break;
-      }
-    }
-    return report;
-  }
-
-  private async post(
-    batch: CollectorRecord[],
-  ): Promise<{ ok: true; results: DeliveryResult[] } | { ok: false; failure: DeliveryFailure }> {
-    const recordIds = batch.map((record) => record.recordId);
-    const maxAttempts = Math.max(1, this.options.maxAttempts ?? 5);
-    const body = JSON.stringify({ records: batch });
-    let status: number | undefined;
-    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
-      let retryAfterMs: number | undefined;
-      try {
-        const response = await (this.options.fetch ?? fetch)(this.endpoint, {
-          method: "POST",
-          headers: {
-            "content-type": "application/json",
-            authorization: `Bearer ${this.options.ingestionKey}`,
-          },
-          body,
-          signal: AbortSignal.timeout(this.options.requestTimeoutMs ?? 10_000),
-        });
-        status = response.status;
-        const payload = (await response.json().catch(() => undefined)) as
-          | { results?: DeliveryResult[]; error?: { code?: string } }
-          | undefined;
-        if (response.ok) return { ok: true, results: Array.isArray(payload?.results) ? payload.results : [] };
-        if (status < 500 && status !== 429 && status !== 408) {
-          const code = typeof payload?.error?.code === "string" ? payload.error.code : undefined;
-          return { ok: false, failure: { kind: "rejected", recordIds, status, code, attempts: attempt } };
-        }
-        retryAfterMs = retryAfter(response.headers.get("retry-after"));
-      } catch {
-        status = undefined; // network error or timeout: retry
-      }
-      const maxDelay = this.options.maxDelayMs ?? 5_000;
-      if (attempt < maxAttempts) await sleep(Math.min(retryAfterMs ?? this.backoff(attempt), maxDelay));
-    }
-    return { ok: false, failure: { kind: "unreachable", recordIds, status, attempts: maxAttempts } };
-  }
-
-  private backoff(attempt: number): number {
-    const base = this.options.baseDelayMs ?? 200;
-    const capped = Math.min(this.options.maxDelayMs ?? 5_000, base * 2 ** (attempt - 1));
-    return capped / 2 + Math.random() * (capped / 2); // jitter: many agents must not retry in step
-  }
-}
-
-function retryAfter(header: string | null): number | undefined {
-  const seconds = header === null ? Number.NaN : Number(header);
-  return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
 }
 
 function withSlash(baseUrl: string | URL): string {
   const href = typeof baseUrl === "string" ? baseUrl : baseUrl.href;
   return href.endsWith("/") ? href : `${href}/`;
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function emptyReport(): DeliveryReport {
-  return { delivered: 0, failed: [], results: [] };
 }
