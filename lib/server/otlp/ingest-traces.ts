@@ -1,0 +1,226 @@
+import { createHash } from "node:crypto";
+import canonicalize from "canonicalize";
+import { findUnstorableStrings } from "@/lib/contract/storable";
+import { buildRecords, redactSpan, sessionKeyOf } from "@/lib/otlp";
+import type { OtlpSpan } from "@/lib/otlp/span";
+import {
+  deleteSpans,
+  insertSpans,
+  lockSessions,
+  readSpanHashes,
+  readSpansOfSessions,
+  type SpanRow,
+  spanKey,
+} from "../db/otlp-spans";
+import { isRecordStoredAlready, readStoredBodies } from "../db/records";
+import { inTransaction, type TransactionSql } from "../db/sql";
+import { type PreparedRecord, prepareRecord, sameContent } from "../ingest/prepare-records";
+import { dedupeWithinBatch, storeRecordsIn } from "../ingest/store-records";
+import type { SpanRejection } from "./normalise-spans";
+import { readExport } from "./read-export";
+
+export type TracesResult = {
+  rejected: SpanRejection[];
+  spans: { received: number; stored: number; duplicate: number };
+  records: { stored: number; duplicate: number };
+};
+
+/**
+ * POST /v1/traces: decode, redact (before anything is stored), then store the spans and re-assemble and ingest every
+ * touched session in one transaction. A span is rejected alone (partial success) when it cannot be read, conflicts
+ * with a stored span, cannot be mapped, or belongs to a session whose record the native path refuses; what is
+ * rejected is never left stored.
+ */
+export async function ingestTraces(request: Request): Promise<TracesResult> {
+  const decoded = await readExport(request);
+  const rejected = [...decoded.rejected];
+  const rows = new Map<string, SpanRow>();
+  let duplicateInExport = 0;
+  for (const span of decoded.spans) {
+    const row = rowOf(redactSpan(span));
+    const unstorable = findUnstorableStrings(row.span)[0];
+    const previous = rows.get(spanKey(row));
+    if (unstorable) rejected.push(rejection(row, "unstorable_string", `$.span${unstorable.path.slice(1)}`));
+    else if (previous === undefined) rows.set(spanKey(row), row);
+    else if (previous.contentHash === row.contentHash) duplicateInExport++;
+    else
+      rejected.push(
+        rejection(row, "span_conflict", "$", "the export holds this span twice with other content"),
+      );
+  }
+  const stored = await storeOnce([...rows.values()]);
+  rejected.push(...stored.rejected);
+  return {
+    rejected,
+    spans: {
+      received: decoded.spans.length + decoded.rejected.length,
+      stored: stored.spans,
+      duplicate: stored.duplicateSpans + duplicateInExport,
+    },
+    records: stored.records,
+  };
+}
+
+function rowOf(span: OtlpSpan): SpanRow {
+  const contentHash = createHash("sha256")
+    .update(canonicalize(span) ?? "")
+    .digest("hex");
+  return { traceId: span.traceId, spanId: span.spanId, sessionKey: sessionKeyOf(span), contentHash, span };
+}
+
+function rejection(
+  ids: { traceId: string; spanId: string },
+  code: string,
+  path: string,
+  message = "a kept value cannot be stored (NUL or an unpaired surrogate)",
+): SpanRejection {
+  return { traceId: ids.traceId, spanId: ids.spanId, path, code, message };
+}
+
+type StoreOutcome = {
+  rejected: SpanRejection[];
+  spans: number;
+  duplicateSpans: number;
+  records: { stored: number; duplicate: number };
+};
+
+/** As the native path: a record another request stored meanwhile makes the whole transaction run once more. */
+async function storeOnce(rows: SpanRow[]): Promise<StoreOutcome> {
+  if (rows.length === 0)
+    return { rejected: [], spans: 0, duplicateSpans: 0, records: { stored: 0, duplicate: 0 } };
+  try {
+    return await inTransaction((sql) => storeExport(sql, rows));
+  } catch (error) {
+    if (!isRecordStoredAlready(error)) throw error;
+    return inTransaction((sql) => storeExport(sql, rows));
+  }
+}
+
+async function storeExport(sql: TransactionSql, rows: SpanRow[]): Promise<StoreOutcome> {
+  await lockSessions(
+    sql,
+    rows.map((row) => row.sessionKey),
+  );
+  const inserted = await insertSpans(sql, rows);
+  const notInserted = rows.filter((row) => !inserted.has(spanKey(row)));
+  const hashOf = await readSpanHashes(sql, notInserted);
+  const rejected = notInserted
+    .filter((row) => hashOf.get(spanKey(row)) !== row.contentHash)
+    .map((row) => rejection(row, "span_conflict", "$", "a span with these ids is stored with other content"));
+  const duplicateSpans = notInserted.length - rejected.length;
+  const fresh = rows.filter((row) => inserted.has(spanKey(row)));
+  const assembled = await assembleSessions(sql, fresh);
+  rejected.push(...assembled.rejected);
+  const refusedSpans = fresh.filter((row) => assembled.refused.has(spanKey(row)));
+  await deleteSpans(sql, refusedSpans);
+  const batch = dedupeWithinBatch(assembled.records);
+  const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, "copy") : new Set<string>();
+  return {
+    rejected,
+    spans: fresh.length - refusedSpans.length,
+    duplicateSpans,
+    records: {
+      stored: batch.length - duplicates.size,
+      duplicate: assembled.records.length - batch.length + duplicates.size + assembled.storedAlready,
+    },
+  };
+}
+
+type Assembled = {
+  /** Records to store: new ones only (a record stored already with the same content is counted, not stored). */
+  records: PreparedRecord[];
+  storedAlready: number;
+  rejected: SpanRejection[];
+  /** Keys of this export's spans that are refused: removed from the store before commit. */
+  refused: Set<string>;
+};
+
+/**
+ * Rebuilds every session that got a new span from all its stored spans, in one read. A new span the mapping
+ * cannot use is refused and the session rebuilt without it; a session whose record the native validation refuses
+ * (secret guard, schema) or that conflicts with a stored record keeps none of this export's spans.
+ */
+async function assembleSessions(sql: TransactionSql, fresh: SpanRow[]): Promise<Assembled> {
+  const freshBySession = new Map<string, Set<string>>();
+  for (const row of fresh) {
+    const keys = freshBySession.get(row.sessionKey) ?? new Set();
+    keys.add(spanKey(row));
+    freshBySession.set(row.sessionKey, keys);
+  }
+  const spansBySession = await readSpansOfSessions(sql, [...freshBySession.keys()]);
+  const result: Assembled = { records: [], storedAlready: 0, rejected: [], refused: new Set() };
+  const bySession = new Map<string, PreparedRecord[]>();
+  let index = 0; // records of one export are numbered across sessions: the chain store orders ties by it
+  for (const [sessionKey, freshKeys] of freshBySession) {
+    let spans = spansBySession.get(sessionKey) ?? [];
+    let built = buildRecords(spans);
+    const unmappable = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
+    if (unmappable.length > 0) {
+      const bad = new Set(unmappable.map(spanKey));
+      spans = spans.filter((span) => !bad.has(spanKey(span)));
+      built = buildRecords(spans);
+      for (const problem of unmappable) {
+        result.refused.add(spanKey(problem));
+        result.rejected.push(rejection(problem, problem.code, "$", problem.message));
+      }
+    }
+    const prepared = built.records.map((record) => prepareRecord(record, index++));
+    const refusal = prepared.find((item) => !item.ok);
+    if (refusal && !refusal.ok) {
+      const issue = refusal.issues[0];
+      refuseSession(
+        result,
+        freshKeys,
+        `record_${refusal.code}`,
+        `the session's record is refused: ${issue ? `${issue.code} at ${issue.path}` : refusal.code}`,
+      );
+      continue;
+    }
+    bySession.set(
+      sessionKey,
+      prepared.flatMap((item) => (item.ok ? [item.prepared] : [])),
+    );
+  }
+  await setStoredRecordsAside(sql, bySession, freshBySession, result);
+  return result;
+}
+
+function refuseSession(result: Assembled, freshKeys: Set<string>, code: string, message: string) {
+  for (const key of freshKeys) {
+    if (result.refused.has(key)) continue;
+    result.refused.add(key);
+    const [traceId = "", spanId = ""] = key.split("/");
+    result.rejected.push(rejection({ traceId, spanId }, code, "$", message));
+  }
+}
+
+/**
+ * A rebuilt record whose recordId is stored with the same content is nothing new (the chain has not changed);
+ * with other content it is a conflict, which refuses its session instead of the whole export.
+ */
+async function setStoredRecordsAside(
+  sql: TransactionSql,
+  bySession: Map<string, PreparedRecord[]>,
+  freshBySession: Map<string, Set<string>>,
+  result: Assembled,
+) {
+  const all = [...bySession.values()].flat();
+  const bodyOf = await readStoredBodies(
+    sql,
+    all.map((item) => item.record.recordId),
+  );
+  for (const [sessionKey, records] of bySession) {
+    const stored = records.filter((item) => bodyOf.has(item.record.recordId));
+    const conflict = stored.find((item) => {
+      const body = bodyOf.get(item.record.recordId) as string;
+      return body !== item.json && !sameContent(JSON.parse(body), item.record);
+    });
+    if (conflict) {
+      const message = "the session's record conflicts with a stored record of the same recordId";
+      refuseSession(result, freshBySession.get(sessionKey) ?? new Set(), "record_conflict", message);
+      continue;
+    }
+    result.storedAlready += stored.length;
+    result.records.push(...records.filter((item) => !bodyOf.has(item.record.recordId)));
+  }
+}
