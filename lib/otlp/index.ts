@@ -45,6 +45,7 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
   const records: unknown[] = [];
   const problems: Problem[] = [];
   const sorted = [...spans].sort((a, b) => compareIds(a, b));
+  const sessionHash = sha256Hex(JSON.stringify(sorted)).slice(0, 40);
   const observedNs = sorted.reduce(
     (max, span) => maxNs(max, span.startTimeUnixNano, span.endTimeUnixNano),
     0n,
@@ -59,12 +60,12 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
       });
       continue;
     }
-    records.push(recordOf(span, sorted, observedNs));
+    records.push(recordOf(span, sessionHash, observedNs));
   }
   return { records, problems };
 }
 
-function recordOf(span: OtlpSpan, session: OtlpSpan[], observedNs: bigint) {
+function recordOf(span: OtlpSpan, sessionHash: string, observedNs: bigint) {
   const text = (value: unknown, fallback: string) => (typeof value === "string" ? value : fallback);
   const a = span.attributes;
   const ended = span.endTimeUnixNano !== "0";
@@ -72,7 +73,7 @@ function recordOf(span: OtlpSpan, session: OtlpSpan[], observedNs: bigint) {
   const version = text(a["mcp.protocol.version"], "2025-06-18");
   return {
     schemaVersion: 1,
-    recordId: `otlp:${sha256Hex(JSON.stringify(session)).slice(0, 40)}:${span.spanId}`,
+    recordId: `otlp:${sessionHash}:${span.spanId}`,
     chainId: `otlp:${span.traceId}:${span.spanId}`,
     observedAt: isoOf(observedNs),
     session: {

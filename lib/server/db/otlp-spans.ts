@@ -1,5 +1,4 @@
 import type { OtlpSpan } from "@/lib/otlp/span";
-import { jsonRows } from "./json-rows";
 import { prepared, type Sql } from "./sql";
 
 /** A redacted span as the otlp_spans table keeps it. */
@@ -27,32 +26,68 @@ export async function lockSessions(sql: Sql, sessionKeys: string[]): Promise<voi
   await sql.query(LOCK_SESSIONS, [[...new Set(sessionKeys)].sort()]);
 }
 
-const INSERT_SPANS = prepared(
-  "receipt_insert_otlp_spans",
-  `insert into otlp_spans (trace_id, span_id, session_key, content_hash, span)
-    select trace_id, span_id, session_key, content_hash, span
-      from json_to_recordset($1::json)
-        as r(trace_id text, span_id text, session_key text, content_hash text, span jsonb)
-    on conflict (trace_id, span_id) do nothing
-    returning trace_id, span_id`,
-);
+// Planned on every call, not prepared: its reads' best plan depends on the table's size (docs/ARCHITECTURE.md).
+const INSERT_SPANS = `with input as (
+      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::json[])
+        as r(trace_id, span_id, session_key, content_hash, span)
+    ), inserted as (
+      insert into otlp_spans (trace_id, span_id, session_key, content_hash, span)
+        select trace_id, span_id, session_key, content_hash, span from input order by trace_id, span_id
+        on conflict (trace_id, span_id) do nothing
+        returning trace_id, span_id
+    )
+    select 'inserted' as kind, trace_id, span_id, null::text as session_key, null::text as content_hash,
+        null::json as span
+      from inserted
+    union all
+    select 'same ids', s.trace_id, s.span_id, null, s.content_hash, null
+      from otlp_spans s join input i on s.trace_id = i.trace_id and s.span_id = i.span_id
+    union all
+    select 'in session', s.trace_id, s.span_id, s.session_key, null, s.span
+      from otlp_spans s where s.session_key in (select session_key from input)`;
 
-/** Inserts an export's spans in one statement; returns the keys (`spanKey`) of those that were not stored yet. */
-export async function insertSpans(sql: Sql, rows: SpanRow[]): Promise<Set<string>> {
-  if (rows.length === 0) return new Set();
-  const sorted = [...rows].sort((a, b) => (spanKey(a) < spanKey(b) ? -1 : 1)); // one order: waits, no deadlock
-  const inserted = await sql.query<{ trace_id: string; span_id: string }>(INSERT_SPANS, [
-    jsonRows(
-      sorted.map((row) => ({
-        trace_id: row.traceId,
-        span_id: row.spanId,
-        session_key: row.sessionKey,
-        content_hash: row.contentHash,
-        span: row.span,
-      })),
-    ),
+export type InsertedSpans = {
+  /** Keys (`spanKey`) of the rows this statement stored. */
+  inserted: Set<string>;
+  /** Content hashes of the rows with the same ids that were stored before. */
+  storedHashes: Map<string, string>;
+  /** The spans stored before in the sessions of `rows`, by session key. */
+  storedBySession: Map<string, OtlpSpan[]>;
+};
+
+/**
+ * Inserts an export's spans in one statement, which also reads what was stored before it (its snapshot precedes its
+ * own insert): the hashes of rows with the same ids, and the other spans of the same sessions. One round trip
+ * where a re-assembly needs three.
+ */
+export async function insertSpans(sql: Sql, rows: SpanRow[]): Promise<InsertedSpans> {
+  const result: InsertedSpans = { inserted: new Set(), storedHashes: new Map(), storedBySession: new Map() };
+  if (rows.length === 0) return result;
+  const found = await sql.query<{
+    kind: "inserted" | "same ids" | "in session";
+    trace_id: string;
+    span_id: string;
+    session_key: string | null;
+    content_hash: string | null;
+    span: OtlpSpan | null;
+  }>(INSERT_SPANS, [
+    rows.map((row) => row.traceId),
+    rows.map((row) => row.spanId),
+    rows.map((row) => row.sessionKey),
+    rows.map((row) => row.contentHash),
+    rows.map((row) => JSON.stringify(row.span)),
   ]);
-  return new Set(inserted.map((row) => spanKey({ traceId: row.trace_id, spanId: row.span_id })));
+  for (const row of found) {
+    const key = spanKey({ traceId: row.trace_id, spanId: row.span_id });
+    if (row.kind === "inserted") result.inserted.add(key);
+    else if (row.kind === "same ids") result.storedHashes.set(key, row.content_hash ?? "");
+    else if (row.span && row.session_key !== null) {
+      const list = result.storedBySession.get(row.session_key) ?? [];
+      list.push(row.span);
+      result.storedBySession.set(row.session_key, list);
+    }
+  }
+  return result;
 }
 
 /** The content hashes of stored spans, by `spanKey`. */
@@ -70,22 +105,6 @@ export async function readSpanHashes(
   return new Map(
     rows.map((row) => [spanKey({ traceId: row.trace_id, spanId: row.span_id }), row.content_hash]),
   );
-}
-
-/** Every stored span of these sessions, grouped by session key, in one query. */
-export async function readSpansOfSessions(sql: Sql, sessionKeys: string[]): Promise<Map<string, OtlpSpan[]>> {
-  const bySession = new Map<string, OtlpSpan[]>();
-  if (sessionKeys.length === 0) return bySession;
-  const rows = await sql.query<{ session_key: string; span: OtlpSpan }>(
-    "select session_key, span from otlp_spans where session_key = any($1::text[])",
-    [sessionKeys],
-  );
-  for (const row of rows) {
-    const list = bySession.get(row.session_key) ?? [];
-    list.push(row.span);
-    bySession.set(row.session_key, list);
-  }
-  return bySession;
 }
 
 /** Removes spans this transaction stored and then refused (their session's record was not accepted). */

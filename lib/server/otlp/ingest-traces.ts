@@ -8,7 +8,6 @@ import {
   insertSpans,
   lockSessions,
   readSpanHashes,
-  readSpansOfSessions,
   type SpanRow,
   spanKey,
 } from "../db/otlp-spans";
@@ -84,32 +83,46 @@ type StoreOutcome = {
   records: { stored: number; duplicate: number };
 };
 
-/** As the native path: a record another request stored meanwhile makes the whole transaction run once more. */
+/**
+ * Records of sessions that had no span stored before cannot be stored yet, so the first try loads them without
+ * looking; as in the native path, a record stored meanwhile (a unique violation) runs the transaction again, now
+ * checking every rebuilt record against the stored ones.
+ */
+type RecordCheck = "new sessions unchecked" | "every record checked";
+
+const NOTHING_STORED: StoreOutcome = {
+  rejected: [],
+  spans: 0,
+  duplicateSpans: 0,
+  records: { stored: 0, duplicate: 0 },
+};
+
 async function storeOnce(rows: SpanRow[]): Promise<StoreOutcome> {
-  if (rows.length === 0)
-    return { rejected: [], spans: 0, duplicateSpans: 0, records: { stored: 0, duplicate: 0 } };
+  if (rows.length === 0) return NOTHING_STORED;
   try {
-    return await inTransaction((sql) => storeExport(sql, rows));
+    return await inTransaction((sql) => storeExport(sql, rows, "new sessions unchecked"));
   } catch (error) {
     if (!isRecordStoredAlready(error)) throw error;
-    return inTransaction((sql) => storeExport(sql, rows));
+    return inTransaction((sql) => storeExport(sql, rows, "every record checked"));
   }
 }
 
-async function storeExport(sql: TransactionSql, rows: SpanRow[]): Promise<StoreOutcome> {
+async function storeExport(sql: TransactionSql, rows: SpanRow[], check: RecordCheck): Promise<StoreOutcome> {
   await lockSessions(
     sql,
     rows.map((row) => row.sessionKey),
   );
-  const inserted = await insertSpans(sql, rows);
+  const { inserted, storedHashes, storedBySession } = await insertSpans(sql, rows);
   const notInserted = rows.filter((row) => !inserted.has(spanKey(row)));
-  const hashOf = await readSpanHashes(sql, notInserted);
+  // A row neither inserted nor in the statement's snapshot was committed meanwhile by another export.
+  const unseen = notInserted.filter((row) => !storedHashes.has(spanKey(row)));
+  const hashOf = new Map([...storedHashes, ...(await readSpanHashes(sql, unseen))]);
   const rejected = notInserted
     .filter((row) => hashOf.get(spanKey(row)) !== row.contentHash)
     .map((row) => rejection(row, "span_conflict", "$", "a span with these ids is stored with other content"));
   const duplicateSpans = notInserted.length - rejected.length;
   const fresh = rows.filter((row) => inserted.has(spanKey(row)));
-  const assembled = await assembleSessions(sql, fresh);
+  const assembled = await assembleSessions(sql, fresh, storedBySession, check);
   rejected.push(...assembled.rejected);
   const refusedSpans = fresh.filter((row) => assembled.refused.has(spanKey(row)));
   await deleteSpans(sql, refusedSpans);
@@ -140,14 +153,22 @@ type Assembled = {
  * cannot use is refused and the session rebuilt without it; a session whose record the native validation refuses
  * (secret guard, schema) or that conflicts with a stored record keeps none of this export's spans.
  */
-async function assembleSessions(sql: TransactionSql, fresh: SpanRow[]): Promise<Assembled> {
+async function assembleSessions(
+  sql: TransactionSql,
+  fresh: SpanRow[],
+  storedBySession: Map<string, OtlpSpan[]>,
+  check: RecordCheck,
+): Promise<Assembled> {
   const freshBySession = new Map<string, Set<string>>();
+  const spansBySession = new Map<string, OtlpSpan[]>();
   for (const row of fresh) {
     const keys = freshBySession.get(row.sessionKey) ?? new Set();
     keys.add(spanKey(row));
     freshBySession.set(row.sessionKey, keys);
+    const spans = spansBySession.get(row.sessionKey) ?? [...(storedBySession.get(row.sessionKey) ?? [])];
+    spans.push(row.span);
+    spansBySession.set(row.sessionKey, spans);
   }
-  const spansBySession = await readSpansOfSessions(sql, [...freshBySession.keys()]);
   const result: Assembled = { records: [], storedAlready: 0, rejected: [], refused: new Set() };
   const bySession = new Map<string, PreparedRecord[]>();
   let index = 0; // records of one export are numbered across sessions: the chain store orders ties by it
@@ -181,7 +202,12 @@ async function assembleSessions(sql: TransactionSql, fresh: SpanRow[]): Promise<
       prepared.flatMap((item) => (item.ok ? [item.prepared] : [])),
     );
   }
-  await setStoredRecordsAside(sql, bySession, freshBySession, result);
+  const grown = [...bySession.keys()].some((sessionKey) => storedBySession.has(sessionKey));
+  if (grown || check === "every record checked") {
+    await setStoredRecordsAside(sql, bySession, freshBySession, result);
+  } else {
+    for (const records of bySession.values()) result.records.push(...records);
+  }
   return result;
 }
 

@@ -4,7 +4,7 @@ CREATE TABLE "otlp_spans" (
     "span_id" TEXT NOT NULL,
     "session_key" TEXT NOT NULL,
     "content_hash" TEXT NOT NULL,
-    "span" JSONB NOT NULL,
+    "span" JSON NOT NULL,
     "received_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
 
     CONSTRAINT "otlp_spans_pkey" PRIMARY KEY ("trace_id","span_id")
