@@ -176,7 +176,8 @@ const UINT64_MAX = 18_446_744_073_709_551_615n;
 /** A fixed64 time in Unix nanoseconds, kept as a decimal string (a JS number loses nanoseconds). */
 function nanosOf(raw: unknown, path: string): string {
   if (raw === undefined || raw === null) return "0";
-  const text = typeof raw === "number" && Number.isSafeInteger(raw) && raw >= 0 ? String(raw) : raw;
+  // A JSON number past 2^53 was rounded by JSON.parse already; OTLP/JSON exporters send int64 as strings.
+  const text = typeof raw === "number" && Number.isInteger(raw) && raw >= 0 ? BigInt(raw).toString() : raw;
   if (typeof text !== "string" || !/^\d{1,20}$/.test(text) || BigInt(text) > UINT64_MAX) {
     throw new SpanError(path, "invalid_time", "expected Unix nanoseconds as an unsigned 64-bit integer");
   }
@@ -245,7 +246,7 @@ const INT64_MAX = 9_223_372_036_854_775_807n;
 
 /** An int64: a number when it is exact as one, else its decimal string (no precision is lost either way). */
 function intOf(raw: unknown, bad: (message: string) => SpanError): OtlpScalar {
-  if (typeof raw === "number" && Number.isSafeInteger(raw)) return raw;
+  if (typeof raw === "number" && Number.isInteger(raw) && Math.abs(raw) <= 2 ** 63) return raw;
   if (typeof raw !== "string" || !/^-?\d{1,19}$/.test(raw)) throw bad("intValue must be a 64-bit integer");
   const value = BigInt(raw);
   if (value < INT64_MIN || value > INT64_MAX) throw bad("intValue must be a 64-bit integer");
