@@ -173,18 +173,8 @@ async function assembleSessions(
   const bySession = new Map<string, PreparedRecord[]>();
   let index = 0; // records of one export are numbered across sessions: the chain store orders ties by it
   for (const [sessionKey, freshKeys] of freshBySession) {
-    let spans = spansBySession.get(sessionKey) ?? [];
-    let built = buildRecords(spans);
-    const unmappable = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
-    if (unmappable.length > 0) {
-      const bad = new Set(unmappable.map(spanKey));
-      spans = spans.filter((span) => !bad.has(spanKey(span)));
-      built = buildRecords(spans);
-      for (const problem of unmappable) {
-        result.refused.add(spanKey(problem));
-        result.rejected.push(rejection(problem, problem.code, "$", problem.message));
-      }
-    }
+    const built = rebuildSession(spansBySession.get(sessionKey) ?? [], freshKeys, result);
+    if (built === undefined) continue;
     const prepared = built.records.map((record) => prepareRecord(record, index++));
     const refusal = prepared.find((item) => !item.ok);
     if (refusal && !refusal.ok) {
@@ -209,6 +199,29 @@ async function assembleSessions(
     for (const records of bySession.values()) result.records.push(...records);
   }
   return result;
+}
+
+/**
+ * `buildRecords` over a session's spans; a new span it cannot map is refused and the session rebuilt without it.
+ * A mapping that throws refuses the session's new spans (`mapping_failed`) rather than the export with a 500.
+ */
+function rebuildSession(spans: OtlpSpan[], freshKeys: Set<string>, result: Assembled) {
+  try {
+    let built = buildRecords(spans);
+    const unmappable = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
+    if (unmappable.length === 0) return built;
+    const bad = new Set(unmappable.map(spanKey));
+    built = buildRecords(spans.filter((span) => !bad.has(spanKey(span))));
+    for (const problem of unmappable) {
+      result.refused.add(spanKey(problem));
+      result.rejected.push(rejection(problem, problem.code, "$", problem.message));
+    }
+    return built;
+  } catch (error) {
+    console.error("receipt: OTLP mapping failed:", error instanceof Error ? error.name : "unknown error");
+    refuseSession(result, freshKeys, "mapping_failed", "the session's spans could not be mapped to records");
+    return undefined;
+  }
 }
 
 function refuseSession(result: Assembled, freshKeys: Set<string>, code: string, message: string) {
