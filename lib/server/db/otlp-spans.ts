@@ -8,6 +8,8 @@ export type SpanRow = {
   sessionKey: string;
   contentHash: string;
   span: OtlpSpan;
+  /** `span` as stored (JSON text). */
+  json: string;
 };
 
 export const spanKey = (row: { traceId: string; spanId: string }) => `${row.traceId}/${row.spanId}`;
@@ -75,7 +77,7 @@ export async function insertSpans(sql: Sql, rows: SpanRow[]): Promise<InsertedSp
     rows.map((row) => row.spanId),
     rows.map((row) => row.sessionKey),
     rows.map((row) => row.contentHash),
-    rows.map((row) => JSON.stringify(row.span)),
+    rows.map((row) => row.json),
   ]);
   for (const row of found) {
     const key = spanKey({ traceId: row.trace_id, spanId: row.span_id });

@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import canonicalize from "canonicalize";
 import { findUnstorableStrings } from "@/lib/contract/storable";
 import { buildRecords, redactSpan, sessionKeyOf } from "@/lib/otlp";
 import type { OtlpSpan } from "@/lib/otlp/span";
@@ -60,11 +59,21 @@ export async function ingestTraces(request: Request): Promise<TracesResult> {
   };
 }
 
+/**
+ * The span's stored text is also what its content hash is taken over: normalisation builds every span with the same
+ * key order (attributes sorted), and redaction is a pure function of it, so equal content gives equal text.
+ */
 function rowOf(span: OtlpSpan): SpanRow {
-  const contentHash = createHash("sha256")
-    .update(canonicalize(span) ?? "")
-    .digest("hex");
-  return { traceId: span.traceId, spanId: span.spanId, sessionKey: sessionKeyOf(span), contentHash, span };
+  const json = JSON.stringify(span);
+  const contentHash = createHash("sha256").update(json).digest("hex");
+  return {
+    traceId: span.traceId,
+    spanId: span.spanId,
+    sessionKey: sessionKeyOf(span),
+    contentHash,
+    span,
+    json,
+  };
 }
 
 function rejection(

@@ -190,20 +190,25 @@ function optionalText(raw: unknown, path: string): string | undefined {
   return raw;
 }
 
-/** `attributes` of a span, event or resource: KeyValue pairs. A value OtlpSpan cannot hold (bytes, kvlist, an
- * empty AnyValue) is left out; a value that is not an AnyValue at all rejects the span. */
+/**
+ * `attributes` of a span, event or resource: KeyValue pairs. A value OtlpSpan cannot hold (bytes, kvlist, an empty
+ * AnyValue) is left out; a value that is not an AnyValue at all rejects the span. Keys come out sorted, so the same
+ * attributes sent in another order make the same span text (what duplicates are recognised by); the last of a
+ * repeated key wins.
+ */
 function attributesOf(parent: Record<string, unknown>, path: string): OtlpAttributes {
   const list = parent.attributes ?? [];
   if (!Array.isArray(list)) throw new SpanError(path, "invalid_attribute", "expected an array of KeyValue");
-  const attributes: OtlpAttributes = {};
+  const byKey = new Map<string, OtlpValue>();
   for (const [i, entry] of list.entries()) {
     if (!isObject(entry) || typeof entry.key !== "string") {
       throw new SpanError(`${path}[${i}]`, "invalid_attribute", "expected a KeyValue with a string key");
     }
     const value = anyValueOf(entry.value, `${path}[${i}].value`);
-    if (value !== undefined) attributes[entry.key] = value;
+    if (value !== undefined) byKey.set(entry.key, value);
+    else byKey.delete(entry.key);
   }
-  return attributes;
+  return Object.fromEntries([...byKey].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 function anyValueOf(raw: unknown, path: string): OtlpValue | undefined {
