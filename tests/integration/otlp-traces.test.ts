@@ -13,6 +13,9 @@ import {
   readStatus,
 } from "@/tests/support/otlp-spans";
 import { createTestDatabase } from "@/tests/support/test-database";
+import { buildRecords, redactSpan } from "@/lib/otlp";
+import { normaliseExport } from "@/lib/server/otlp/normalise-spans";
+import { decodeExportRequest } from "@/lib/server/otlp/otlp-proto";
 
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
@@ -156,6 +159,23 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
   });
 });
 
+describe("records stored before", () => {
+  it("an export whose records /api/v1/records stored already stores its spans and no record again", async () => {
+    const body = protobufBody([
+      mcpSpan({ method: "tools/call", tool: "echo", session: "sess-native-first" }),
+    ]);
+    const spans = normaliseExport(decodeExportRequest(body)).spans.map(redactSpan);
+    const { records } = buildRecords(spans);
+    expect(records.length).toBeGreaterThan(0);
+    expect((await apiClient(app.baseUrl, key).post(records)).status).toBe(200);
+    const before = await counts();
+    const response = await send(body);
+    expect(response.status).toBe(200);
+    expect(rejectedSpans(await protobufAnswer(response))).toBe(0);
+    expect(await counts()).toEqual({ spans: before.spans + 1, records: before.records });
+  });
+});
+
 describe("spans of one session across exports", () => {
   it("a session's spans sent in reverse order over two exports re-assemble one chain", async () => {
     const traceId = newTraceId();
@@ -186,7 +206,6 @@ describe("spans of one session across exports", () => {
   });
 
   it("concurrent exports of one session lose no span in the re-assembly", async () => {
-    const { buildRecords } = await import("@/lib/otlp");
     for (let round = 0; round < 4; round++) {
       const session = `sess-concurrent-${round}`;
       const exports = [0, 1, 2].map((i) =>

@@ -136,7 +136,9 @@ async function storeExport(sql: TransactionSql, rows: SpanRow[], check: RecordCh
   const refusedSpans = fresh.filter((row) => assembled.refused.has(spanKey(row)));
   await deleteSpans(sql, refusedSpans);
   const batch = dedupeWithinBatch(assembled.records);
-  const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, "copy") : new Set<string>();
+  // The second try cannot meet a stored recordId again: it skips them (a conflict found there refuses with 409).
+  const load = check === "every record checked" ? "skipping stored" : "copy";
+  const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, load) : new Set<string>();
   return {
     rejected,
     spans: fresh.length - refusedSpans.length,
