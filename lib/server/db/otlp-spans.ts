@@ -1,5 +1,6 @@
 import type { OtlpSpan } from "@/lib/otlp/span";
-import { prepared, type Sql } from "./sql";
+import { copyField, copyRow } from "./copy-text";
+import { prepared, type Sql, type TransactionSql } from "./sql";
 
 /** A redacted span as the otlp_spans table keeps it. */
 export type SpanRow = {
@@ -26,6 +27,48 @@ const LOCK_SESSIONS = prepared(
  */
 export async function lockSessions(sql: Sql, sessionKeys: string[]): Promise<void> {
   await sql.query(LOCK_SESSIONS, [[...new Set(sessionKeys)].sort()]);
+}
+
+/** A span of the export is stored already: the caller runs the transaction again with `insertSpans`. */
+export const isSpanStoredAlready = (error: unknown) =>
+  error instanceof Error &&
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint?: string }).constraint === "otlp_spans_pkey";
+
+/**
+ * The first try's load: COPY, the cheapest PostgreSQL has (no array parameters to escape and parse, no statement to
+ * plan). It cannot skip a stored span, so a re-sent or conflicting span fails the transaction, which then runs
+ * again with `insertSpans`. Rows go in key order, so two exports sharing spans wait for each other, never deadlock.
+ */
+export async function copySpans(sql: TransactionSql, rows: SpanRow[]): Promise<void> {
+  const sorted = [...rows].sort((a, b) => (spanKey(a) < spanKey(b) ? -1 : 1));
+  const text = sorted
+    .map((row) =>
+      copyRow([
+        copyField(row.traceId),
+        copyField(row.spanId),
+        copyField(row.sessionKey),
+        copyField(row.contentHash),
+        copyField(row.json),
+      ]),
+    )
+    .join("");
+  await sql.copyIn("copy otlp_spans (trace_id, span_id, session_key, content_hash, span) from stdin", text);
+}
+
+/** The spans stored in these sessions, by session key (read before this export's spans are loaded). */
+export async function readSessionSpans(sql: Sql, sessionKeys: string[]): Promise<Map<string, OtlpSpan[]>> {
+  const rows = await sql.query<{ session_key: string; span: OtlpSpan }>(
+    "select session_key, span from otlp_spans where session_key = any($1::text[])",
+    [[...new Set(sessionKeys)]],
+  );
+  const bySession = new Map<string, OtlpSpan[]>();
+  for (const row of rows) {
+    const list = bySession.get(row.session_key) ?? [];
+    list.push(row.span);
+    bySession.set(row.session_key, list);
+  }
+  return bySession;
 }
 
 // Planned on every call, not prepared: its reads' best plan depends on the table's size (docs/ARCHITECTURE.md).

@@ -4,8 +4,11 @@ import { buildRecords, redactSpan, sessionKeyOf } from "@/lib/otlp";
 import type { OtlpSpan } from "@/lib/otlp/span";
 import {
   deleteSpans,
+  copySpans,
   insertSpans,
+  isSpanStoredAlready,
   lockSessions,
+  readSessionSpans,
   readSpanHashes,
   type SpanRow,
   spanKey,
@@ -93,11 +96,12 @@ type StoreOutcome = {
 };
 
 /**
- * Records of sessions that had no span stored before cannot be stored yet, so the first try loads them without
- * looking; as in the native path, a record stored meanwhile (a unique violation) runs the transaction again, now
- * checking every rebuilt record against the stored ones.
+ * Two tries, as the native path makes: the first loads the spans with COPY and the records of sessions new to the
+ * store without a look-up (neither can be stored yet unless the export was sent before); a span or record met again
+ * (a unique violation) runs the transaction once more, now inserting spans one by one with ON CONFLICT and checking
+ * every rebuilt record against the stored ones.
  */
-type RecordCheck = "new sessions unchecked" | "every record checked";
+type Attempt = "optimistic" | "checked";
 
 const NOTHING_STORED: StoreOutcome = {
   rejected: [],
@@ -109,19 +113,19 @@ const NOTHING_STORED: StoreOutcome = {
 async function storeOnce(rows: SpanRow[]): Promise<StoreOutcome> {
   if (rows.length === 0) return NOTHING_STORED;
   try {
-    return await inTransaction((sql) => storeExport(sql, rows, "new sessions unchecked"));
+    return await inTransaction((sql) => storeExport(sql, rows, "optimistic"));
   } catch (error) {
-    if (!isRecordStoredAlready(error)) throw error;
-    return inTransaction((sql) => storeExport(sql, rows, "every record checked"));
+    if (!isSpanStoredAlready(error) && !isRecordStoredAlready(error)) throw error;
+    return inTransaction((sql) => storeExport(sql, rows, "checked"));
   }
 }
 
-async function storeExport(sql: TransactionSql, rows: SpanRow[], check: RecordCheck): Promise<StoreOutcome> {
+async function storeExport(sql: TransactionSql, rows: SpanRow[], attempt: Attempt): Promise<StoreOutcome> {
   await lockSessions(
     sql,
     rows.map((row) => row.sessionKey),
   );
-  const { inserted, storedHashes, storedBySession } = await insertSpans(sql, rows);
+  const { inserted, storedHashes, storedBySession } = await loadSpans(sql, rows, attempt);
   const notInserted = rows.filter((row) => !inserted.has(spanKey(row)));
   // A row neither inserted nor in the statement's snapshot was committed meanwhile by another export.
   const unseen = notInserted.filter((row) => !storedHashes.has(spanKey(row)));
@@ -131,13 +135,13 @@ async function storeExport(sql: TransactionSql, rows: SpanRow[], check: RecordCh
     .map((row) => rejection(row, "span_conflict", "$", "a span with these ids is stored with other content"));
   const duplicateSpans = notInserted.length - rejected.length;
   const fresh = rows.filter((row) => inserted.has(spanKey(row)));
-  const assembled = await assembleSessions(sql, fresh, storedBySession, check);
+  const assembled = await assembleSessions(sql, fresh, storedBySession, attempt);
   rejected.push(...assembled.rejected);
   const refusedSpans = fresh.filter((row) => assembled.refused.has(spanKey(row)));
   await deleteSpans(sql, refusedSpans);
   const batch = dedupeWithinBatch(assembled.records);
   // The second try cannot meet a stored recordId again: it skips them (a conflict found there refuses with 409).
-  const load = check === "every record checked" ? "skipping stored" : "copy";
+  const load = attempt === "checked" ? "skipping stored" : "copy";
   const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, load) : new Set<string>();
   return {
     rejected,
@@ -148,6 +152,17 @@ async function storeExport(sql: TransactionSql, rows: SpanRow[], check: RecordCh
       duplicate: assembled.records.length - batch.length + duplicates.size + assembled.storedAlready,
     },
   };
+}
+
+/** The spans' load of either try, and what was stored before it. */
+async function loadSpans(sql: TransactionSql, rows: SpanRow[], attempt: Attempt) {
+  if (attempt === "checked") return insertSpans(sql, rows);
+  const storedBySession = await readSessionSpans(
+    sql,
+    rows.map((row) => row.sessionKey),
+  );
+  await copySpans(sql, rows);
+  return { inserted: new Set(rows.map(spanKey)), storedHashes: new Map<string, string>(), storedBySession };
 }
 
 type Assembled = {
@@ -168,7 +183,7 @@ async function assembleSessions(
   sql: TransactionSql,
   fresh: SpanRow[],
   storedBySession: Map<string, OtlpSpan[]>,
-  check: RecordCheck,
+  attempt: Attempt,
 ): Promise<Assembled> {
   const freshBySession = new Map<string, Set<string>>();
   const spansBySession = new Map<string, OtlpSpan[]>();
@@ -204,7 +219,7 @@ async function assembleSessions(
     );
   }
   const grown = [...bySession.keys()].some((sessionKey) => storedBySession.has(sessionKey));
-  if (grown || check === "every record checked") {
+  if (grown || attempt === "checked") {
     await setStoredRecordsAside(sql, bySession, freshBySession, result);
   } else {
     for (const records of bySession.values()) result.records.push(...records);
