@@ -141,6 +141,29 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
     expect((await counts()).spans).toBe(before.spans + 1);
   });
 
+  it("a receipt.* value that does not fit its field is a warning: the span is kept and its chain stored", async () => {
+    const before = await counts();
+    const span = mcpSpan({
+      method: "tools/call",
+      tool: "echo",
+      session: "sess-warning",
+      attributes: { "receipt.call.side_effect": "sometimes" },
+    });
+    const response = await send(jsonBody([span]), JSON_TYPE);
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      partialSuccess: { rejectedSpans: string; errorMessage: string };
+    };
+    expect(answer.partialSuccess.rejectedSpans).toBe("0");
+    expect(answer.partialSuccess.errorMessage).toMatch(
+      /^1 span\(s\) accepted with warnings: invalid_attribute/,
+    );
+    expect(answer.partialSuccess.errorMessage).toContain("receipt.call.side_effect");
+    const after = await counts();
+    expect(after.spans).toBe(before.spans + 1);
+    expect(after.records).toBe(before.records + 1);
+  });
+
   it("a session whose record the secret guard refuses keeps none of the export's spans", async () => {
     const before = await counts();
     const token = `ghp_${"A".repeat(36)}`;
@@ -208,15 +231,15 @@ describe("spans of one session across exports", () => {
   it("concurrent exports of one session lose no span in the re-assembly", async () => {
     for (let round = 0; round < 4; round++) {
       const session = `sess-concurrent-${round}`;
-      const exports = [0, 1, 2].map((i) =>
-        protobufBody([mcpSpan({ method: "tools/call", tool: `tool-${i}`, session, startMs: i * 1_000 })]),
+      const sent = [0, 1, 2].map((i) =>
+        mcpSpan({ method: "tools/call", tool: `tool-${i}`, session, startMs: i * 1_000 }),
       );
-      const answers = await Promise.all(exports.map((body) => send(body)));
+      const answers = await Promise.all(sent.map((span) => send(protobufBody([span]))));
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
-      const spans = await client.query(
-        "select span from otlp_spans where span->'attributes'->>'mcp.session.id' = $1",
-        [session],
-      );
+      // The stored span keeps mcp.session.id only as a hash: find the spans by their ids.
+      const spans = await client.query("select span from otlp_spans where span_id = any($1)", [
+        sent.map((span) => span.spanContext().spanId),
+      ]);
       expect(spans.rows).toHaveLength(3);
       // What the complete session builds must be stored: the last export saw every span of the session.
       const { records } = buildRecords(spans.rows.map((row) => row.span));

@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 // 5 MiB inflated, authenticated with an ingest key in `Authorization: Bearer`. Errors are google.rpc.Status bodies.
 const handle = apiRoute({ scope: "ingest" }, async ({ request }) => {
   const result = await ingestTraces(request);
-  return exportResponse(encodingOf(request) ?? "json", result.rejected);
+  return exportResponse(encodingOf(request) ?? "json", result.rejected, result.warnings);
 });
 
 export async function POST(request: Request, context: { params: Promise<Record<string, string>> }) {

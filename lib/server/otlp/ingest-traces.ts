@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { findUnstorableStrings } from "@/lib/contract/storable";
-import { buildRecords, redactSpan, sessionKeyOf } from "@/lib/otlp";
+import { buildRecords, type MappingProblem, PROBLEM_CODES, redactSpan, sessionKeyOf } from "@/lib/otlp";
 import type { OtlpSpan } from "@/lib/otlp/span";
 import {
   deleteSpans,
@@ -22,6 +22,8 @@ import { readExport } from "./read-export";
 
 export type TracesResult = {
   rejected: SpanRejection[];
+  /** Spans accepted without one of their attributes (a `receipt.*` value that does not fit its field). */
+  warnings: SpanRejection[];
   spans: { received: number; stored: number; duplicate: number };
   records: { stored: number; duplicate: number };
 };
@@ -53,6 +55,7 @@ export async function ingestTraces(request: Request): Promise<TracesResult> {
   rejected.push(...stored.rejected);
   return {
     rejected,
+    warnings: stored.warnings,
     spans: {
       received: decoded.spans.length + decoded.rejected.length,
       stored: stored.spans,
@@ -90,6 +93,7 @@ function rejection(
 
 type StoreOutcome = {
   rejected: SpanRejection[];
+  warnings: SpanRejection[];
   spans: number;
   duplicateSpans: number;
   records: { stored: number; duplicate: number };
@@ -105,6 +109,7 @@ type Attempt = "optimistic" | "checked";
 
 const NOTHING_STORED: StoreOutcome = {
   rejected: [],
+  warnings: [],
   spans: 0,
   duplicateSpans: 0,
   records: { stored: 0, duplicate: 0 },
@@ -145,6 +150,7 @@ async function storeExport(sql: TransactionSql, rows: SpanRow[], attempt: Attemp
   const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, load) : new Set<string>();
   return {
     rejected,
+    warnings: assembled.warnings,
     spans: fresh.length - refusedSpans.length,
     duplicateSpans,
     records: {
@@ -170,6 +176,7 @@ type Assembled = {
   records: PreparedRecord[];
   storedAlready: number;
   rejected: SpanRejection[];
+  warnings: SpanRejection[];
   /** Keys of this export's spans that are refused: removed from the store before commit. */
   refused: Set<string>;
 };
@@ -195,7 +202,13 @@ async function assembleSessions(
     spans.push(row.span);
     spansBySession.set(row.sessionKey, spans);
   }
-  const result: Assembled = { records: [], storedAlready: 0, rejected: [], refused: new Set() };
+  const result: Assembled = {
+    records: [],
+    storedAlready: 0,
+    rejected: [],
+    warnings: [],
+    refused: new Set(),
+  };
   const bySession = new Map<string, PreparedRecord[]>();
   let index = 0; // records of one export are numbered across sessions: the chain store orders ties by it
   for (const [sessionKey, freshKeys] of freshBySession) {
@@ -228,13 +241,18 @@ async function assembleSessions(
 }
 
 /**
- * `buildRecords` over a session's spans; a new span it cannot map is refused and the session rebuilt without it.
+ * `buildRecords` over a session's spans; a new span it cannot map is refused and the session rebuilt without it. A
+ * `receipt.*` value that does not fit its field leaves its span mapped without it: a warning, not a rejection.
  * A mapping that throws refuses the session's new spans (`mapping_failed`) rather than the export with a 500.
  */
 function rebuildSession(spans: OtlpSpan[], freshKeys: Set<string>, result: Assembled) {
   try {
     let built = buildRecords(spans);
-    const unmappable = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
+    const fresh = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
+    for (const problem of fresh.filter(isWarning)) {
+      result.warnings.push(rejection(problem, problem.code, "$", problem.message));
+    }
+    const unmappable = fresh.filter((problem) => !isWarning(problem));
     if (unmappable.length === 0) return built;
     const bad = new Set(unmappable.map(spanKey));
     built = buildRecords(spans.filter((span) => !bad.has(spanKey(span))));
@@ -249,6 +267,8 @@ function rebuildSession(spans: OtlpSpan[], freshKeys: Set<string>, result: Assem
     return undefined;
   }
 }
+
+const isWarning = (problem: MappingProblem) => problem.code === PROBLEM_CODES.invalidAttribute;
 
 function refuseSession(result: Assembled, freshKeys: Set<string>, code: string, message: string) {
   for (const key of freshKeys) {

@@ -9,11 +9,21 @@ const MESSAGE_REJECTIONS = 10;
 
 /**
  * The success answer: 200 with an ExportTraceServiceResponse in the request's encoding, with `partialSuccess` when
- * spans were rejected (their count, and what was wrong with the first ten, each by code, JSON path and ids).
+ * spans were rejected (their count, and what was wrong with the first ten, each by code, JSON path and ids). Spans
+ * accepted with an attribute left out are warnings: as the OTLP specification allows, `rejectedSpans` 0 and a
+ * non-empty message.
  */
-export function exportResponse(encoding: OtlpEncoding, rejected: SpanRejection[]): Response {
+export function exportResponse(
+  encoding: OtlpEncoding,
+  rejected: SpanRejection[],
+  warnings: SpanRejection[] = [],
+): Response {
   const partialSuccess: PartialSuccess | undefined =
-    rejected.length === 0 ? undefined : { rejectedSpans: rejected.length, errorMessage: summary(rejected) };
+    rejected.length > 0
+      ? { rejectedSpans: rejected.length, errorMessage: summary(rejected, "rejected") }
+      : warnings.length > 0
+        ? { rejectedSpans: 0, errorMessage: summary(warnings, "accepted with warnings") }
+        : undefined;
   if (encoding === "protobuf") {
     return new Response(Buffer.from(encodeExportResponse(partialSuccess)), {
       headers: { "content-type": "application/x-protobuf" },
@@ -27,13 +37,13 @@ export function exportResponse(encoding: OtlpEncoding, rejected: SpanRejection[]
   );
 }
 
-function summary(rejected: SpanRejection[]): string {
+function summary(rejected: SpanRejection[], verdict: "rejected" | "accepted with warnings"): string {
   const lines = rejected.slice(0, MESSAGE_REJECTIONS).map((item) => {
     const ids = item.traceId ? ` (span ${item.traceId}/${item.spanId ?? "?"})` : "";
     return `${item.code} at ${item.path}${ids}: ${item.message}`;
   });
   const more = rejected.length - lines.length;
-  return `${rejected.length} span(s) rejected: ${lines.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
+  return `${rejected.length} span(s) ${verdict}: ${lines.join("; ")}${more > 0 ? `; and ${more} more` : ""}`;
 }
 
 // The gRPC code a google.rpc.Status carries for each HTTP status Receipt answers with.
