@@ -1,0 +1,180 @@
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import {
+  chainsOfRun,
+  expectAcceptedExports,
+  requestVerdict,
+  rowsContaining,
+  runAgent,
+} from "@/tests/support/otlp-agent";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// A real agent process — MCP SDK client, server-everything, an OpenTelemetry instrumentation from npm or the
+// semantic conventions set by hand, the real OTLP exporters — reporting to a running Receipt at /v1/traces.
+// Every assertion reads what Receipt stored and decided through its read API or its database.
+
+const marker = `otlp-marker-${randomBytes(6).toString("hex")}`;
+let db: { url: string; drop: () => Promise<void> };
+let app: RunningApp;
+let key: string;
+let api: ReturnType<typeof apiClient>;
+const runIds: string[] = [];
+const runId = (name: string) => {
+  const id = `otlp-${name}-${randomBytes(4).toString("hex")}`;
+  runIds.push(id);
+  return id;
+};
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  app = await startApp(db.url);
+  key = createKeyWithCli(db.url, "otlp-e2e", ["ingest", "read"]);
+  api = apiClient(app.baseUrl, key);
+});
+
+afterAll(async () => {
+  await app?.stop();
+  await db?.drop();
+});
+
+const agent = (config: Omit<Parameters<typeof runAgent>[0], "endpoint" | "key">) =>
+  runAgent({ endpoint: app.baseUrl, key, ...config });
+
+describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)", () => {
+  it("stdio, protobuf exporter: a plain success, an isError result and a client timeout", async () => {
+    const id = runId("traceloop-stdio");
+    const report = await agent({
+      exporter: "proto",
+      transport: "stdio",
+      instrumentation: "traceloop",
+      runId: id,
+      calls: [
+        { tool: "echo", arguments: { message: marker } },
+        { tool: "get-sum", arguments: { a: marker, b: 1 } },
+        { tool: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 }, timeoutMs: 300 },
+      ],
+    });
+    expect(report.calls.map((c) => c.kind)).toEqual(["result", "isError", "thrown"]);
+    expectAcceptedExports(report);
+
+    const chains = await chainsOfRun(api.get, id);
+    expect([...chains.keys()].sort()).toEqual(["echo", "get-sum", "trigger-long-running-operation"]);
+    // No receipt.* evidence: never healthy, whatever layer decides.
+    expect(chains.get("echo")?.state).not.toBe("healthy");
+    expect(requestVerdict(chains.get("get-sum") ?? fail())).toEqual({
+      state: "tool_failed",
+      reason: "request.tool_error",
+    });
+    // -32001 is the SDK's own timeout: no response, and a write may have happened (side effect unknown).
+    expect(requestVerdict(chains.get("trigger-long-running-operation") ?? fail()).state).toBe(
+      "effect_unknown",
+    );
+  });
+
+  it("Streamable HTTP, JSON exporter: the session's chain arrives and is not healthy without receipts", async () => {
+    const id = runId("traceloop-http");
+    const report = await agent({
+      exporter: "json",
+      transport: "http",
+      instrumentation: "traceloop",
+      runId: id,
+      calls: [{ tool: "echo", arguments: { message: marker } }],
+    });
+    expectAcceptedExports(report);
+    expect(report.sessionId).toBeTruthy();
+    const chains = await chainsOfRun(api.get, id);
+    expect([...chains.keys()]).toEqual(["echo"]);
+    expect(chains.get("echo")?.state).not.toBe("healthy");
+    expect(chains.get("echo")?.transport).toBe("streamable-http");
+  });
+});
+
+describe("the semantic conventions set by hand, through the OpenTelemetry SDK and exporters", () => {
+  it("full receipt.* evidence over stdio, one span per export (JSON): healthy with strong evidence", async () => {
+    const id = runId("conventions-full");
+    const report = await agent({
+      exporter: "json",
+      transport: "stdio",
+      instrumentation: "conventions",
+      processor: "simple",
+      receiptSession: true,
+      runId: id,
+      calls: [
+        {
+          tool: "echo",
+          arguments: { message: marker },
+          receipt: {
+            "receipt.call.side_effect": "none",
+            "receipt.call.deadline_ms": 30_000,
+            "receipt.call.inactivity_ms": 30_000,
+            "receipt.call.expected_verifier": "test",
+          },
+          outcome: { verifier: "test", verdict: "pass", receipt: "echo-matched" },
+        },
+      ],
+    });
+    expect(report.calls.map((c) => c.kind)).toEqual(["result"]);
+    expectAcceptedExports(report);
+    expect(report.exports.length, "one export per span").toBeGreaterThanOrEqual(4);
+    const echo = (await chainsOfRun(api.get, id)).get("echo") ?? fail();
+    expect({ state: echo.state, reason: echo.reasons[0], evidence: echo.evidence }).toEqual({
+      state: "healthy",
+      reason: "outcome.verified",
+      evidence: "strong",
+    });
+    expect(echo.transport).toBe("stdio");
+    expect(echo.server?.name).toBe("mcp-servers/everything");
+  });
+
+  it("plain conventions over Streamable HTTP (protobuf): success, isError and a JSON-RPC error", async () => {
+    const id = runId("conventions-plain");
+    const report = await agent({
+      exporter: "proto",
+      transport: "http",
+      instrumentation: "conventions",
+      runId: id,
+      calls: [
+        { tool: "echo", arguments: { message: marker } },
+        { tool: "get-sum", arguments: { a: marker, b: 1 } },
+        // Arguments that are not an object: server-everything answers a JSON-RPC error (-32603), not a result.
+        { tool: "get-env", arguments: marker as unknown as Record<string, unknown> },
+      ],
+    });
+    expect(report.calls).toEqual([
+      { tool: "echo", kind: "result" },
+      { tool: "get-sum", kind: "isError" },
+      { tool: "get-env", kind: "thrown", code: -32603 },
+    ]);
+    expectAcceptedExports(report);
+    const chains = await chainsOfRun(api.get, id);
+    expect([...chains.keys()].sort()).toEqual(["echo", "get-env", "get-sum"]);
+    const echo = chains.get("echo") ?? fail();
+    expect(echo.state === "healthy" && echo.evidence === "strong", "plain call healthy-strong").toBe(false);
+    expect(requestVerdict(chains.get("get-sum") ?? fail())).toEqual({
+      state: "tool_failed",
+      reason: "request.tool_error",
+    });
+    // -32603 is not in the caller set (contract rule 13): the server failed.
+    expect(requestVerdict(chains.get("get-env") ?? fail())).toEqual({
+      state: "tool_failed",
+      reason: "request.server_error",
+    });
+    // All three chains belong to the one MCP session the conventions named (mcp.session.id).
+    expect(new Set([...chains.values()].map((c) => c.sessionId)).size).toBe(1);
+  });
+});
+
+describe("redaction", () => {
+  it("stores no argument or result value anywhere: every table of the database, and the server's output", async () => {
+    expect(runIds.length, "the agent runs above happened").toBeGreaterThanOrEqual(4);
+    // The search itself works: each run's client name is stored.
+    expect(Object.keys(await rowsContaining(db.url, runIds[0] ?? "")).length).toBeGreaterThan(0);
+    expect(await rowsContaining(db.url, marker)).toEqual({});
+    expect(app.output()).not.toContain(marker);
+  });
+});
+
+function fail(): never {
+  throw new Error("chain missing");
+}
