@@ -112,12 +112,39 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
           },
           outcome: { verifier: "test", verdict: "pass", receipt: "echo-matched" },
         },
+        {
+          tool: "get-sum",
+          arguments: { a: 40, b: 2 },
+          receipt: {
+            "receipt.call.side_effect": "write",
+            "receipt.call.operation_key": "sum-42",
+            "receipt.call.deadline_ms": 30_000,
+            "receipt.call.inactivity_ms": 30_000,
+          },
+          effect: { status: "committed", receipt: "sums/42" },
+          outcome: { verifier: "db_row", verdict: "fail", receipt: "row 42 missing" },
+        },
+        { tool: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 }, timeoutMs: 300 },
       ],
     });
-    expect(report.calls.map((c) => c.kind)).toEqual(["result"]);
+    expect(report.calls.map((c) => c.kind)).toEqual(["result", "result", "thrown"]);
     expectAcceptedExports(report);
-    expect(report.exports.length, "one export per span").toBeGreaterThanOrEqual(4);
-    const echo = (await chainsOfRun(api.get, id)).get("echo") ?? fail();
+    expect(report.exports.length, "one export per span").toBeGreaterThanOrEqual(6);
+    const chains = await chainsOfRun(api.get, id);
+    // The destination has the write but the verifier says the deliverable is wrong.
+    const sum = chains.get("get-sum") ?? fail();
+    expect({ state: sum.state, reason: sum.reasons[0], retrySafe: sum.retrySafe }).toEqual({
+      state: "false_success",
+      reason: "outcome.verifier_failed",
+      retrySafe: false,
+    });
+    // Timed out and cancelled (a notifications/cancelled span under the call), side effect not declared.
+    const slow = chains.get("trigger-long-running-operation") ?? fail();
+    expect({ state: slow.state, reasons: slow.reasons }).toEqual({
+      state: "effect_unknown",
+      reasons: ["effect.unreconciled", "request.cancelled"],
+    });
+    const echo = chains.get("echo") ?? fail();
     expect({ state: echo.state, reason: echo.reasons[0], evidence: echo.evidence }).toEqual({
       state: "healthy",
       reason: "outcome.verified",
