@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SpanShape } from "@/tests/fixtures/otlp-agent/protocol";
-import { runAgent } from "@/tests/support/otlp-agent";
+import { AGENT_TEST_TIMEOUT, runAgent } from "@/tests/support/otlp-agent";
 
 // What the MCP instrumentations really emit, captured in memory from the agent fixture against server-everything:
 // the shapes docs/OTLP.md maps, pinned so that an upgrade of an instrumentation that changes them fails here.
@@ -23,7 +23,9 @@ function byName(spans: SpanShape[] | undefined): Map<string, SpanShape> {
 }
 
 describe("@traceloop/instrumentation-mcp 0.27 (+ @arizeai/openinference-instrumentation-mcp)", () => {
-  it("one CLIENT span per request under a session span, traceloop.* attributes only, content included", async () => {
+  it("one CLIENT span per request under a session span, traceloop.* attributes only, content included", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const report = await runAgent({
       endpoint: "http://127.0.0.1:9",
       key: "unused",
@@ -89,7 +91,9 @@ describe("@traceloop/instrumentation-mcp 0.27 (+ @arizeai/openinference-instrume
 });
 
 describe("the conventions tracer (tests/fixtures/otlp-agent)", () => {
-  it("emits the MCP semantic conventions over Streamable HTTP, with mcp.session.id and _meta trace context", async () => {
+  it("emits the MCP semantic conventions over Streamable HTTP, with mcp.session.id and _meta trace context", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const report = await runAgent({
       endpoint: "http://127.0.0.1:9",
       key: "unused",

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
+  AGENT_TEST_TIMEOUT,
   chainsOfRun,
   expectAcceptedExports,
   requestVerdict,
@@ -42,7 +43,9 @@ const agent = (config: Omit<Parameters<typeof runAgent>[0], "endpoint" | "key">)
   runAgent({ endpoint: app.baseUrl, key, ...config });
 
 describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)", () => {
-  it("stdio, protobuf exporter: a plain success, an isError result and a client timeout", async () => {
+  it("stdio, protobuf exporter: a plain success, an isError result and a client timeout", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const id = runId("traceloop-stdio");
     const report = await agent({
       exporter: "proto",
@@ -72,7 +75,9 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
     );
   });
 
-  it("Streamable HTTP, JSON exporter: the session's chain arrives and is not healthy without receipts", async () => {
+  it("Streamable HTTP, JSON exporter: the session's chain arrives and is not healthy without receipts", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const id = runId("traceloop-http");
     const report = await agent({
       exporter: "json",
@@ -91,7 +96,9 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
 });
 
 describe("the semantic conventions set by hand, through the OpenTelemetry SDK and exporters", () => {
-  it("full receipt.* evidence over stdio, one span per export (JSON): healthy with strong evidence", async () => {
+  it("full receipt.* evidence over stdio, one span per export (JSON): healthy with strong evidence", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const id = runId("conventions-full");
     const report = await agent({
       exporter: "json",
@@ -154,7 +161,9 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     expect(echo.server?.name).toBe("mcp-servers/everything");
   });
 
-  it("plain conventions over Streamable HTTP (protobuf): success, isError and a JSON-RPC error", async () => {
+  it("plain conventions over Streamable HTTP (protobuf): success, isError and a JSON-RPC error", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     const id = runId("conventions-plain");
     const report = await agent({
       exporter: "proto",
@@ -193,7 +202,9 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
 });
 
 describe("redaction", () => {
-  it("stores no argument or result value anywhere: every table of the database, and the server's output", async () => {
+  it("stores no argument or result value anywhere: every table of the database, and the server's output", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
     expect(runIds.length, "the agent runs above happened").toBeGreaterThanOrEqual(4);
     // The search itself works: each run's client name is stored.
     expect(Object.keys(await rowsContaining(db.url, runIds[0] ?? "")).length).toBeGreaterThan(0);

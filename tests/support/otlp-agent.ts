@@ -9,6 +9,9 @@ import type { AgentConfig, AgentReport } from "@/tests/fixtures/otlp-agent/proto
 const root = path.resolve(import.meta.dirname, "../..");
 const AGENT = path.join(root, "tests/fixtures/otlp-agent/agent.ts");
 
+/** An agent run starts Node, tsx, the OpenTelemetry SDK and server-everything: seconds each on a loaded machine. */
+export const AGENT_TEST_TIMEOUT = 120_000;
+
 /** Runs the agent fixture as its own process (real MCP SDK, real instrumentation, real exporter) and reads its report. */
 export async function runAgent(config: Omit<AgentConfig, "serverPort">): Promise<AgentReport> {
   const full: AgentConfig =
