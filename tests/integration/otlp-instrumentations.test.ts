@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import type { ChainListItem } from "@/lib/dashboard/api-types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
@@ -63,16 +64,14 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
 
     const chains = await chainsOfRun(api.get, id);
     expect([...chains.keys()].sort()).toEqual(["echo", "get-sum", "trigger-long-running-operation"]);
-    // No receipt.* evidence: never healthy, whatever layer decides.
-    expect(chains.get("echo")?.state).not.toBe("healthy");
-    expect(requestVerdict(chains.get("get-sum") ?? fail())).toEqual({
-      state: "tool_failed",
-      reason: "request.tool_error",
-    });
+    // No receipt.* evidence: a success is unverified (contract rule 20), never healthy.
+    expect(verdict(chains.get("echo"))).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
+    expect(verdict(chains.get("get-sum"))).toEqual({ state: "tool_failed", reasons: ["request.tool_error"] });
     // -32001 is the SDK's own timeout: no response, and a write may have happened (side effect unknown).
-    expect(requestVerdict(chains.get("trigger-long-running-operation") ?? fail()).state).toBe(
-      "effect_unknown",
-    );
+    expect(verdict(chains.get("trigger-long-running-operation"))).toEqual({
+      state: "effect_unknown",
+      reasons: ["effect.unreconciled", "request.cancelled"],
+    });
   });
 
   it("Streamable HTTP, JSON exporter: the session's chain arrives and is not healthy without receipts", {
@@ -90,8 +89,7 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
     expect(report.sessionId).toBeTruthy();
     const chains = await chainsOfRun(api.get, id);
     expect([...chains.keys()]).toEqual(["echo"]);
-    expect(chains.get("echo")?.state).not.toBe("healthy");
-    expect(chains.get("echo")?.transport).toBe("streamable-http");
+    expect(verdict(chains.get("echo"))).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
   });
 });
 
@@ -187,15 +185,17 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     expect([...chains.keys()].sort()).toEqual(["echo", "get-env", "get-sum"]);
     const echo = chains.get("echo") ?? fail();
     expect(echo.state === "healthy" && echo.evidence === "strong", "plain call healthy-strong").toBe(false);
+    expect(verdict(echo)).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
     expect(requestVerdict(chains.get("get-sum") ?? fail())).toEqual({
       state: "tool_failed",
       reason: "request.tool_error",
     });
-    // -32603 is not in the caller set (contract rule 13): the server failed.
+    // -32603 is not in the caller set (contract rule 13): the server failed, and it may have written.
     expect(requestVerdict(chains.get("get-env") ?? fail())).toEqual({
       state: "tool_failed",
       reason: "request.server_error",
     });
+    expect(chains.get("get-env")?.retrySafe).toBe(false);
     // All three chains belong to the one MCP session the conventions named (mcp.session.id).
     expect(new Set([...chains.values()].map((c) => c.sessionId)).size).toBe(1);
   });
@@ -212,6 +212,10 @@ describe("redaction", () => {
     expect(app.output()).not.toContain(marker);
   });
 });
+
+function verdict(chain: ChainListItem | undefined) {
+  return { state: chain?.state, reasons: chain?.reasons };
+}
 
 function fail(): never {
   throw new Error("chain missing");
