@@ -13,11 +13,19 @@ const AGENT = path.join(root, "tests/fixtures/otlp-agent/agent.ts");
 export const AGENT_TEST_TIMEOUT = 120_000;
 
 /** Runs the agent fixture as its own process (real MCP SDK, real instrumentation, real exporter) and reads its report. */
-export async function runAgent(config: Omit<AgentConfig, "serverPort">): Promise<AgentReport> {
+export async function runAgent(
+  config: Omit<AgentConfig, "serverPort">,
+  env: Record<string, string> = {},
+): Promise<AgentReport> {
   const full: AgentConfig =
     config.transport === "http" ? { ...config, serverPort: await freePort() } : config;
+  // The agent sees no OTEL_* variable of the test runner's environment, only those the test gives it.
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_")),
+  );
   const child = spawn(process.execPath, ["--import", "tsx", AGENT, JSON.stringify(full)], {
     cwd: root,
+    env: { ...inherited, ...env } as NodeJS.ProcessEnv,
     stdio: ["ignore", "pipe", "pipe"],
   });
   let stdout = "";
