@@ -6,6 +6,7 @@ import {
   AGENT_TEST_TIMEOUT,
   chainsOfRun,
   expectAcceptedExports,
+  listChainsOfRun,
   requestVerdict,
   rowsContaining,
   runAgent,
@@ -157,6 +158,32 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     });
     expect(echo.transport).toBe("stdio");
     expect(echo.server?.name).toBe("mcp-servers/everything");
+  });
+
+  it("many calls whose spans are exported concurrently, one per export: every chain ends healthy", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
+    const id = runId("conventions-concurrent");
+    const count = 6;
+    const report = await agent({
+      exporter: "proto",
+      transport: "stdio",
+      instrumentation: "conventions",
+      processor: "simple",
+      receiptSession: true,
+      runId: id,
+      calls: Array.from({ length: count }, (_, i) => ({
+        tool: "echo",
+        arguments: { message: `${marker}-${i}` },
+        receipt: { "receipt.call.side_effect": "none" },
+        outcome: { verifier: "test", verdict: "pass" as const },
+      })),
+    });
+    expectAcceptedExports(report);
+    const calls = (await listChainsOfRun(api.get, id)).filter((chain) => chain.tool === "echo");
+    expect(calls.map((chain) => [chain.state, chain.reasons[0], chain.evidence])).toEqual(
+      Array.from({ length: count }, () => ["healthy", "outcome.verified", "strong"]),
+    );
   });
 
   it("plain conventions over Streamable HTTP (protobuf): success, isError and a JSON-RPC error", {

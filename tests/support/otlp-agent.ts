@@ -48,16 +48,24 @@ export function expectAcceptedExports(report: AgentReport) {
   expect(report.warnings, "OpenTelemetry SDK warnings").toEqual([]);
 }
 
-/** The chains of one agent run (its MCP client name), by tool, read back through the read API. */
+/** Every chain of one agent run (its MCP client name), read back through the read API. */
+export async function listChainsOfRun(
+  get: (pathAndQuery: string) => Promise<Response>,
+  runId: string,
+): Promise<ChainListItem[]> {
+  const response = await get(`/api/v1/chains?client=${encodeURIComponent(runId)}&limit=200`);
+  expect(response.status, "GET /api/v1/chains").toBe(200);
+  return ((await response.json()) as ChainPage).chains;
+}
+
+/** The tool-call chains of one agent run, by tool (a run calls each tool once). */
 export async function chainsOfRun(
   get: (pathAndQuery: string) => Promise<Response>,
   runId: string,
 ): Promise<Map<string, ChainListItem>> {
-  const response = await get(`/api/v1/chains?client=${encodeURIComponent(runId)}&limit=200`);
-  expect(response.status, "GET /api/v1/chains").toBe(200);
-  const page = (await response.json()) as ChainPage;
   const byTool = new Map<string, ChainListItem>();
-  for (const chain of page.chains) {
+  for (const chain of await listChainsOfRun(get, runId)) {
+    if (chain.tool === null) continue;
     expect(byTool.has(chain.tool ?? ""), `one chain per tool in run ${runId}`).toBe(false);
     byTool.set(chain.tool ?? "", chain);
   }
