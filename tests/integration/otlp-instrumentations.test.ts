@@ -1,69 +1,33 @@
-import { randomBytes } from "node:crypto";
-import type { ChainListItem } from "@/lib/dashboard/api-types";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
-import {
-  AGENT_TEST_TIMEOUT,
-  chainsOfRun,
-  expectAcceptedExports,
-  listChainsOfRun,
-  requestVerdict,
-  rowsContaining,
-  runAgent,
-} from "@/tests/support/otlp-agent";
-import { createTestDatabase } from "@/tests/support/test-database";
+import { describe, expect, it } from "vitest";
+import { AGENT_TEST_TIMEOUT, expectAcceptedExports, requestVerdict } from "@/tests/support/otlp-agent";
+import { receiptForThisFile, verdict } from "@/tests/support/otlp-receipt";
 
 // A real agent process — MCP SDK client, server-everything, an OpenTelemetry instrumentation from npm or the
 // semantic conventions set by hand, the real OTLP exporters — reporting to a running Receipt at /v1/traces.
 // Every assertion reads what Receipt stored and decided through its read API or its database.
 
-const marker = `otlp-marker-${randomBytes(6).toString("hex")}`;
-let db: { url: string; drop: () => Promise<void> };
-let app: RunningApp;
-let key: string;
-let api: ReturnType<typeof apiClient>;
-const runIds: string[] = [];
-const runId = (name: string) => {
-  const id = `otlp-${name}-${randomBytes(4).toString("hex")}`;
-  runIds.push(id);
-  return id;
-};
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  app = await startApp(db.url);
-  key = createKeyWithCli(db.url, "otlp-e2e", ["ingest", "read"]);
-  api = apiClient(app.baseUrl, key);
-});
-
-afterAll(async () => {
-  await app?.stop();
-  await db?.drop();
-});
-
-const agent = (config: Omit<Parameters<typeof runAgent>[0], "endpoint" | "key">) =>
-  runAgent({ endpoint: app.baseUrl, key, ...config });
+const receipt = receiptForThisFile();
 
 describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)", () => {
   it("stdio, protobuf exporter: a plain success, an isError result and a client timeout", {
     timeout: AGENT_TEST_TIMEOUT,
   }, async () => {
-    const id = runId("traceloop-stdio");
-    const report = await agent({
+    const id = receipt.runId("traceloop-stdio");
+    const report = await receipt.agent({
       exporter: "proto",
       transport: "stdio",
       instrumentation: "traceloop",
       runId: id,
       calls: [
-        { tool: "echo", arguments: { message: marker } },
-        { tool: "get-sum", arguments: { a: marker, b: 1 } },
+        { tool: "echo", arguments: { message: receipt.marker } },
+        { tool: "get-sum", arguments: { a: receipt.marker, b: 1 } },
         { tool: "trigger-long-running-operation", arguments: { duration: 5, steps: 5 }, timeoutMs: 300 },
       ],
     });
     expect(report.calls.map((c) => c.kind)).toEqual(["result", "isError", "thrown"]);
     expectAcceptedExports(report);
 
-    const chains = await chainsOfRun(api.get, id);
+    const chains = await receipt.chains(id);
     expect([...chains.keys()].sort()).toEqual(["echo", "get-sum", "trigger-long-running-operation"]);
     // No receipt.* evidence: a success is unverified (contract rule 20), never healthy.
     expect(verdict(chains.get("echo"))).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
@@ -78,17 +42,17 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
   it("Streamable HTTP, JSON exporter: the session's chain arrives and is not healthy without receipts", {
     timeout: AGENT_TEST_TIMEOUT,
   }, async () => {
-    const id = runId("traceloop-http");
-    const report = await agent({
+    const id = receipt.runId("traceloop-http");
+    const report = await receipt.agent({
       exporter: "json",
       transport: "http",
       instrumentation: "traceloop",
       runId: id,
-      calls: [{ tool: "echo", arguments: { message: marker } }],
+      calls: [{ tool: "echo", arguments: { message: receipt.marker } }],
     });
     expectAcceptedExports(report);
     expect(report.sessionId).toBeTruthy();
-    const chains = await chainsOfRun(api.get, id);
+    const chains = await receipt.chains(id);
     expect([...chains.keys()]).toEqual(["echo"]);
     expect(verdict(chains.get("echo"))).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
   });
@@ -98,8 +62,8 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
   it("full receipt.* evidence over stdio, one span per export (JSON): healthy with strong evidence", {
     timeout: AGENT_TEST_TIMEOUT,
   }, async () => {
-    const id = runId("conventions-full");
-    const report = await agent({
+    const id = receipt.runId("conventions-full");
+    const report = await receipt.agent({
       exporter: "json",
       transport: "stdio",
       instrumentation: "conventions",
@@ -109,7 +73,7 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
       calls: [
         {
           tool: "echo",
-          arguments: { message: marker },
+          arguments: { message: receipt.marker },
           receipt: {
             "receipt.call.side_effect": "none",
             "receipt.call.deadline_ms": 30_000,
@@ -136,7 +100,7 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     expect(report.calls.map((c) => c.kind)).toEqual(["result", "result", "thrown"]);
     expectAcceptedExports(report);
     expect(report.exports.length, "one export per span").toBeGreaterThanOrEqual(6);
-    const chains = await chainsOfRun(api.get, id);
+    const chains = await receipt.chains(id);
     // The destination has the write but the verifier says the deliverable is wrong.
     const sum = chains.get("get-sum") ?? fail();
     expect({ state: sum.state, reason: sum.reasons[0], retrySafe: sum.retrySafe }).toEqual({
@@ -159,47 +123,23 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     expect(echo.transport).toBe("stdio");
     expect(echo.server?.name).toBe("mcp-servers/everything");
   });
+});
 
-  it("many calls whose spans are exported concurrently, one per export: every chain ends healthy", {
-    timeout: AGENT_TEST_TIMEOUT,
-  }, async () => {
-    const id = runId("conventions-concurrent");
-    const count = 6;
-    const report = await agent({
-      exporter: "proto",
-      transport: "stdio",
-      instrumentation: "conventions",
-      processor: "simple",
-      receiptSession: true,
-      runId: id,
-      calls: Array.from({ length: count }, (_, i) => ({
-        tool: "echo",
-        arguments: { message: `${marker}-${i}` },
-        receipt: { "receipt.call.side_effect": "none" },
-        outcome: { verifier: "test", verdict: "pass" as const },
-      })),
-    });
-    expectAcceptedExports(report);
-    const calls = (await listChainsOfRun(api.get, id)).filter((chain) => chain.tool === "echo");
-    expect(calls.map((chain) => [chain.state, chain.reasons[0], chain.evidence])).toEqual(
-      Array.from({ length: count }, () => ["healthy", "outcome.verified", "strong"]),
-    );
-  });
-
+describe("the semantic conventions without receipt.* attributes", () => {
   it("plain conventions over Streamable HTTP (protobuf): success, isError and a JSON-RPC error", {
     timeout: AGENT_TEST_TIMEOUT,
   }, async () => {
-    const id = runId("conventions-plain");
-    const report = await agent({
+    const id = receipt.runId("conventions-plain");
+    const report = await receipt.agent({
       exporter: "proto",
       transport: "http",
       instrumentation: "conventions",
       runId: id,
       calls: [
-        { tool: "echo", arguments: { message: marker } },
-        { tool: "get-sum", arguments: { a: marker, b: 1 } },
+        { tool: "echo", arguments: { message: receipt.marker } },
+        { tool: "get-sum", arguments: { a: receipt.marker, b: 1 } },
         // Arguments that are not an object: server-everything answers a JSON-RPC error (-32603), not a result.
-        { tool: "get-env", arguments: marker as unknown as Record<string, unknown> },
+        { tool: "get-env", arguments: receipt.marker as unknown as Record<string, unknown> },
       ],
     });
     expect(report.calls).toEqual([
@@ -208,7 +148,7 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
       { tool: "get-env", kind: "thrown", code: -32603 },
     ]);
     expectAcceptedExports(report);
-    const chains = await chainsOfRun(api.get, id);
+    const chains = await receipt.chains(id);
     expect([...chains.keys()].sort()).toEqual(["echo", "get-env", "get-sum"]);
     const echo = chains.get("echo") ?? fail();
     expect(echo.state === "healthy" && echo.evidence === "strong", "plain call healthy-strong").toBe(false);
@@ -228,73 +168,11 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
   });
 });
 
-describe("zero-code configuration", () => {
-  it("an exporter configured only by OTEL_EXPORTER_OTLP_ENDPOINT and _HEADERS reaches Receipt", {
-    timeout: AGENT_TEST_TIMEOUT,
-  }, async () => {
-    const id = runId("env");
-    const report = await runAgent(
-      {
-        endpoint: "unused",
-        key: "unused",
-        exporter: "proto",
-        transport: "stdio",
-        instrumentation: "traceloop",
-        configuredByEnvironment: true,
-        runId: id,
-        calls: [{ tool: "echo", arguments: { message: marker } }],
-      },
-      {
-        // The base URL: the exporter appends /v1/traces. A header value's space is percent-encoded (W3C baggage format).
-        OTEL_EXPORTER_OTLP_ENDPOINT: app.baseUrl,
-        OTEL_EXPORTER_OTLP_HEADERS: `Authorization=Bearer%20${key}`,
-      },
-    );
-    expectAcceptedExports(report);
-    expect([...(await chainsOfRun(api.get, id)).keys()]).toEqual(["echo"]);
-  });
-});
-
-describe("duplicates", () => {
-  it("an exporter that sends every export twice stores each span once and each record once", {
-    timeout: AGENT_TEST_TIMEOUT,
-  }, async () => {
-    const id = runId("duplicates");
-    const report = await agent({
-      exporter: "proto",
-      transport: "stdio",
-      instrumentation: "conventions",
-      processor: "simple",
-      duplicateExports: true,
-      runId: id,
-      calls: [{ tool: "echo", arguments: { message: marker } }],
-    });
-    expectAcceptedExports(report);
-    const spansSent = report.exports.reduce((sum, e) => sum + e.spans, 0) / 2;
-    expect(report.exports.length % 2).toBe(0);
-    // The resource's service.name (the run id) is kept on every stored span.
-    expect((await rowsContaining(db.url, id))["public.otlp_spans"]).toBe(spansSent);
-    const echo = (await chainsOfRun(api.get, id)).get("echo") ?? fail();
-    expect(verdict(echo)).toEqual({ state: "unverified", reasons: ["outcome.no_receipt"] });
-    expect(echo.recordCount).toBe(1);
-  });
-});
-
 describe("redaction", () => {
-  it("stores no argument or result value anywhere: every table of the database, and the server's output", {
-    timeout: AGENT_TEST_TIMEOUT,
-  }, async () => {
-    expect(runIds.length, "the agent runs above happened").toBeGreaterThanOrEqual(6);
-    // The search itself works: each run's client name is stored.
-    expect(Object.keys(await rowsContaining(db.url, runIds[0] ?? "")).length).toBeGreaterThan(0);
-    expect(await rowsContaining(db.url, marker)).toEqual({});
-    expect(app.output()).not.toContain(marker);
+  it("stores no argument or result value anywhere: every table of the database, and the server's output", async () => {
+    await receipt.expectMarkerStoredNowhere(4);
   });
 });
-
-function verdict(chain: ChainListItem | undefined) {
-  return { state: chain?.state, reasons: chain?.reasons };
-}
 
 function fail(): never {
   throw new Error("chain missing");
