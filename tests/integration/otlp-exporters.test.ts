@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { AGENT_TEST_TIMEOUT, expectAcceptedExports, runAgent } from "@/tests/support/otlp-agent";
 import { receiptForThisFile, verdict } from "@/tests/support/otlp-receipt";
@@ -87,9 +88,38 @@ describe("duplicates", () => {
   });
 });
 
+describe("the secret guard", () => {
+  it("a kept attribute holding a credential: the exporter is told of rejected spans, and nothing holds it", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
+    const id = receipt.runId("secret");
+    // A GitHub token's shape, made at run time (the repository holds no credential-looking string).
+    const token = ["ghp", "_", randomBytes(18).toString("hex")].join("");
+    const report = await receipt.agent({
+      exporter: "json",
+      transport: "stdio",
+      instrumentation: "conventions",
+      runId: id,
+      calls: [
+        {
+          tool: "echo",
+          arguments: { message: receipt.marker },
+          outcome: { verifier: "test", verdict: "pass", receipt: token },
+        },
+      ],
+    });
+    expect(report.exports.filter((e) => e.code !== 0)).toEqual([]);
+    const partial = report.warnings.find((w) => w.includes("Partial Success"));
+    expect(partial, "the SDK logged the partial success").toBeDefined();
+    expect(partial).toMatch(/"rejectedSpans":"?[1-9]/);
+    expect(partial).not.toContain(token);
+    expect(await receipt.rowsContaining(token)).toEqual({});
+  });
+});
+
 describe("redaction", () => {
   it("stores no argument value anywhere: every table of the database, and the server's output", async () => {
-    await receipt.expectMarkerStoredNowhere(3);
+    await receipt.expectMarkerStoredNowhere(4);
   });
 });
 
