@@ -58,6 +58,48 @@ describe("off the shelf: @traceloop/instrumentation-mcp (+ Arize trace context)"
   });
 });
 
+describe("off the shelf, with the agent's receipt span around each call (docs/OTLP.md)", () => {
+  it("Traceloop over stdio (JSON): receipt.* and the outcome on the agent's span make the chain healthy", {
+    timeout: AGENT_TEST_TIMEOUT,
+  }, async () => {
+    const id = receipt.runId("traceloop-receipts");
+    const report = await receipt.agent({
+      exporter: "json",
+      transport: "stdio",
+      instrumentation: "traceloop",
+      runId: id,
+      calls: [
+        {
+          tool: "echo",
+          arguments: { message: receipt.marker },
+          receipt: { "receipt.call.side_effect": "none", "receipt.call.expected_verifier": "test" },
+          outcome: { verifier: "test", verdict: "pass", receipt: "echo-matched" },
+        },
+        {
+          tool: "get-sum",
+          arguments: { a: 40, b: 2 },
+          receipt: { "receipt.call.side_effect": "write", "receipt.call.operation_key": "sum-42" },
+          effect: { status: "committed", receipt: "sums/42" },
+          outcome: { verifier: "db_row", verdict: "fail" },
+        },
+      ],
+    });
+    expect(report.calls.map((c) => c.kind)).toEqual(["result", "result"]);
+    expectAcceptedExports(report);
+    const chains = await receipt.chains(id);
+    const echo = chains.get("echo");
+    expect({ ...verdict(echo), evidence: echo?.evidence }).toEqual({
+      state: "healthy",
+      reasons: ["outcome.verified"],
+      evidence: "strong",
+    });
+    expect(verdict(chains.get("get-sum"))).toEqual({
+      state: "false_success",
+      reasons: ["outcome.verifier_failed"],
+    });
+  });
+});
+
 describe("the semantic conventions set by hand, through the OpenTelemetry SDK and exporters", () => {
   it("full receipt.* evidence over stdio, one span per export (JSON): healthy with strong evidence", {
     timeout: AGENT_TEST_TIMEOUT,
@@ -170,7 +212,7 @@ describe("the semantic conventions without receipt.* attributes", () => {
 
 describe("redaction", () => {
   it("stores no argument or result value anywhere: every table of the database, and the server's output", async () => {
-    await receipt.expectMarkerStoredNowhere(4);
+    await receipt.expectMarkerStoredNowhere(5);
   });
 });
 
