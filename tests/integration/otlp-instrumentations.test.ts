@@ -142,6 +142,12 @@ describe("the semantic conventions set by hand, through the OpenTelemetry SDK an
     expect(report.calls.map((c) => c.kind)).toEqual(["result", "result", "thrown"]);
     expectAcceptedExports(report);
     expect(report.exports.length, "one export per span").toBeGreaterThanOrEqual(6);
+    // The first exports hold only the handshake: that gives no chain of its own, which nothing would supersede.
+    expect((await receipt.allChains(id)).map((chain) => chain.tool).sort()).toEqual([
+      "echo",
+      "get-sum",
+      "trigger-long-running-operation",
+    ]);
     const chains = await receipt.chains(id);
     // The destination has the write but the verifier says the deliverable is wrong.
     const sum = chains.get("get-sum") ?? fail();
