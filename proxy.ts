@@ -25,6 +25,7 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  // API paths only when percent-encoded: refuseMalformedPath is all the proxy does for them. /metrics is no page.
-  matcher: ["/((?!api/|_next/|metrics$|favicon\\.ico).*)", "/api/(.*%.*)"],
+  // API paths only when percent-encoded: refuseMalformedPath is all the proxy does for them. /metrics and the
+  // OTLP endpoint /v1/traces are no pages.
+  matcher: ["/((?!api/|_next/|metrics$|v1/traces$|favicon\\.ico).*)", "/api/(.*%.*)"],
 };

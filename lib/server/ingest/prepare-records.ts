@@ -28,19 +28,13 @@ export async function prepareRecords(inputs: unknown[]): Promise<PreparedRecord[
   let secretFound = false;
   for (const [index, input] of inputs.entries()) {
     if (index > 0 && index % RECORDS_BETWEEN_YIELDS === 0) await setImmediate();
-    const result = validateRecord(input);
+    const result = prepareRecord(input, index);
     if (!result.ok) {
       secretFound ||= result.code === "secret_detected";
       for (const issue of result.issues) issues.push({ index, ...issue });
       continue;
     }
-    prepared.push({
-      index,
-      record: result.record,
-      json: JSON.stringify(result.record),
-      observedAtMs: Date.parse(result.record.observedAt),
-      classification: classify(result.record),
-    });
+    prepared.push(result.prepared);
   }
   if (issues.length > 0) {
     throw secretFound
@@ -49,6 +43,25 @@ export async function prepareRecords(inputs: unknown[]): Promise<PreparedRecord[
   }
   rejectConflictsWithinBatch(prepared);
   return prepared;
+}
+
+/** One record: validated (schema, secret guard, storable text), then classified; or why it was refused. */
+export function prepareRecord(
+  input: unknown,
+  index: number,
+): { ok: true; prepared: PreparedRecord } | { ok: false; code: string; issues: Omit<ApiIssue, "index">[] } {
+  const result = validateRecord(input);
+  if (!result.ok) return { ok: false, code: result.code, issues: result.issues };
+  return {
+    ok: true,
+    prepared: {
+      index,
+      record: result.record,
+      json: JSON.stringify(result.record),
+      observedAtMs: Date.parse(result.record.observedAt),
+      classification: classify(result.record),
+    },
+  };
 }
 
 /** Deep equality of two JSON values, ignoring object key order. */

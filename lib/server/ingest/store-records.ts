@@ -10,7 +10,7 @@ import {
   readChainHeads,
   readStoredBodies,
 } from "../db/records";
-import { inTransaction, type Sql } from "../db/sql";
+import { inTransaction, type Sql, type TransactionSql } from "../db/sql";
 import { commitChainState } from "../chains/commit-chain-state";
 import { type PreparedRecord, recordConflict, sameContent } from "./prepare-records";
 
@@ -49,20 +49,31 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
 
 /** Returns the recordIds that were stored before (duplicates). */
 function storeBatch(items: PreparedRecord[], load: RecordLoad): Promise<Set<string>> {
-  return inTransaction(async (sql) => {
-    await lockChains(
-      sql,
-      items.map((item) => item.record.chainId),
-    );
-    const inserted = await insertRecords(sql, items, load);
-    const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
-    await rejectConflicts(sql, notInserted);
-    await advanceChains(sql, items, inserted);
-    return new Set(notInserted.map((item) => item.record.recordId));
-  });
+  return inTransaction((sql) => storeRecordsIn(sql, items, load));
 }
 
-function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
+/**
+ * The batch's writes inside the caller's transaction (`saveRecords`, and OTLP ingestion, which stores its spans in
+ * the same one): chain locks, records, conflicts (409), chain state, history and alerts. `items` come from
+ * `dedupeWithinBatch`. Returns the recordIds that were stored before (duplicates).
+ */
+export async function storeRecordsIn(
+  sql: TransactionSql,
+  items: PreparedRecord[],
+  load: RecordLoad,
+): Promise<Set<string>> {
+  await lockChains(
+    sql,
+    items.map((item) => item.record.chainId),
+  );
+  const inserted = await insertRecords(sql, items, load);
+  const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
+  await rejectConflicts(sql, notInserted);
+  await advanceChains(sql, items, inserted);
+  return new Set(notInserted.map((item) => item.record.recordId));
+}
+
+export function dedupeWithinBatch(batch: PreparedRecord[]): PreparedRecord[] {
   const byId = new Map<string, PreparedRecord>();
   for (const item of batch) if (!byId.has(item.record.recordId)) byId.set(item.record.recordId, item);
   // One insertion order for every batch, so concurrent batches sharing recordIds wait instead of deadlocking.

@@ -1,0 +1,163 @@
+import type { OtlpSpan } from "@/lib/otlp/span";
+import { copyField, copyRow } from "./copy-text";
+import { prepared, type Sql, type TransactionSql } from "./sql";
+
+/** A redacted span as the otlp_spans table keeps it. */
+export type SpanRow = {
+  traceId: string;
+  spanId: string;
+  sessionKey: string;
+  contentHash: string;
+  span: OtlpSpan;
+  /** `span` as stored (JSON text). */
+  json: string;
+};
+
+export const spanKey = (row: { traceId: string; spanId: string }) => `${row.traceId}/${row.spanId}`;
+
+const LOCK_SESSIONS = prepared(
+  "receipt_lock_otlp_sessions",
+  `select count(pg_advisory_xact_lock(hashtextextended('otlp-session:' || k, 0)))::int as locked
+      from (select unnest($1::text[]) as k order by 1) ordered`,
+);
+
+/**
+ * Serialises the exports that touch the same OTLP sessions: each re-assembles a session from all its stored spans,
+ * so a second export must see the first one's spans. Sorted, so two exports sharing sessions cannot deadlock.
+ */
+export async function lockSessions(sql: Sql, sessionKeys: string[]): Promise<void> {
+  await sql.query(LOCK_SESSIONS, [[...new Set(sessionKeys)].sort()]);
+}
+
+/** A span of the export is stored already: the caller runs the transaction again with `insertSpans`. */
+export const isSpanStoredAlready = (error: unknown) =>
+  error instanceof Error &&
+  (error as { code?: string }).code === "23505" &&
+  (error as { constraint?: string }).constraint === "otlp_spans_pkey";
+
+/**
+ * The first try's load: COPY, the cheapest PostgreSQL has (no array parameters to escape and parse, no statement to
+ * plan). It cannot skip a stored span, so a re-sent or conflicting span fails the transaction, which then runs
+ * again with `insertSpans`. Rows go in key order, so two exports sharing spans wait for each other, never deadlock.
+ */
+export async function copySpans(sql: TransactionSql, rows: SpanRow[]): Promise<void> {
+  const sorted = [...rows].sort((a, b) => (spanKey(a) < spanKey(b) ? -1 : 1));
+  const text = sorted
+    .map((row) =>
+      copyRow([
+        copyField(row.traceId),
+        copyField(row.spanId),
+        copyField(row.sessionKey),
+        copyField(row.contentHash),
+        copyField(row.json),
+      ]),
+    )
+    .join("");
+  await sql.copyIn("copy otlp_spans (trace_id, span_id, session_key, content_hash, span) from stdin", text);
+}
+
+/** The spans stored in these sessions, by session key (read before this export's spans are loaded). */
+export async function readSessionSpans(sql: Sql, sessionKeys: string[]): Promise<Map<string, OtlpSpan[]>> {
+  const rows = await sql.query<{ session_key: string; span: OtlpSpan }>(
+    "select session_key, span from otlp_spans where session_key = any($1::text[])",
+    [[...new Set(sessionKeys)]],
+  );
+  const bySession = new Map<string, OtlpSpan[]>();
+  for (const row of rows) {
+    const list = bySession.get(row.session_key) ?? [];
+    list.push(row.span);
+    bySession.set(row.session_key, list);
+  }
+  return bySession;
+}
+
+// Planned on every call, not prepared: its reads' best plan depends on the table's size (docs/ARCHITECTURE.md).
+const INSERT_SPANS = `with input as (
+      select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::json[])
+        as r(trace_id, span_id, session_key, content_hash, span)
+    ), inserted as (
+      insert into otlp_spans (trace_id, span_id, session_key, content_hash, span)
+        select trace_id, span_id, session_key, content_hash, span from input order by trace_id, span_id
+        on conflict (trace_id, span_id) do nothing
+        returning trace_id, span_id
+    )
+    select 'inserted' as kind, trace_id, span_id, null::text as session_key, null::text as content_hash,
+        null::json as span
+      from inserted
+    union all
+    select 'same ids', s.trace_id, s.span_id, null, s.content_hash, null
+      from otlp_spans s join input i on s.trace_id = i.trace_id and s.span_id = i.span_id
+    union all
+    select 'in session', s.trace_id, s.span_id, s.session_key, null, s.span
+      from otlp_spans s where s.session_key in (select session_key from input)`;
+
+export type InsertedSpans = {
+  /** Keys (`spanKey`) of the rows this statement stored. */
+  inserted: Set<string>;
+  /** Content hashes of the rows with the same ids that were stored before. */
+  storedHashes: Map<string, string>;
+  /** The spans stored before in the sessions of `rows`, by session key. */
+  storedBySession: Map<string, OtlpSpan[]>;
+};
+
+/**
+ * Inserts an export's spans in one statement, which also reads what was stored before it (its snapshot precedes its
+ * own insert): the hashes of rows with the same ids, and the other spans of the same sessions. One round trip
+ * where a re-assembly needs three.
+ */
+export async function insertSpans(sql: Sql, rows: SpanRow[]): Promise<InsertedSpans> {
+  const result: InsertedSpans = { inserted: new Set(), storedHashes: new Map(), storedBySession: new Map() };
+  if (rows.length === 0) return result;
+  const found = await sql.query<{
+    kind: "inserted" | "same ids" | "in session";
+    trace_id: string;
+    span_id: string;
+    session_key: string | null;
+    content_hash: string | null;
+    span: OtlpSpan | null;
+  }>(INSERT_SPANS, [
+    rows.map((row) => row.traceId),
+    rows.map((row) => row.spanId),
+    rows.map((row) => row.sessionKey),
+    rows.map((row) => row.contentHash),
+    rows.map((row) => row.json),
+  ]);
+  for (const row of found) {
+    const key = spanKey({ traceId: row.trace_id, spanId: row.span_id });
+    if (row.kind === "inserted") result.inserted.add(key);
+    else if (row.kind === "same ids") result.storedHashes.set(key, row.content_hash ?? "");
+    else if (row.span && row.session_key !== null) {
+      const list = result.storedBySession.get(row.session_key) ?? [];
+      list.push(row.span);
+      result.storedBySession.set(row.session_key, list);
+    }
+  }
+  return result;
+}
+
+/** The content hashes of stored spans, by `spanKey`. */
+export async function readSpanHashes(
+  sql: Sql,
+  keys: { traceId: string; spanId: string }[],
+): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const rows = await sql.query<{ trace_id: string; span_id: string; content_hash: string }>(
+    `select s.trace_id, s.span_id, s.content_hash
+      from otlp_spans s join unnest($1::text[], $2::text[]) as k(trace_id, span_id)
+        on s.trace_id = k.trace_id and s.span_id = k.span_id`,
+    [keys.map((key) => key.traceId), keys.map((key) => key.spanId)],
+  );
+  return new Map(
+    rows.map((row) => [spanKey({ traceId: row.trace_id, spanId: row.span_id }), row.content_hash]),
+  );
+}
+
+/** Removes spans this transaction stored and then refused (their session's record was not accepted). */
+export async function deleteSpans(sql: Sql, keys: { traceId: string; spanId: string }[]): Promise<void> {
+  if (keys.length === 0) return;
+  await sql.execute(
+    `delete from otlp_spans s using unnest($1::text[], $2::text[]) as k(trace_id, span_id)
+      where s.trace_id = k.trace_id and s.span_id = k.span_id`,
+    [keys.map((key) => key.traceId), keys.map((key) => key.spanId)],
+  );
+}

@@ -1,0 +1,97 @@
+import { gunzipSync } from "node:zlib";
+import { ApiError } from "../http/api-error";
+import { decodeExportRequest } from "./otlp-proto";
+import { type NormalisedExport, normaliseExport } from "./normalise-spans";
+
+/** The two OTLP/HTTP encodings; the answer, errors included, uses the request's. */
+export type OtlpEncoding = "protobuf" | "json";
+
+/** The native body limit, applied to the body as received and again after gzip is inflated. */
+export const MAX_EXPORT_BYTES = 5 * 1024 * 1024;
+
+export function encodingOf(request: Request): OtlpEncoding | undefined {
+  const type = (request.headers.get("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+  if (type === "application/x-protobuf") return "protobuf";
+  if (type === "application/json") return "json";
+  return undefined;
+}
+
+/** Reads and decodes `POST /v1/traces`: 415 for another type or encoding, 413 past 5 MiB, 400 if undecodable. */
+export async function readExport(request: Request): Promise<NormalisedExport> {
+  const encoding = encodingOf(request);
+  if (encoding === undefined) {
+    throw new ApiError(
+      415,
+      "unsupported_media_type",
+      "Content-Type must be application/x-protobuf or application/json",
+    );
+  }
+  const contentEncoding = (request.headers.get("content-encoding") ?? "identity").trim().toLowerCase();
+  if (contentEncoding !== "identity" && contentEncoding !== "gzip") {
+    throw new ApiError(415, "unsupported_content_encoding", "Content-Encoding must be gzip or identity");
+  }
+  const received = await readLimited(request);
+  const body = contentEncoding === "gzip" ? inflate(received) : received;
+  return encoding === "protobuf" ? decodeProtobuf(body) : decodeJson(body);
+}
+
+async function readLimited(request: Request): Promise<Buffer> {
+  const declared = Number(request.headers.get("content-length") ?? "NaN");
+  if (declared > MAX_EXPORT_BYTES) throw tooLarge();
+  if (!request.body) return Buffer.alloc(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_EXPORT_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/** zlib stops inflating at `maxOutputLength`, so a gzip bomb costs at most the limit in memory, never more. */
+function inflate(compressed: Buffer): Buffer {
+  try {
+    return gunzipSync(compressed, { maxOutputLength: MAX_EXPORT_BYTES });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE") throw tooLarge();
+    throw undecodable("invalid_gzip", "the body is not valid gzip");
+  }
+}
+
+function decodeProtobuf(body: Buffer): NormalisedExport {
+  let request: Record<string, unknown>;
+  try {
+    request = decodeExportRequest(body);
+  } catch {
+    throw undecodable("invalid_protobuf", "the body is not a protobuf ExportTraceServiceRequest");
+  }
+  return normaliseExport(request);
+}
+
+function decodeJson(body: Buffer): NormalisedExport {
+  let request: unknown;
+  try {
+    request = JSON.parse(body.toString("utf8"));
+  } catch {
+    throw undecodable("invalid_json", "the body is not valid JSON");
+  }
+  return normaliseExport(request);
+}
+
+function tooLarge() {
+  return new ApiError(
+    413,
+    "payload_too_large",
+    `the body exceeds ${MAX_EXPORT_BYTES} bytes (5 MiB), inflated`,
+  );
+}
+
+const undecodable = (code: string, message: string) =>
+  new ApiError(400, code, message, [{ path: "$", code, message }]);

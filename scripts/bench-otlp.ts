@@ -1,0 +1,141 @@
+/**
+ * OTLP ingestion against the native path (issue 18): `npm run build && npm run bench:otlp`.
+ *
+ * The production build on a throwaway database (as `bench:ingest`). Sessions of one `initialize` and four
+ * `tools/call` client spans, made by the OpenTelemetry SDK and serialised to protobuf by
+ * `@opentelemetry/otlp-transformer` as the OTLP exporters do, 25 sessions (100 chains) an export, go through
+ * POST /v1/traces. The same chains — the records the server's own mapping builds from an identical set of spans,
+ * under other ids — go through POST /api/v1/records in batches of 100. Runs alternate between the two paths on the
+ * same server and database; records/s is chains stored a second, median of the rounds; the ratio is the OTLP cost.
+ */
+import http from "node:http";
+import { gunzipSync } from "node:zlib";
+import {
+  IN_FLIGHT,
+  cpuMsOf,
+  inParallel,
+  median,
+  postgresCpu,
+  postgresCpuSince,
+  startBenchApp,
+} from "./ingest-bench-support";
+import {
+  CALLS_PER_SESSION,
+  SESSIONS_PER_EXPORT,
+  makeExports as makeExportsOf,
+  nativeTwin,
+} from "./otlp-bench-data";
+
+const CHAINS = Number(process.env.BENCH_CHAINS ?? 12_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+
+function post(
+  agent: http.Agent,
+  url: string,
+  key: string,
+  body: Buffer | string,
+  type: string,
+): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const outgoing = http.request(
+      url,
+      {
+        method: "POST",
+        agent,
+        headers: {
+          authorization: `Bearer ${key}`,
+          "content-type": type,
+          "content-length": Buffer.byteLength(body),
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const text = (response.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw).toString();
+          // An OTLP 200 with a body carries a partialSuccess: spans were refused, the run would not measure its claim.
+          const refusedSome = type === "application/x-protobuf" && raw.length > 0;
+          if (response.statusCode === 200 && !refusedSome) return resolve();
+          reject(new Error(`HTTP ${response.statusCode}: ${text.slice(0, 300)}`));
+        });
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+}
+
+type Run = { rate: number; appUs: number; postgresUs: number };
+
+async function measure(
+  appPid: number,
+  chains: number,
+  send: (agent: http.Agent) => Promise<void>,
+): Promise<Run> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const app0 = cpuMsOf(appPid);
+  const pg0 = postgresCpu();
+  const started = performance.now();
+  try {
+    await send(agent);
+  } finally {
+    agent.destroy();
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await new Promise((resolve) => setTimeout(resolve, 1500)); // the alerts this run raised are routed meanwhile
+  return {
+    rate: chains / seconds,
+    appUs: ((cpuMsOf(appPid) - app0) * 1000) / chains,
+    postgresUs: (postgresCpuSince(pg0) * 1000) / chains,
+  };
+}
+
+const makeExports = (prefix: string) => makeExportsOf(prefix, CHAINS);
+const bench = await startBenchApp();
+const { baseUrl, key, appPid } = bench;
+const viaOtlp = (streams: Buffer[][]) =>
+  measure(appPid, CHAINS, (agent) =>
+    inParallel(streams, (body) => post(agent, `${baseUrl}/v1/traces`, key, body, "application/x-protobuf")),
+  );
+const viaNative = (streams: string[][]) =>
+  measure(appPid, CHAINS, (agent) =>
+    inParallel(streams, (json) => post(agent, `${baseUrl}/api/v1/records`, key, json, "application/json")),
+  );
+const twins = (streams: Buffer[][]) => streams.map((stream) => stream.map((body) => nativeTwin(body).json));
+
+try {
+  const check = nativeTwin(makeExports("check")[0]?.[0] ?? Buffer.alloc(0));
+  if (check.records !== CALLS_PER_SESSION * SESSIONS_PER_EXPORT) {
+    throw new Error(`an export builds ${check.records} records, not one a tools/call span`);
+  }
+  await viaOtlp(makeExports("warm-otlp"));
+  await viaNative(twins(makeExports("warm-native")));
+  const otlp: Run[] = [];
+  const native: Run[] = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    otlp.push(await viaOtlp(makeExports(`otlp-${round}`)));
+    native.push(await viaNative(twins(makeExports(`native-${round}`))));
+  }
+  const n = (value: number) => Math.round(value).toLocaleString("en");
+  const otlpRate = median(otlp.map((r) => r.rate));
+  const nativeRate = median(native.map((r) => r.rate));
+  console.log(
+    `OTLP vs native ingestion, ${n(CHAINS)} chains a run (${SESSIONS_PER_EXPORT * CALLS_PER_SESSION} a request), ` +
+      `${IN_FLIGHT} collectors in parallel, median of ${ROUNDS} alternating rounds`,
+  );
+  console.log("| path | records/s (median; each run) | app CPU µs/record | PostgreSQL CPU µs/record |");
+  console.log("|---|---|---|---|");
+  for (const [name, runs, rate] of [
+    ["POST /v1/traces (protobuf)", otlp, otlpRate],
+    ["POST /api/v1/records (JSON)", native, nativeRate],
+  ] as const) {
+    console.log(
+      `| ${name} | ${n(rate)} (${runs.map((r) => n(r.rate)).join(", ")}) | ${n(median(runs.map((r) => r.appUs)))} | ${n(median(runs.map((r) => r.postgresUs)))} |`,
+    );
+  }
+  console.log(`OTLP cost: ${(nativeRate / otlpRate).toFixed(2)}× the native path (target ≤ 1.5×)`);
+} finally {
+  await bench.stop();
+}

@@ -1,0 +1,69 @@
+/** The OTLP side of `bench:otlp`: sessions of MCP client spans as exporters send them, and their native twins. */
+import { SpanKind } from "@opentelemetry/api";
+import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from "@opentelemetry/sdk-trace-base";
+import { buildRecords, redactSpan, sessionKeyOf } from "../lib/otlp";
+import type { OtlpSpan } from "../lib/otlp/span";
+import { normaliseExport } from "../lib/server/otlp/normalise-spans";
+import { decodeExportRequest } from "../lib/server/otlp/otlp-proto";
+import { IN_FLIGHT } from "./ingest-bench-support";
+
+export const CALLS_PER_SESSION = 4;
+export const SESSIONS_PER_EXPORT = 25;
+const T0_MS = Date.parse("2026-11-30T10:00:00.000Z");
+
+/** Export bodies (protobuf), one list per collector: each collector sends its own sessions, one export after another. */
+export function makeExports(prefix: string, chains: number): Buffer[][] {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracer = provider.getTracer("bench-mcp-instrumentation", "1.0.0");
+  const streams: Buffer[][] = Array.from({ length: IN_FLIGHT }, () => []);
+  const sessions = chains / CALLS_PER_SESSION;
+  for (let first = 0; first < sessions; first += SESSIONS_PER_EXPORT) {
+    for (let s = first; s < Math.min(first + SESSIONS_PER_EXPORT, sessions); s++) {
+      const session = `${prefix}-${s}`;
+      const span = (name: string, method: string, at: number, extra: Record<string, string> = {}) =>
+        tracer
+          .startSpan(name, {
+            kind: SpanKind.CLIENT,
+            startTime: new Date(T0_MS + at),
+            attributes: {
+              "mcp.method.name": method,
+              "mcp.session.id": session,
+              "mcp.protocol.version": "2025-06-18",
+              "network.transport": "tcp",
+              "gen_ai.tool.call.arguments": '{"text":"hello"}',
+              ...extra,
+            },
+          })
+          .end(new Date(T0_MS + at + 50));
+      span("initialize", "initialize", 0);
+      for (let c = 0; c < CALLS_PER_SESSION; c++) {
+        span("tools/call echo", "tools/call", 1000 * (c + 1), {
+          "gen_ai.tool.name": "echo",
+          "gen_ai.operation.name": "execute_tool",
+          "jsonrpc.request.id": String(c + 1),
+        });
+      }
+    }
+    const body = Buffer.from(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans()) ?? []);
+    exporter.reset();
+    streams[(first / SESSIONS_PER_EXPORT) % IN_FLIGHT]?.push(body);
+  }
+  return streams;
+}
+
+/** The native twin of an export: the records the server builds from it, as a POST /api/v1/records body. */
+export function nativeTwin(body: Buffer): { json: string; records: number } {
+  const bySession = new Map<string, OtlpSpan[]>();
+  for (const span of normaliseExport(decodeExportRequest(body)).spans.map(redactSpan)) {
+    const key = sessionKeyOf(span);
+    bySession.set(key, [...(bySession.get(key) ?? []), span]);
+  }
+  const records = [...bySession.values()].flatMap((spans) => buildRecords(spans).records);
+  return { json: JSON.stringify({ records }), records: records.length };
+}
