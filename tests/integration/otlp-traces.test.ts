@@ -11,7 +11,7 @@ import {
   protobufBody,
   readProtobufResponse,
   readStatus,
-} from "@/tests/support/otlp-spans";
+} from "@/tests/support/otlp-exports";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { buildRecords, redactSpan } from "@/lib/otlp";
 import { normaliseExport } from "@/lib/server/otlp/normalise-spans";

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/server/http/api-error";
 import { normaliseExport } from "@/lib/server/otlp/normalise-spans";
 import { decodeExportRequest } from "@/lib/server/otlp/otlp-proto";
-import { jsonBody, mcpSpan, protobufBody } from "@/tests/support/otlp-spans";
+import { jsonBody, mcpSpan, protobufBody } from "@/tests/support/otlp-exports";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
 const SPAN = "b7ad6b7169203331";

@@ -1,0 +1,253 @@
+import canonicalize from "canonicalize";
+import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, type HealthRecord } from "../contract/record";
+import { METHODS, RECEIPT } from "./attribute-names";
+import { authEvidence } from "./auth-evidence";
+import { callEvidence } from "./call-evidence";
+import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
+import { contentHash } from "./hashing";
+import {
+  attributeSource,
+  failed,
+  isoOf,
+  latestFirst,
+  type MappedSpan,
+  mapSpan,
+  timesOf,
+} from "./mapped-span";
+import { redactSpan } from "./redact";
+import {
+  catalogEvidence,
+  contributingSessionSpans,
+  sessionEvidence,
+  sessionSpansBy,
+} from "./session-evidence";
+import { sessionKeyOf } from "./session-key";
+import type { OtlpSpan } from "./span";
+import { isClientRequest, methodOf, stringAttr } from "./span-values";
+
+/**
+ * The health records of the sessions the spans belong to: one per tools/call client span (its chain), and one
+ * session-only record for a session whose initialize, server/discover or tools/list failed (so a failed
+ * handshake is classified even when no call follows). Spans are redacted first, so raw spans give the same records.
+ * Deterministic: the same span set, in any order and however split across calls, gives byte-identical records.
+ */
+export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems: MappingProblem[] } {
+  const reader = new EvidenceReader();
+  const sessions = new Map<string, MappedSpan[]>();
+  for (const span of uniqueSpans(spans.map(redactSpan))) {
+    const mapped = mapSpan(span);
+    if (mapped === undefined) {
+      if (methodOf(span) !== undefined) {
+        reader.report(
+          span,
+          PROBLEM_CODES.invalidTime,
+          "start time is not Unix nanoseconds within years 0001-9999",
+        );
+      }
+      continue;
+    }
+    const key = sessionKeyOf(span);
+    sessions.set(key, [...(sessions.get(key) ?? []), mapped]);
+  }
+  const records: HealthRecord[] = [];
+  for (const [key, group] of sessions) records.push(...sessionRecords(reader, key, group));
+  records.sort((a, b) => compare(a.chainId, b.chainId));
+  return { records, problems: uniqueProblems(reader.problems) };
+}
+
+function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]): HealthRecord[] {
+  const sessionId = `otlp:${contentHash(key)}`;
+  const byId = new Map(group.map((mapped) => [`${mapped.span.traceId}/${mapped.span.spanId}`, mapped]));
+  const calls = group.filter(
+    (mapped) => mapped.method?.method === METHODS.toolsCall && isClientRequest(mapped.span),
+  );
+  const records: HealthRecord[] = [];
+  for (const call of calls) {
+    const tool = call.method?.tool;
+    if (tool === undefined || tool.length > 128) {
+      reader.report(
+        call.span,
+        PROBLEM_CODES.missingToolName,
+        "tools/call span names no tool (gen_ai.tool.name), or one over 128 characters",
+      );
+      continue;
+    }
+    const parent = byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
+    const receiptSpan =
+      parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(group, call, tool);
+    records.push(callRecord(reader, group, { call, tool, receiptSpan, sessionId }));
+  }
+  // A handshake or tool list that failed is worth a record of its own, whatever followed: the session's chain
+  // then shows it, and a later successful retry supersedes it (chain.no_call). A quiet session gets none.
+  const failures = group.filter(
+    (mapped) =>
+      SESSION_REQUESTS.has(mapped.method?.method ?? "") &&
+      isClientRequest(mapped.span) &&
+      mapped.endMs !== undefined &&
+      failed(mapped),
+  );
+  if (failures.length === 0) return records;
+  const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
+  const contributing = [...contributingSessionSpans(spans), ...failures];
+  const session = sessionEvidence(reader, spans, [], false, sessionId);
+  const { auth, used } = authEvidence(reader, group, Number.POSITIVE_INFINITY);
+  if (auth !== undefined) session.auth = auth;
+  contributing.push(...used);
+  const { catalog } = catalogEvidence(reader, spans, []);
+  const record: Omit<HealthRecord, "recordId"> = {
+    schemaVersion: 1,
+    chainId: `otlp:session:${contentHash(key)}`,
+    observedAt: isoOf(latestTime(contributing)),
+    session,
+  };
+  return [...records, withIdentity(withLabels(reader, record, contributing, []), catalog)];
+}
+
+const SESSION_REQUESTS: ReadonlySet<string> = new Set([
+  METHODS.initialize,
+  METHODS.discover,
+  METHODS.toolsList,
+]);
+
+/** `receiptSpan`: the agent's span that receipts the call besides the call span itself, if any. */
+type CallChain = { call: MappedSpan; tool: string; receiptSpan: MappedSpan | undefined; sessionId: string };
+
+function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChain): HealthRecord {
+  const { call, receiptSpan } = chain;
+  const receiptSpans = receiptSpan === undefined ? [call] : [call, receiptSpan];
+  const receiptSources = receiptSpans.map(attributeSource);
+  const cancellations = group.filter(
+    (mapped) =>
+      mapped.method?.method === METHODS.cancelled &&
+      mapped.span.traceId === call.span.traceId &&
+      mapped.span.parentSpanId === call.span.spanId,
+  );
+  const spans = sessionSpansBy(group, call.startMs);
+  const { catalog, toolNameHashes } = catalogEvidence(reader, spans, receiptSources);
+  const evidence = callEvidence(reader, {
+    call,
+    tool: chain.tool,
+    receiptSources,
+    cancellations,
+    toolNameHashes,
+  });
+  const session = sessionEvidence(reader, spans, receiptSources, evidence.answered, chain.sessionId);
+  const { auth, used } = authEvidence(reader, group, call.endMs ?? call.startMs);
+  if (auth !== undefined) session.auth = auth;
+  const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans), ...used];
+  const record: Omit<HealthRecord, "recordId"> = {
+    schemaVersion: 1,
+    chainId: `otlp:${call.span.traceId}:${call.span.spanId}`,
+    observedAt: isoOf(latestTime(contributing)),
+    session,
+    call: evidence.call,
+  };
+  return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
+}
+
+/**
+ * The innermost span of the same trace that names the call's tool in `receipt.call.tool` and encloses the call's
+ * start. The call's parent, when it carries receipt.*, is preferred (an agent's span shared by many calls is not a
+ * receipt source unless it says something).
+ */
+function enclosingReceipt(
+  group: readonly MappedSpan[],
+  call: MappedSpan,
+  tool: string,
+): MappedSpan | undefined {
+  return group
+    .filter(
+      (mapped) =>
+        mapped !== call &&
+        mapped.span.traceId === call.span.traceId &&
+        mapped.span.attributes[RECEIPT.callTool] === tool &&
+        mapped.startMs <= call.startMs &&
+        (mapped.endMs === undefined || mapped.endMs >= call.startMs),
+    )
+    .sort(latestFirst)[0];
+}
+
+function carriesReceipt(mapped: MappedSpan): boolean {
+  return (
+    Object.keys(mapped.span.attributes).some((key) => key.startsWith("receipt.")) ||
+    mapped.span.events.some((event) => event.name.startsWith("receipt."))
+  );
+}
+
+/** The latest time among the chain's spans: it never goes back as more of them arrive. */
+function latestTime(contributing: readonly MappedSpan[]): number {
+  return Math.max(...contributing.flatMap(timesOf));
+}
+
+/** `receipt.label.<key>` from the resources of the chain's spans, then its receipt sources (which win). */
+function withLabels<T extends Omit<HealthRecord, "recordId">>(
+  reader: EvidenceReader,
+  record: T,
+  contributing: readonly MappedSpan[],
+  receiptSources: readonly Source[],
+): T {
+  const labels: Record<string, string> = {};
+  const resources = contributing.map((mapped) => ({ span: mapped.span, attributes: mapped.span.resource }));
+  for (const source of [...resources].reverse().concat(receiptSources.slice().reverse())) {
+    for (const [name, value] of Object.entries(source.attributes)) {
+      if (!name.startsWith(RECEIPT.labelPrefix)) continue;
+      const key = name.slice(RECEIPT.labelPrefix.length);
+      const text = stringAttr(source.attributes, name);
+      if (LABEL_KEY_PATTERN.test(key) && text !== undefined && text.length <= MAX_LABEL_VALUE_LENGTH) {
+        labels[key] = text;
+      } else if (value !== undefined) {
+        reader.report(source.span, PROBLEM_CODES.invalidAttribute, `${name} ignored: expected a label`);
+      }
+    }
+  }
+  const keys = Object.keys(labels).sort().slice(0, MAX_LABELS);
+  if (keys.length === 0) return record;
+  return { ...record, labels: Object.fromEntries(keys.map((key) => [key, labels[key] as string])) };
+}
+
+/**
+ * recordId: a hash of the record's content, so the same spans give the same id (a duplicate, not a record). The
+ * record is built field by field in a fixed order, so its JSON is already canonical.
+ */
+function withIdentity(
+  record: Omit<HealthRecord, "recordId">,
+  catalog: HealthRecord["catalog"],
+): HealthRecord {
+  const content = catalog === undefined ? record : { ...record, catalog };
+  const recordId = `otlp:${contentHash(JSON.stringify(content))}`;
+  const { schemaVersion, chainId, observedAt, labels, session, call } = content as HealthRecord;
+  const ordered: HealthRecord = { schemaVersion, recordId, chainId, observedAt, session };
+  if (labels !== undefined) ordered.labels = labels;
+  if (catalog !== undefined) ordered.catalog = catalog;
+  if (call !== undefined) ordered.call = call;
+  return ordered;
+}
+
+/** One span per trace id and span id; among copies that differ, the same one whatever the input order. */
+function uniqueSpans(spans: OtlpSpan[]): OtlpSpan[] {
+  const chosen = new Map<string, { span: OtlpSpan; json: string | undefined }>();
+  for (const span of spans) {
+    const id = `${span.traceId}/${span.spanId}`;
+    const held = chosen.get(id);
+    if (held === undefined) {
+      chosen.set(id, { span, json: undefined });
+      continue;
+    }
+    held.json ??= canonicalize(held.span) ?? "";
+    const json = canonicalize(span) ?? "";
+    if (json < held.json) chosen.set(id, { span, json });
+  }
+  return [...chosen.entries()].sort(([a], [b]) => compare(a, b)).map(([, held]) => held.span);
+}
+
+function uniqueProblems(problems: MappingProblem[]): MappingProblem[] {
+  const seen = new Map<string, MappingProblem>();
+  for (const problem of problems) {
+    seen.set(`${problem.traceId}/${problem.spanId}/${problem.code}/${problem.message}`, problem);
+  }
+  return [...seen.entries()].sort(([a], [b]) => compare(a, b)).map(([, problem]) => problem);
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
