@@ -14,6 +14,7 @@ import {
 } from "@/tests/support/otlp-exports";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { buildRecords, redactSpan } from "@/lib/otlp";
+import { hashSessionId } from "@/lib/otlp/hashing";
 import { normaliseExport } from "@/lib/server/otlp/normalise-spans";
 import { decodeExportRequest } from "@/lib/server/otlp/otlp-proto";
 
@@ -214,8 +215,9 @@ describe("spans of one session across exports", () => {
       const answers = await Promise.all(exports.map((body) => send(body)));
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
       const spans = await client.query(
+        // Stored as redactSpan keeps it: hashed.
         "select span from otlp_spans where span->'attributes'->>'mcp.session.id' = $1",
-        [session],
+        [hashSessionId(session)],
       );
       expect(spans.rows).toHaveLength(3);
       // What the complete session builds must be stored: the last export saw every span of the session.
