@@ -1,4 +1,5 @@
 import { ApiError } from "../http/api-error";
+import { readBodyLimited } from "../http/read-body";
 
 export const MAX_BATCH_BYTES = 5 * 1024 * 1024;
 export const MAX_BATCH_RECORDS = 1000;
@@ -16,7 +17,7 @@ export async function readBatch(request: Request): Promise<unknown[]> {
       "Content-Type must be application/json or application/x-ndjson",
     );
   }
-  const text = await readLimited(request);
+  const text = (await readBodyLimited(request, MAX_BATCH_BYTES, tooLarge)).toString("utf8");
   const records = contentType === "application/json" ? parseEnvelope(text) : parseNdjson(text);
   if (records.length === 0) {
     throw new ApiError(422, "invalid_batch", "a batch holds 1 to 1000 records", [
@@ -29,26 +30,6 @@ export async function readBatch(request: Request): Promise<unknown[]> {
     ]);
   }
   return records;
-}
-
-async function readLimited(request: Request): Promise<string> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (declared > MAX_BATCH_BYTES) throw tooLarge();
-  if (!request.body) return "";
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BATCH_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks).toString("utf8");
 }
 
 function tooLarge() {

@@ -1,5 +1,6 @@
 import { gunzipSync } from "node:zlib";
 import { ApiError } from "../http/api-error";
+import { readBodyLimited } from "../http/read-body";
 import { decodeExportRequest } from "./otlp-proto";
 import { type NormalisedExport, normaliseExport } from "./normalise-spans";
 
@@ -30,29 +31,9 @@ export async function readExport(request: Request): Promise<NormalisedExport> {
   if (contentEncoding !== "identity" && contentEncoding !== "gzip") {
     throw new ApiError(415, "unsupported_content_encoding", "Content-Encoding must be gzip or identity");
   }
-  const received = await readLimited(request);
+  const received = await readBodyLimited(request, MAX_EXPORT_BYTES, tooLarge);
   const body = contentEncoding === "gzip" ? inflate(received) : received;
   return encoding === "protobuf" ? decodeProtobuf(body) : decodeJson(body);
-}
-
-async function readLimited(request: Request): Promise<Buffer> {
-  const declared = Number(request.headers.get("content-length") ?? "NaN");
-  if (declared > MAX_EXPORT_BYTES) throw tooLarge();
-  if (!request.body) return Buffer.alloc(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_EXPORT_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
 }
 
 /** zlib stops inflating at `maxOutputLength`, so a gzip bomb costs at most the limit in memory, never more. */
