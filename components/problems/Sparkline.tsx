@@ -19,6 +19,7 @@ export function Sparkline({ trend, label }: { trend: number[]; label: string }) 
       data-testid="problem-sparkline"
     >
       <line x1={0} y1={HEIGHT} x2={WIDTH} y2={HEIGHT} className={styles.sparkBase} />
+      {points && <polygon points={`0,${HEIGHT} ${points} ${WIDTH},${HEIGHT}`} className={styles.sparkArea} />}
       <polyline points={points} className={styles.sparkLine} />
     </svg>
   );

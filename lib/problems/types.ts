@@ -28,6 +28,7 @@ export type Problem = ProblemTuple & {
   key: string;
   count: number;
   sessions: number;
+  /** The earliest and the latest observedAt among the problem's chains in the window (the agents' clocks). */
   firstSeen: string;
   lastSeen: string;
   /** Chains last seen in each bucket of the window, oldest first. */

@@ -16,6 +16,7 @@ function timeout(tag: string): HealthRecord {
 test("a problem: listed with its sparkline, resolved, regressed by a new chain, and opening its chains", async ({
   page,
 }) => {
+  test.setTimeout(180_000); // four screenshots at two sizes and three ingests on a shared machine
   const first = [timeout("a"), timeout("b")];
   await signIn(page);
   await ingest(page.request, first);
@@ -44,6 +45,8 @@ test("a problem: listed with its sparkline, resolved, regressed by a new chain, 
   const comeback = timeout("c");
   await ingest(page.request, [comeback]);
   await page.getByRole("navigation", { name: "Problem status" }).getByRole("link", { name: "Open" }).click();
+  await expect(page).toHaveURL(/status=open/);
+  await page.reload(); // the list polls every 30 s; a reload shows the new chain at once
   await expect(rows.first()).toHaveAttribute("data-status", "regressed");
   await expect(rows.first().getByText("Regressed", { exact: true })).toBeVisible();
   await expect(rows.first()).toContainText("3 chains");

@@ -44,7 +44,7 @@ export async function groupProblemChains(query: ProblemGroupQuery): Promise<Prob
       (extract(epoch from date_bin(make_interval(secs => ${query.bucketMs / 1000}), c.observed_at,
         'epoch'::timestamptz)) * 1000)::bigint as bucket,
       count(*)::int as n, count(distinct c.session_id)::int as sessions,
-      min(c.first_seen_at) as first_seen, max(c.observed_at) as last_seen, max(c.updated_at) as last_written
+      min(c.observed_at) as first_seen, max(c.observed_at) as last_seen, max(c.updated_at) as last_written
     from chains c
     where c.observed_at >= ${query.since} and c.state <> all(${QUIET_STATES}::text[])
       ${Prisma.join(filters, " ")}
