@@ -7,6 +7,7 @@ import styles from "./AppHeader.module.css";
 const sections = [
   { href: "/", label: "Overview" },
   { href: "/chains", label: "Chains" },
+  { href: "/problems", label: "Problems" },
   { href: "/queues/false-success", label: "False success" },
   { href: "/queues/effect-unknown", label: "Effect unknown" },
   { href: "/coverage", label: "Coverage" },

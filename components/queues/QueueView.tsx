@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import { type QueueName, TRIAGE_STATUSES } from "@/lib/dashboard/api-types";
+import { type QueueName, TRIAGE_STATUSES, type TriageStatus } from "@/lib/dashboard/api-types";
 import { STATE_META } from "@/lib/dashboard/state-meta";
 import { useQueue } from "../api/queries";
 import { StateIcon } from "../state/StateIcon";
@@ -49,7 +49,7 @@ export function QueueView({ queue }: { queue: QueueName }) {
         {[...TRIAGE_STATUSES, "all" as const].map((tab) => (
           <Link key={tab} href={`${base}?status=${tab}`} aria-current={tab === status ? "page" : undefined}>
             {STATUS_LABEL[tab]}
-            {page.data && tab !== "all" && <span className={styles.count}>{page.data.counts[tab]}</span>}
+            {page.data && <span className={styles.count}>{countOf(page.data.counts, tab)}</span>}
           </Link>
         ))}
       </nav>
@@ -95,4 +95,9 @@ export function QueueView({ queue }: { queue: QueueName }) {
       </div>
     </div>
   );
+}
+
+/** A tab's count; All is every status together (reconciled chains included, under Resolved). */
+function countOf(counts: Record<TriageStatus, number>, tab: TriageStatus | "all"): number {
+  return tab === "all" ? counts.open + counts.acknowledged + counts.resolved : counts[tab];
 }

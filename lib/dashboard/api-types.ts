@@ -120,7 +120,12 @@ export type TriageItemView = {
   updatedAt: string | null;
 };
 
-export type QueueEntry = { chain: ChainSummary; matchedBy: "state" | "shadowed"; triage: TriageItemView };
+/** left_queue: the chain's item here is resolved and the chain is no longer in the queue's state (reconciled). */
+export type QueueEntry = {
+  chain: ChainSummary;
+  matchedBy: "state" | "shadowed" | "left_queue";
+  triage: TriageItemView;
+};
 
 export type QueuePage = {
   queue: QueueName;

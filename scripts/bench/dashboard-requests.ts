@@ -58,10 +58,22 @@ export async function dashboardRequests(
       kind: "report",
     },
     { label: "/api/v1/coverage (all time)", path: "/api/v1/coverage", kind: "report" },
+    { label: "/api/v1/problems (7 d)", path: "/api/v1/problems", kind: "list" },
+    {
+      label: "/api/v1/problems?window=30d&sort=count",
+      path: "/api/v1/problems?window=30d&sort=count",
+      kind: "list",
+    },
+    {
+      label: "/api/v1/queues/effect-unknown?status=resolved",
+      path: "/api/v1/queues/effect-unknown?status=resolved",
+      kind: "list",
+    },
     { label: "/ (overview page)", path: "/", kind: "page" },
     { label: "/chains (page)", path: "/chains?state=tool_failed", kind: "page" },
     { label: "/queues/effect-unknown (page)", path: "/queues/effect-unknown", kind: "page" },
     { label: "/coverage (page)", path: "/coverage", kind: "page" },
+    { label: "/problems (page)", path: "/problems", kind: "page" },
   ];
   if (sample) {
     const chain = encodeURIComponent(sample.chain_id);

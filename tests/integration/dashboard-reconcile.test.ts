@@ -14,8 +14,10 @@ let agent: ReturnType<typeof apiClient>;
 let agentKey: string;
 const reconcilePath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chainId)}/reconcile`;
 const chain = (chainId: string) => ui.json<ChainDetail>(`/api/v1/chains/${encodeURIComponent(chainId)}`);
-const queue = async () =>
-  (await ui.json<QueuePage>("/api/v1/queues/effect-unknown?status=all")).entries.map((e) => e.chain.chainId);
+const queue = async (status = "all") =>
+  (await ui.json<QueuePage>(`/api/v1/queues/effect-unknown?status=${status}`)).entries.map(
+    (e) => e.chain.chainId,
+  );
 
 async function ingest(...records: unknown[]) {
   const response = await agent.post(records);
@@ -83,7 +85,7 @@ describe("bad reconcile requests", () => {
 });
 
 describe("reconciling", () => {
-  it("absent → tool_failed decided in the effect layer, retry-safe, out of the queue, with history and audit", async () => {
+  it("absent → tool_failed decided in the effect layer, retry-safe, resolved in the queue, with history and audit", async () => {
     const timeout = liveCase("absent", "effect_unknown");
     await ingest(timeout);
     expect(await queue()).toContain(timeout.chainId);
@@ -104,7 +106,8 @@ describe("reconciling", () => {
       toState: "tool_failed",
       cause: "reconcile",
     });
-    expect(await queue()).not.toContain(timeout.chainId);
+    expect(await queue("open")).not.toContain(timeout.chainId);
+    expect(await queue("resolved")).toContain(timeout.chainId);
     const triage = await ui.json<ChainTriage>(`/api/v1/chains/${encodeURIComponent(timeout.chainId)}/triage`);
     expect(triage.operatorEffects).toMatchObject([
       { status: "absent", actor: "admin", note: "no report row" },
@@ -200,7 +203,8 @@ describe("reconciling", () => {
       toState: "needs_auth",
       shadowed: { state: "tool_failed", reason: "effect.absent" },
     });
-    expect(await queue()).not.toContain(shadowed.chainId);
+    expect(await queue("open")).not.toContain(shadowed.chainId);
+    expect(await queue("resolved")).toContain(shadowed.chainId);
     // The state did not change, so there is no history row; the audit trail still says who reconciled.
     const triage = await ui.json<ChainTriage>(
       `/api/v1/chains/${encodeURIComponent(shadowed.chainId)}/triage`,

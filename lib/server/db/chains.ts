@@ -18,6 +18,8 @@ export type ChainListQuery = {
   client?: string;
   tool?: string;
   session?: string;
+  /** A reason code among the chain's reasons (a problem's deciding reason opens its chains with it). */
+  reason?: string;
   /** `key:value` pairs, all of which must match. */
   label: string[];
   since?: string;
@@ -34,6 +36,7 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   if (query.client) where.push({ clientName: query.client });
   if (query.tool) where.push({ tool: query.tool });
   if (query.session) where.push({ sessionId: query.session });
+  if (query.reason) where.push({ reasons: { has: query.reason } });
   for (const label of query.label) {
     const split = label.indexOf(":");
     where.push({ labels: { path: [label.slice(0, split)], equals: label.slice(split + 1) } });

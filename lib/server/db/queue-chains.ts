@@ -15,6 +15,7 @@ export type QueueQuery = {
 type QueueRow = {
   chain_id: string;
   observed_at: Date;
+  in_queue: boolean;
   status: string | null;
   owner: string | null;
   acknowledged_at: Date | null;
@@ -25,8 +26,11 @@ type QueueRow = {
 };
 
 /**
- * A triage queue: every chain whose state — or shadowed state — is the queue's, with its triage item. A chain
- * nobody has touched yet has no item and counts as open. Keyset pagination on (observedAt, chainId).
+ * A triage queue: every chain whose state — or shadowed state — is the queue's, with its triage item (a chain
+ * nobody has touched yet has no item and counts as open), and every chain whose item here is resolved although
+ * the chain has left the queue's state since (reconciliation settles the item and re-classifies the chain).
+ * Two branches, each on its own index (chains by state, triage_items by queue and status), so the plain
+ * "in the queue" read stays what it was. Keyset pagination on (observedAt, chainId).
  */
 export async function listQueueChains(query: QueueQuery): Promise<{
   entries: QueueEntry[];
@@ -35,15 +39,31 @@ export async function listQueueChains(query: QueueQuery): Promise<{
   const direction = query.order === "desc" ? Prisma.raw("desc") : Prisma.raw("asc");
   const beyond = query.order === "desc" ? Prisma.raw("<") : Prisma.raw(">");
   const cursor = query.cursor ?? null;
+  const afterCursor = cursor
+    ? Prisma.sql`and (c.observed_at, c.chain_id) ${beyond} (${new Date(cursor.observedAt)}::timestamptz, ${cursor.chainId}::text)`
+    : Prisma.empty;
+  const includesLeft = query.status === "resolved" || query.status === "all";
   const rows = await getPrisma().$queryRaw<QueueRow[]>`
-    select c.chain_id, c.observed_at, t.status, t.owner, t.acknowledged_at, t.acknowledged_by, t.resolved_at,
-      t.resolved_by, t.updated_at
+    (select c.chain_id, c.observed_at, true as in_queue, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
+      t.resolved_at, t.resolved_by, t.updated_at
     from chains c
     left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
     where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
       and (${query.status}::text = 'all' or coalesce(t.status, 'open') = ${query.status}::text)
-      ${cursor ? Prisma.sql`and (c.observed_at, c.chain_id) ${beyond} (${new Date(cursor.observedAt)}::timestamptz, ${cursor.chainId}::text)` : Prisma.empty}
+      ${afterCursor}
     order by c.observed_at ${direction}, c.chain_id ${direction}
+    limit ${query.limit + 1})
+    union all
+    (select c.chain_id, c.observed_at, false as in_queue, t.status, t.owner, t.acknowledged_at,
+      t.acknowledged_by, t.resolved_at, t.resolved_by, t.updated_at
+    from triage_items t
+    join chains c on c.chain_id = t.chain_id
+    where ${includesLeft}::boolean and t.queue = ${query.queue} and t.status = 'resolved'
+      and c.state <> ${query.queue} and c.shadowed_state is distinct from ${query.queue}
+      ${afterCursor}
+    order by c.observed_at ${direction}, c.chain_id ${direction}
+    limit ${query.limit + 1})
+    order by observed_at ${direction}, chain_id ${direction}
     limit ${query.limit + 1}`;
   const page = rows.slice(0, query.limit);
   const chains = await findChainSummaries(page.map((row) => row.chain_id));
@@ -52,7 +72,7 @@ export async function listQueueChains(query: QueueQuery): Promise<{
   return {
     entries: chains.map((chain) => ({
       chain,
-      matchedBy: chain.state === query.queue ? "state" : "shadowed",
+      matchedBy: matchedBy(query.queue, chain.state, rowById.get(chain.chainId)),
       triage: toTriageItem(query.queue, rowById.get(chain.chainId)),
     })),
     nextCursor:
@@ -60,6 +80,11 @@ export async function listQueueChains(query: QueueQuery): Promise<{
         ? encodeCursor({ observedAt: last.observed_at.toISOString(), chainId: last.chain_id })
         : null,
   };
+}
+
+function matchedBy(queue: QueueName, state: string, row: QueueRow | undefined): QueueEntry["matchedBy"] {
+  if (row && !row.in_queue) return "left_queue";
+  return state === queue ? "state" : "shadowed";
 }
 
 function toTriageItem(queue: QueueName, row: QueueRow | undefined): TriageItemView {
@@ -75,14 +100,26 @@ function toTriageItem(queue: QueueName, row: QueueRow | undefined): TriageItemVi
   };
 }
 
-/** How many chains of the queue are open, acknowledged and resolved (a chain without an item is open). */
+/**
+ * How many chains of the queue are open, acknowledged and resolved (a chain without an item is open); resolved
+ * counts the chains that left the queue's state with their item resolved too, as the list shows them.
+ */
 export async function countQueueByStatus(queue: QueueName): Promise<Record<TriageStatus, number>> {
   const rows = await getPrisma().$queryRaw<{ status: string; n: number }[]>`
-    select coalesce(t.status, 'open') as status, count(*)::int as n
-    from chains c
-    left join triage_items t on t.chain_id = c.chain_id and t.queue = ${queue}
-    where c.state = ${queue} or c.shadowed_state = ${queue}
-    group by 1`;
+    select status, sum(n)::int as n from (
+      select coalesce(t.status, 'open') as status, count(*) as n
+      from chains c
+      left join triage_items t on t.chain_id = c.chain_id and t.queue = ${queue}
+      where c.state = ${queue} or c.shadowed_state = ${queue}
+      group by 1
+      union all
+      select 'resolved', count(*)
+      from triage_items t
+      join chains c on c.chain_id = t.chain_id
+      where t.queue = ${queue} and t.status = 'resolved'
+        and c.state <> ${queue} and c.shadowed_state is distinct from ${queue}
+    ) counted
+    group by status`;
   const counts: Record<TriageStatus, number> = { open: 0, acknowledged: 0, resolved: 0 };
   for (const row of rows) if (row.status in counts) counts[row.status as TriageStatus] = row.n;
   return counts;

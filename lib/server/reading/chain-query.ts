@@ -25,6 +25,7 @@ export const ZChainQuery = z
     client: z.string().min(1).max(128).optional(),
     tool: z.string().min(1).max(128).optional(),
     session: z.string().min(1).max(128).optional(),
+    reason: z.string().min(1).max(128).optional(),
     label: z.array(ZLabel).max(16).default([]),
     since: ZTimestamp.optional(),
     until: ZTimestamp.optional(),

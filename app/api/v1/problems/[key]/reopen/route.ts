@@ -1,0 +1,15 @@
+import type { ProblemResolutionResult } from "@/lib/problems/types";
+import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { pathParams } from "@/lib/server/http/path-params";
+import { reopenProblem } from "@/lib/server/problems/problems-service";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute(
+  { scope: "admin", params: pathParams("key") },
+  async ({ params }): Promise<ProblemResolutionResult> => reopenProblem(params.key),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };

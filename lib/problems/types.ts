@@ -1,0 +1,53 @@
+import type { State } from "@/lib/contract";
+
+// The problems API's shapes, shared by the server (which declares them) and the dashboard.
+
+export const PROBLEM_WINDOWS = ["24h", "7d", "30d"] as const;
+export type ProblemWindow = (typeof PROBLEM_WINDOWS)[number];
+
+export const PROBLEM_STATUSES = ["open", "resolved", "all"] as const;
+export type ProblemStatusFilter = (typeof PROBLEM_STATUSES)[number];
+
+export const PROBLEM_SORTS = ["last_seen", "count"] as const;
+export type ProblemSort = (typeof PROBLEM_SORTS)[number];
+
+/** What identifies a problem: chains with the same server, tool, state and deciding reason (reasons[0]). */
+export type ProblemTuple = {
+  server: string | null;
+  tool: string | null;
+  state: State;
+  reason: string | null;
+};
+
+export type ProblemResolution = { resolvedAt: string; resolvedBy: string };
+
+/** open: never resolved or reopened; resolved: no chain seen since; regressed: a chain came back after. */
+export type ProblemStatus = "open" | "resolved" | "regressed";
+
+export type Problem = ProblemTuple & {
+  key: string;
+  count: number;
+  sessions: number;
+  /** The earliest and the latest observedAt among the problem's chains in the window (the agents' clocks). */
+  firstSeen: string;
+  lastSeen: string;
+  /** Chains last seen in each bucket of the window, oldest first. */
+  trend: number[];
+  status: ProblemStatus;
+  resolution: ProblemResolution | null;
+};
+
+export type ProblemsPage = {
+  window: ProblemWindow;
+  since: string;
+  bucketMs: number;
+  problems: Problem[];
+  /** More problems matched than the page holds. */
+  truncated: boolean;
+};
+
+export type ProblemResolutionResult = {
+  key: string;
+  status: ProblemStatus;
+  resolution: ProblemResolution | null;
+};

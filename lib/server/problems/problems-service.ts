@@ -1,0 +1,70 @@
+import { assembleProblems } from "@/lib/problems/assemble";
+import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
+import type { Problem, ProblemResolutionResult, ProblemsPage } from "@/lib/problems/types";
+import { PROBLEM_WINDOW_SPEC, problemWindowStart } from "@/lib/problems/windows";
+import {
+  deleteProblemResolution,
+  groupProblemChains,
+  readProblemResolutions,
+  saveProblemResolution,
+} from "../db/problems";
+import { actorName, type Caller } from "../http/authenticate";
+import { notFound } from "../http/api-error";
+import type { ProblemsQuery } from "../reading/problems-query";
+
+/** The problems of a window: grouped chains with their trend, status (resolved, regressed) and the page's filters. */
+export async function listProblems(query: ProblemsQuery, now = new Date()): Promise<ProblemsPage> {
+  const since = problemWindowStart(query.window, now.getTime());
+  const { bucketMs } = PROBLEM_WINDOW_SPEC[query.window];
+  const rows = await groupProblemChains({
+    since,
+    bucketMs,
+    state: query.state,
+    server: query.server,
+    tool: query.tool,
+  });
+  const resolutions = await readProblemResolutions([...new Set(rows.map(problemKey))]);
+  const { problems, truncated } = assembleProblems(rows, resolutions, { ...query, sinceMs: since.getTime() });
+  return { window: query.window, since: since.toISOString(), bucketMs, problems, truncated };
+}
+
+/**
+ * Marks a problem resolved. Resolving a resolved problem changes nothing (the first resolution stands); a
+ * regressed one is resolved again from now. The problem must have chains in the longest window, or a stored
+ * resolution; any other key is 404.
+ */
+export async function resolveProblem(
+  key: string,
+  caller: Caller,
+  now = new Date(),
+): Promise<ProblemResolutionResult> {
+  const problem = await findProblem(key, now);
+  if (problem?.status === "resolved" && problem.resolution) {
+    return { key, status: "resolved", resolution: problem.resolution };
+  }
+  if (!problem) {
+    const stored = (await readProblemResolutions([key])).get(key);
+    if (!stored) throw notFound("problem");
+    return { key, status: "resolved", resolution: stored };
+  }
+  const resolution = await saveProblemResolution(key, problem, now, actorName(caller));
+  return { key, status: "resolved", resolution };
+}
+
+/** Reopens a problem: its resolution is forgotten. Reopening an open problem changes nothing. */
+export async function reopenProblem(key: string, now = new Date()): Promise<ProblemResolutionResult> {
+  const problem = await findProblem(key, now);
+  if (!problem && !(await readProblemResolutions([key])).has(key)) throw notFound("problem");
+  await deleteProblemResolution(key);
+  return { key, status: "open", resolution: null };
+}
+
+/** The problem with this key among the longest window's, with its status; null when there is none. */
+async function findProblem(key: string, now: Date): Promise<Problem | null> {
+  if (!PROBLEM_KEY_PATTERN.test(key)) return null;
+  const page = await listProblems(
+    { window: "30d", status: "all", sort: "last_seen", limit: Number.MAX_SAFE_INTEGER },
+    now,
+  );
+  return page.problems.find((problem) => problem.key === key) ?? null;
+}

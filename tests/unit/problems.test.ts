@@ -1,0 +1,153 @@
+import { describe, expect, it } from "vitest";
+import { assembleProblems, type ProblemGroupRow } from "@/lib/problems/assemble";
+import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
+import { sparklinePoints } from "@/lib/problems/sparkline";
+import { matchesStatus, problemStatus } from "@/lib/problems/status";
+import { bucketIndex, PROBLEM_WINDOW_SPEC, problemWindowStart } from "@/lib/problems/windows";
+
+const HOUR = 3_600_000;
+const NOW = Date.parse("2026-12-01T10:30:00Z");
+
+describe("problem windows", () => {
+  it.each(["24h", "7d", "30d"] as const)("%s: whole buckets, the last one holding now", (window) => {
+    const { bucketMs, buckets } = PROBLEM_WINDOW_SPEC[window];
+    const since = problemWindowStart(window, NOW).getTime();
+    expect(since % bucketMs).toBe(0);
+    expect(bucketIndex(NOW, since, window)).toBe(buckets - 1);
+    expect(bucketIndex(since, since, window)).toBe(0);
+  });
+
+  it("clamps instants outside the window to its first and last bucket", () => {
+    const since = problemWindowStart("24h", NOW).getTime();
+    expect(since).toBe(Date.parse("2026-11-30T11:00:00Z"));
+    expect(bucketIndex(since - HOUR, since, "24h")).toBe(0);
+    expect(bucketIndex(NOW + 5 * HOUR, since, "24h")).toBe(23);
+    expect(bucketIndex(since + 2.5 * HOUR, since, "24h")).toBe(2);
+  });
+});
+
+describe("problem keys", () => {
+  const tuple = {
+    server: "reports",
+    tool: "write",
+    state: "effect_unknown" as const,
+    reason: "effect.unreconciled",
+  };
+  it("are stable hex of the tuple, and differ when any part differs (null is not the empty string)", () => {
+    expect(problemKey(tuple)).toMatch(PROBLEM_KEY_PATTERN);
+    expect(problemKey({ ...tuple })).toBe(problemKey(tuple));
+    const others = [
+      { ...tuple, server: "other" },
+      { ...tuple, tool: null },
+      { ...tuple, tool: "" },
+      { ...tuple, state: "tool_failed" as const },
+      { ...tuple, reason: null },
+    ].map(problemKey);
+    expect(new Set([problemKey(tuple), ...others]).size).toBe(6);
+  });
+});
+
+describe("problem status", () => {
+  const resolution = { resolvedAt: new Date(NOW).toISOString(), resolvedBy: "admin" };
+  it("open without a resolution, resolved until a chain is written after it, then regressed", () => {
+    expect(problemStatus(NOW, null)).toBe("open");
+    expect(problemStatus(NOW - 1, resolution)).toBe("resolved");
+    expect(problemStatus(NOW, resolution)).toBe("resolved");
+    expect(problemStatus(NOW + 1, resolution)).toBe("regressed");
+  });
+  it("the open filter lists regressions, the resolved filter only resolved problems", () => {
+    expect(matchesStatus("regressed", "open")).toBe(true);
+    expect(matchesStatus("resolved", "open")).toBe(false);
+    expect(matchesStatus("regressed", "resolved")).toBe(false);
+    expect(matchesStatus("resolved", "all")).toBe(true);
+  });
+});
+
+describe("assembling problems", () => {
+  const since = problemWindowStart("24h", NOW).getTime();
+  const base = {
+    server: "reports",
+    tool: "write",
+    state: "effect_unknown" as const,
+    reason: "effect.unreconciled",
+  };
+  const total = (over: Partial<ProblemGroupRow>): ProblemGroupRow => ({
+    ...base,
+    bucketStartMs: null,
+    count: 3,
+    sessions: 2,
+    firstSeenMs: since + HOUR,
+    lastSeenMs: since + 5 * HOUR,
+    lastWrittenMs: since + 5 * HOUR,
+    ...over,
+  });
+  const bucket = (over: Partial<ProblemGroupRow>) => total({ sessions: 1, ...over });
+  const rows: ProblemGroupRow[] = [
+    total({}),
+    bucket({ bucketStartMs: since + HOUR, count: 1 }),
+    bucket({ bucketStartMs: since + 5 * HOUR, count: 2 }),
+    total({
+      server: "mail",
+      tool: "send",
+      state: "false_success",
+      reason: "outcome.verifier_failed",
+      count: 9,
+    }),
+    bucket({ server: "mail", tool: "send", state: "false_success", reason: "outcome.verifier_failed" }),
+  ];
+  const options = {
+    window: "24h" as const,
+    sinceMs: since,
+    status: "open" as const,
+    sort: "last_seen" as const,
+  };
+
+  it("one problem per tuple with its totals and its trend over every bucket of the window", () => {
+    const { problems, truncated } = assembleProblems(rows, new Map(), { ...options, limit: 10 });
+    expect(truncated).toBe(false);
+    const reports = problems.find((problem) => problem.server === "reports");
+    expect(reports).toMatchObject({ count: 3, sessions: 2, status: "open", resolution: null });
+    expect(reports?.trend).toHaveLength(24);
+    expect(reports?.trend[1]).toBe(1);
+    expect(reports?.trend[5]).toBe(2);
+    expect(reports?.trend.reduce((sum, n) => sum + n, 0)).toBe(3);
+    expect(reports?.firstSeen).toBe(new Date(since + HOUR).toISOString());
+  });
+
+  it("sorts by count or by last seen, filters by text, and says when the page is cut", () => {
+    const byCount = assembleProblems(rows, new Map(), { ...options, sort: "count", limit: 10 }).problems;
+    expect(byCount.map((problem) => problem.server)).toEqual(["mail", "reports"]);
+    const text = assembleProblems(rows, new Map(), { ...options, text: "VERIFIER", limit: 10 }).problems;
+    expect(text.map((problem) => problem.server)).toEqual(["mail"]);
+    const cut = assembleProblems(rows, new Map(), { ...options, sort: "count", limit: 1 });
+    expect(cut).toMatchObject({ truncated: true, problems: [{ server: "mail" }] });
+  });
+
+  it("a resolved problem leaves the open list; a chain written after its resolution brings it back as regressed", () => {
+    const key = problemKey(base);
+    const resolvedAt = new Date(since + 6 * HOUR).toISOString();
+    const resolutions = new Map([[key, { resolvedAt, resolvedBy: "admin" }]]);
+    expect(
+      assembleProblems(rows, resolutions, { ...options, limit: 10 }).problems.map((p) => p.key),
+    ).not.toContain(key);
+    expect(
+      assembleProblems(rows, resolutions, { ...options, status: "resolved", limit: 10 }).problems,
+    ).toMatchObject([{ key, status: "resolved", resolution: { resolvedBy: "admin" } }]);
+    const later = rows.map((row) =>
+      row.server === "reports" ? { ...row, lastWrittenMs: since + 7 * HOUR } : row,
+    );
+    expect(assembleProblems(later, resolutions, { ...options, limit: 10 }).problems).toContainEqual(
+      expect.objectContaining({ key, status: "regressed" }),
+    );
+  });
+});
+
+describe("sparkline points", () => {
+  it("spans the box: the highest count at the top, zero at the bottom", () => {
+    expect(sparklinePoints([0, 2, 1], 100, 20)).toBe("0,20 50,0 100,10");
+  });
+  it("draws a single bucket as a flat line and nothing for no buckets", () => {
+    expect(sparklinePoints([3], 60, 10)).toBe("0,0 60,0");
+    expect(sparklinePoints([], 60, 10)).toBe("");
+  });
+});
