@@ -72,7 +72,7 @@ function Group({ group, onSilence }: { group: AlertGroupView; onSilence: (a: Wor
         <span>{group.routeName ?? `route ${group.routeId}`}</span> <GroupLabels labels={group.groupLabels} />
         <span className="muted"> · {group.alerts.length} alert(s)</span>
       </h3>
-      <div className="table-scroll">
+      <div className={`table-scroll ${styles.scrollBox}`}>
         <table className="data-table">
           <caption className="visually-hidden">Alerts of group {group.groupKey}</caption>
           <thead>

@@ -134,7 +134,7 @@ export function DeliveryLog() {
           Nothing delivered yet. Add a target to a channel and send a test notification.
         </p>
       ) : (
-        <div className="table-scroll">
+        <div className={`table-scroll ${styles.scrollBox}`}>
           <table className="data-table" data-testid="delivery-log">
             <caption className="visually-hidden">Delivery log</caption>
             <thead>

@@ -57,10 +57,16 @@ async function fitsPhone(page: Page) {
   await page.setViewportSize(PHONE);
   const overflow = await page.evaluate(() => ({
     width: document.documentElement.scrollWidth,
+    // Elements sticking out that no scrolling or clipping ancestor holds in.
     offenders: [...document.querySelectorAll("body *")]
-      .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
-      .slice(-5)
-      .map((e) => `${e.tagName.toLowerCase()}.${String(e.className)}`),
+      .filter((e) => {
+        if (e.getBoundingClientRect().right <= window.innerWidth + 1) return false;
+        for (let up = e.parentElement; up && up !== document.body; up = up.parentElement)
+          if (getComputedStyle(up).overflowX !== "visible") return false;
+        return true;
+      })
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${String(e.className)}:${e.textContent?.slice(0, 40)}`),
   }));
   expect(overflow.width, overflow.offenders.join(" | ")).toBeLessThanOrEqual(PHONE.width);
   await page.setViewportSize(DESKTOP);
