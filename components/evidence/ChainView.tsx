@@ -4,6 +4,7 @@ import Link from "next/link";
 import { useChain } from "../api/queries";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { ChainEvidence } from "./ChainEvidence";
+import { ChainStatusBar } from "./ChainStatusBar";
 
 /** /chains/[id]: one chain's verdict, its five layers, what is missing, and its timeline. */
 export function ChainView({ chainId }: { chainId: string }) {
@@ -36,6 +37,7 @@ export function ChainView({ chainId }: { chainId: string }) {
               </p>
             </div>
           ) : null}
+          <ChainStatusBar chainId={chainId} />
           <ChainEvidence detail={detail.data} />
         </>
       )}

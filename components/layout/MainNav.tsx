@@ -10,6 +10,7 @@ const sections = [
   { href: "/problems", label: "Problems" },
   { href: "/queues/false-success", label: "False success" },
   { href: "/queues/effect-unknown", label: "Effect unknown" },
+  { href: "/alerts", label: "Alerts" },
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
   { href: "/settings/keys", label: "Settings" },

@@ -1,9 +1,12 @@
 "use client";
 
+import Link from "next/link";
 import { Fragment, useState } from "react";
+import { useDeliveryPage } from "../alerts/alerts-queries";
 import { Time } from "../ui/Time";
+import { useUrlState } from "../ui/use-url-state";
 import { FormError } from "./FormError";
-import { useDeliveries, useRetryDelivery } from "./routing-queries";
+import { useRetryDelivery } from "./routing-queries";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
 import styles from "./Routing.module.css";
 
@@ -44,23 +47,86 @@ function Attempts({ delivery }: { delivery: DeliveryView }) {
   );
 }
 
-/** Every notification to every target, newest first, with each attempt; dead letters can be sent again. */
+/** What a notification was about: its route and group labels, and its alerts' chains, as links. */
+function What({ delivery }: { delivery: DeliveryView }) {
+  if (delivery.kind === "test") return <>test notification</>;
+  return (
+    <div className={styles.what}>
+      {delivery.group ? (
+        <div>
+          route <strong>{delivery.group.routeName ?? delivery.group.routeId}</strong>
+          {Object.entries(delivery.group.labels).map(([name, value]) => (
+            <code key={name} className={styles.chip}>
+              {name}={value === "" ? "∅" : value}
+            </code>
+          ))}
+        </div>
+      ) : (
+        <div className="muted mono">{delivery.groupKey}</div>
+      )}
+      <div>
+        {delivery.alertFingerprints.length} alert(s)
+        {delivery.alerts.slice(0, 10).map((a) => (
+          <Fragment key={a.fingerprint}>
+            {" · "}
+            <Link href={`/chains/${encodeURIComponent(a.chainId)}`} data-testid="delivery-chain">
+              {a.chainId}
+            </Link>{" "}
+            <Link href={`/alerts?chain=${encodeURIComponent(a.chainId)}&status=any`} className="muted">
+              ({a.state} alert)
+            </Link>
+          </Fragment>
+        ))}
+        {delivery.alerts.length > 10 && (
+          <span className="muted"> · and {delivery.alerts.length - 10} more</span>
+        )}
+      </div>
+    </div>
+  );
+}
+
+/**
+ * Every notification to every target, newest first, with each attempt; dead letters can be sent again. Filters and
+ * the page live in the URL (deliveries_status, deliveries_chain, deliveries_before).
+ */
 export function DeliveryLog() {
-  const [status, setStatus] = useState("");
+  const { params, update } = useUrlState();
+  const status = params.get("deliveries_status") ?? "";
+  const chain = params.get("deliveries_chain") ?? "";
+  const before = params.get("deliveries_before") ?? "";
   const [open, setOpen] = useState<string | null>(null);
-  const log = useDeliveries(status);
+  const log = useDeliveryPage({ status, chain, before });
   const retry = useRetryDelivery();
   const rows = log.data?.deliveries ?? [];
+  const nextCursor = log.data?.nextCursor ?? null;
   return (
     <div>
       <div className={styles.actions} style={{ marginBottom: "0.5rem" }}>
         <label htmlFor="delivery-status">Show</label>
-        <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value)}>
+        <select
+          id="delivery-status"
+          value={status}
+          onChange={(e) => update({ deliveries_status: e.target.value, deliveries_before: null })}
+        >
           <option value="">all deliveries</option>
           <option value="pending">pending</option>
           <option value="delivered">delivered</option>
           <option value="dead">dead letters</option>
         </select>
+        {chain && (
+          <>
+            <span>
+              of chain <code className={styles.chip}>{chain}</code>
+            </span>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => update({ deliveries_chain: null, deliveries_before: null })}
+            >
+              All chains
+            </button>
+          </>
+        )}
       </div>
       <FormError error={log.error ?? retry.error} />
       {rows.length === 0 ? (
@@ -68,7 +134,7 @@ export function DeliveryLog() {
           Nothing delivered yet. Add a target to a channel and send a test notification.
         </p>
       ) : (
-        <div className="table-scroll">
+        <div className={`table-scroll ${styles.scrollBox}`}>
           <table className="data-table" data-testid="delivery-log">
             <caption className="visually-hidden">Delivery log</caption>
             <thead>
@@ -100,10 +166,7 @@ export function DeliveryLog() {
                       </div>
                     </td>
                     <td>
-                      {d.kind === "test" ? "test notification" : `${d.alertFingerprints.length} alert(s)`}
-                      <div className="muted mono" style={{ wordBreak: "break-all" }}>
-                        {d.groupKey}
-                      </div>
+                      <What delivery={d} />
                     </td>
                     <td>
                       <span className={styles.badge} data-status={d.status}>
@@ -113,7 +176,7 @@ export function DeliveryLog() {
                     <td className="num">
                       {d.attempts}/{d.maxAttempts}
                     </td>
-                    <td>{d.lastError ?? "–"}</td>
+                    <td className={styles.what}>{d.lastError ?? "–"}</td>
                     <td className={styles.actions}>
                       <button
                         type="button"
@@ -148,6 +211,24 @@ export function DeliveryLog() {
           </table>
         </div>
       )}
+      <nav aria-label="Delivery pages" className={styles.actions} style={{ marginTop: "0.5rem" }}>
+        <button
+          type="button"
+          className="button small"
+          disabled={!before}
+          onClick={() => update({ deliveries_before: null })}
+        >
+          ⇤ Newest
+        </button>
+        <button
+          type="button"
+          className="button small"
+          disabled={!nextCursor || log.isFetching}
+          onClick={() => nextCursor && update({ deliveries_before: nextCursor })}
+        >
+          Older →
+        </button>
+      </nav>
     </div>
   );
 }

@@ -6,6 +6,7 @@ import type { HealthRecord } from "../contract/record";
 import type { State } from "../contract/states";
 import type { TRoutingConfig } from "../routing/config";
 import type { RouteTestResult } from "../routing/route-test";
+import type { AlertDeliveryStatus } from "../routing/alert-workspace";
 
 export type ChainSummary = {
   chainId: string;
@@ -248,6 +249,10 @@ export type DeliveryView = {
   createdAt: string;
   deliveredAt: string | null;
   alertFingerprints: string[];
+  /** The route and group labels its group key names (null: a test notification, a legacy key). */
+  group: { routeId: string; routeName: string | null; labels: Record<string, string> } | null;
+  /** The chain of each alert it carried (alerts since deleted are left out). */
+  alerts: { fingerprint: string; chainId: string; state: string }[];
   body: unknown;
   attemptLog: DeliveryAttemptView[];
 };
@@ -261,4 +266,74 @@ export type RouteTestAnswer = RouteTestResult & {
     retrySafe: boolean | null;
     shadowed: { state: string; reason: string } | null;
   };
+};
+
+// The alerts page (/api/v1/routing/alerts/groups) and the silence preview.
+
+export type AlertDeliverySummary = {
+  id: string;
+  channel: string;
+  targetType: string;
+  status: "pending" | "delivered" | "dead";
+  attempts: number;
+  maxAttempts: number;
+  lastError: string | null;
+  createdAt: string;
+  deliveredAt: string | null;
+};
+
+export type { AlertDeliveryStatus };
+
+export type WorkspaceAlertView = {
+  fingerprint: string;
+  chainId: string;
+  sessionId: string;
+  state: string;
+  severity: string;
+  status: "firing" | "resolved";
+  labels: Record<string, string>;
+  reasons: string[];
+  startsAt: string;
+  endsAt: string | null;
+  resolvedBy: string | null;
+  delivery: AlertDeliveryStatus;
+  /** The silence muting it now, or the chain of the alert inhibiting it. */
+  silencedBy: string | null;
+  inhibitedBy: string | null;
+  lastNotifiedAt: string | null;
+  /** The latest notification of this group that carried it: one delivery per target. */
+  deliveries: AlertDeliverySummary[];
+};
+
+export type AlertGroupView = {
+  groupKey: string;
+  receiver: string;
+  routeId: string;
+  routeName: string | null;
+  groupLabels: Record<string, string>;
+  alerts: WorkspaceAlertView[];
+};
+
+export type AlertGroupsAnswer = {
+  status: "firing" | "resolved" | "any";
+  groups: AlertGroupView[];
+  /** Alerts read (before the receiver filter); `truncated`: more matched than the limit. */
+  alertCount: number;
+  truncated: boolean;
+  receivers: string[];
+};
+
+export type SilencePreviewAlert = {
+  fingerprint: string;
+  chainId: string;
+  state: string;
+  severity: string;
+  labels: Record<string, string>;
+};
+
+export type SilencePreviewAnswer = {
+  muted: SilencePreviewAlert[];
+  keptProtected: SilencePreviewAlert[];
+  scanned: number;
+  truncated: boolean;
 };

@@ -74,12 +74,30 @@ export async function dashboardRequests(
     { label: "/queues/effect-unknown (page)", path: "/queues/effect-unknown", kind: "page" },
     { label: "/coverage (page)", path: "/coverage", kind: "page" },
     { label: "/problems (page)", path: "/problems", kind: "page" },
+    { label: "/api/v1/routing/alerts/groups", path: "/api/v1/routing/alerts/groups", kind: "list" },
+    {
+      label: "/api/v1/routing/alerts/groups?status=resolved",
+      path: "/api/v1/routing/alerts/groups?status=resolved",
+      kind: "list",
+    },
+    {
+      label: "/api/v1/routing/alerts/groups?q=billing",
+      path: "/api/v1/routing/alerts/groups?q=billing",
+      kind: "list",
+    },
+    { label: "/api/v1/routing/deliveries", path: "/api/v1/routing/deliveries", kind: "list" },
+    { label: "/alerts (page)", path: "/alerts", kind: "page" },
   ];
   if (sample) {
     const chain = encodeURIComponent(sample.chain_id);
     requests.push(
       { label: "/api/v1/chains/{id}", path: `/api/v1/chains/${chain}`, kind: "detail" },
       { label: "/api/v1/chains/{id}/triage", path: `/api/v1/chains/${chain}/triage`, kind: "detail" },
+      {
+        label: "/api/v1/routing/alerts/groups?status=any&chain={id}",
+        path: `/api/v1/routing/alerts/groups?status=any&chain=${chain}`,
+        kind: "detail",
+      },
       {
         label: "/api/v1/sessions/{id}",
         path: `/api/v1/sessions/${encodeURIComponent(sample.session_id)}`,

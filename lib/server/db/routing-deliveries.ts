@@ -252,7 +252,14 @@ export async function deliveryExists(id: bigint): Promise<boolean> {
   return (await getPrisma().delivery.count({ where: { id } })) === 1;
 }
 
-export type DeliveryFilter = { status?: string; channel?: string; beforeId?: bigint; limit: number };
+export type DeliveryFilter = {
+  status?: string;
+  channel?: string;
+  /** Deliveries that carried any of these alerts (GIN index on alert_fingerprints). */
+  alertFingerprints?: string[];
+  beforeId?: bigint;
+  limit: number;
+};
 
 /** Newest first, with each delivery's attempts (oldest first); the signing secret is never selected. */
 export async function listDeliveries(filter: DeliveryFilter) {
@@ -260,6 +267,7 @@ export async function listDeliveries(filter: DeliveryFilter) {
     where: {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.channel ? { channel: filter.channel } : {}),
+      ...(filter.alertFingerprints ? { alertFingerprints: { hasSome: filter.alertFingerprints } } : {}),
       ...(filter.beforeId !== undefined ? { id: { lt: filter.beforeId } } : {}),
     },
     orderBy: { id: "desc" },

@@ -1,15 +1,20 @@
 import { z } from "zod";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
+import { parseGroupKey, routeNamesById } from "@/lib/routing/alert-workspace";
 import { MASK } from "@/lib/routing/config";
+import { readAlertFingerprintsOfChain, readChainsOfAlerts } from "../../db/routing-alert-reads";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/routing-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
+import { currentRouting } from "../routing-config";
 import { wakeDeliveriesEverywhere } from "../wake-ups";
 import { idParam } from "./read-body";
 
-export const ZDeliveriesQuery = z.object({
+export const ZDeliveriesQuery = z.strictObject({
   status: z.enum(["pending", "delivered", "dead"]).optional(),
   channel: z.string().min(1).max(64).optional(),
+  /** Only the deliveries that carried one of this chain's alerts. */
+  chain: z.string().min(1).max(128).optional(),
   before: z
     .string()
     .regex(/^\d{1,18}$/)
@@ -33,8 +38,23 @@ function safeBody(row: DeliveryRow): unknown {
   }
 }
 
+type Links = {
+  routeNames: ReadonlyMap<string, string>;
+  chains: ReadonlyMap<string, { fingerprint: string; chainId: string; state: string }>;
+};
+
+function groupOf(row: DeliveryRow, links: Links): DeliveryView["group"] {
+  const parsed = row.kind === "notification" ? parseGroupKey(row.groupKey) : null;
+  if (!parsed) return null;
+  return {
+    routeId: parsed.routeId,
+    routeName: links.routeNames.get(parsed.routeId) ?? null,
+    labels: parsed.labels,
+  };
+}
+
 // The text columns hold only the values the engine writes.
-function deliveryView(row: DeliveryRow): DeliveryView {
+function deliveryView(row: DeliveryRow, links: Links): DeliveryView {
   return {
     id: row.id.toString(),
     kind: row.kind as DeliveryView["kind"],
@@ -51,6 +71,11 @@ function deliveryView(row: DeliveryRow): DeliveryView {
     createdAt: row.createdAt.toISOString(),
     deliveredAt: row.deliveredAt?.toISOString() ?? null,
     alertFingerprints: row.alertFingerprints,
+    group: groupOf(row, links),
+    alerts: row.alertFingerprints.flatMap((fp) => {
+      const chain = links.chains.get(fp);
+      return chain ? [chain] : [];
+    }),
     body: safeBody(row),
     attemptLog: row.attemptLog.map((a) => ({
       at: a.at.toISOString(),
@@ -61,19 +86,33 @@ function deliveryView(row: DeliveryRow): DeliveryView {
   };
 }
 
-/** GET deliveries: newest first, each with its attempt log; `?before=<id>` pages back. */
+/**
+ * GET deliveries: newest first, each with its attempt log, its route and group labels, and its alerts' chains;
+ * `?before=<id>` pages back, `?chain=` keeps those that carried one of the chain's alerts.
+ */
 export async function getDeliveries(
   q: z.infer<typeof ZDeliveriesQuery>,
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
-  const rows = await listDeliveries({
-    ...(q.status ? { status: q.status } : {}),
-    ...(q.channel ? { channel: q.channel } : {}),
-    ...(q.before ? { beforeId: BigInt(q.before) } : {}),
-    limit: q.limit + 1,
-  });
+  const fingerprints = q.chain ? await readAlertFingerprintsOfChain(q.chain) : undefined;
+  if (fingerprints?.length === 0) return { deliveries: [], nextCursor: null };
+  const [rows, routing] = await Promise.all([
+    listDeliveries({
+      ...(q.status ? { status: q.status } : {}),
+      ...(q.channel ? { channel: q.channel } : {}),
+      ...(fingerprints ? { alertFingerprints: fingerprints } : {}),
+      ...(q.before ? { beforeId: BigInt(q.before) } : {}),
+      limit: q.limit + 1,
+    }),
+    currentRouting(),
+  ]);
   const page = rows.slice(0, q.limit);
+  const chains = await readChainsOfAlerts(page.flatMap((row) => row.alertFingerprints));
+  const links: Links = {
+    routeNames: routeNamesById(routing.compiled.root),
+    chains: new Map(chains.map((c) => [c.fingerprint, c])),
+  };
   return {
-    deliveries: page.map(deliveryView),
+    deliveries: page.map((row) => deliveryView(row, links)),
     nextCursor: rows.length > q.limit ? (page.at(-1)?.id.toString() ?? null) : null,
   };
 }

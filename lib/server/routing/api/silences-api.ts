@@ -1,9 +1,11 @@
 import { z } from "zod";
-import type { SilenceView } from "@/lib/dashboard/api-types";
+import type { SilencePreviewAnswer, SilencePreviewAlert, SilenceView } from "@/lib/dashboard/api-types";
+import { equalityLabels, previewSilence } from "@/lib/routing/alert-workspace";
 import { isTimestampInRange } from "@/lib/contract/timestamp";
 import { ZDuration, ZTimestamp } from "@/lib/routing/config";
 import { parseDuration } from "@/lib/routing/duration";
-import { parseMatcher } from "@/lib/routing/matcher";
+import { type Matcher, parseMatcher } from "@/lib/routing/matcher";
+import { listFiringAlertsWithLabels } from "../../db/routing-alert-reads";
 import {
   expireSilence,
   findSilence,
@@ -112,4 +114,44 @@ export async function deleteSilence(id: string): Promise<{ silence: SilenceView 
   const row = await existing(id);
   if (row.expiredAt !== null) return { silence: silenceView(row, now) };
   return { silence: silenceView(await expireSilence(row.id, now), now) };
+}
+
+export const ZSilencePreviewBody = z.strictObject({
+  matchers: z.array(z.string().min(1).max(1024)).min(1).max(32),
+});
+
+const PREVIEW_SCAN = 2_000;
+
+/**
+ * POST preview: the firing alerts a silence with these matchers would mute now, and the protected ones it matches
+ * but would not mute (it does not name their state). Equality matchers narrow the read in the database; the silences'
+ * own code decides. A read: nothing is stored.
+ */
+export async function postSilencePreview(
+  body: z.infer<typeof ZSilencePreviewBody>,
+): Promise<SilencePreviewAnswer> {
+  const matchers: Matcher[] = [];
+  const issues: ApiIssue[] = [];
+  body.matchers.forEach((text, i) => {
+    const parsed = parseMatcher(text);
+    if (parsed.ok) matchers.push(parsed.matcher);
+    else issues.push({ path: `$.matchers[${i}]`, code: parsed.code, message: parsed.message });
+  });
+  if (issues.length > 0) throw new ApiError(422, "invalid_silence", "the matchers are invalid", issues);
+  const rows = await listFiringAlertsWithLabels(equalityLabels(matchers), PREVIEW_SCAN + 1);
+  const scanned = rows.slice(0, PREVIEW_SCAN);
+  const { muted, keptProtected } = previewSilence(matchers, scanned, Date.now());
+  const view = (row: (typeof scanned)[number]): SilencePreviewAlert => ({
+    fingerprint: row.fingerprint,
+    chainId: row.chainId,
+    state: row.state,
+    severity: row.severity,
+    labels: row.labels,
+  });
+  return {
+    muted: muted.map(view),
+    keptProtected: keptProtected.map(view),
+    scanned: scanned.length,
+    truncated: rows.length > PREVIEW_SCAN,
+  };
 }

@@ -1,0 +1,8 @@
+-- CreateIndex
+CREATE INDEX "alerts_status_starts_at_idx" ON "alerts"("status", "starts_at" DESC);
+
+-- CreateIndex
+CREATE INDEX "alerts_status_ends_at_idx" ON "alerts"("status", "ends_at" DESC);
+
+-- CreateIndex
+CREATE INDEX "deliveries_alert_fingerprints_idx" ON "deliveries" USING GIN ("alert_fingerprints");
