@@ -248,3 +248,34 @@ function originOf(url: string): string | undefined {
     return undefined;
   }
 }
+
+/** What a changed secret shows in a diff: the mask (a secret is never printed) and that it changes. */
+export const CHANGED_SECRET_MARK = " (new secret)";
+
+/**
+ * A config about to be applied, for a diff against the current one: secrets masked, and a secret that is not the one
+ * stored for the same channel and target index marked with CHANGED_SECRET_MARK, so a rotated secret shows as a change.
+ */
+export function printProposedDocument(
+  proposed: TRoutingConfig,
+  current: TRoutingConfig,
+  options: { version?: string } = {},
+): string {
+  const stored = new Map(current.channels.map((channel) => [channel.name, channel.targets]));
+  const secretOf = (target: object | undefined): unknown => {
+    const field = target && secretFieldOf(target);
+    return field ? (target as Record<string, unknown>)[field] : undefined;
+  };
+  const masked = maskSecrets(proposed);
+  const channels = masked.channels.map((channel, c) => ({
+    ...channel,
+    targets: channel.targets.map((target, t) => {
+      const before = stored.get(channel.name)?.[t];
+      const now = proposed.channels[c]?.targets[t];
+      if (before && before.type === now?.type && secretOf(before) === secretOf(now)) return target;
+      const field = secretFieldOf(target) as string;
+      return { ...target, [field]: `${secretOf(target)}${CHANGED_SECRET_MARK}` };
+    }),
+  }));
+  return printDocument({ ...masked, channels }, options.version);
+}

@@ -82,7 +82,7 @@ function checkTree(config: SalvagedConfig): ConfigError[] {
         add(
           `$.channels[${i}].targets[${t}].${field}`,
           "unresolved_secret_reference",
-          "${env:NAME} is resolved by `npm run routing` from its environment before sending; it is never stored",
+          "an environment reference is resolved by `npm run routing` before sending; the server never stores one",
         );
       if (target?.type === "pagerduty" && target.routingKey.length !== PAGERDUTY_ROUTING_KEY_LENGTH)
         add(

@@ -147,7 +147,7 @@ describe("secret references", () => {
     return value;
   };
 
-  it("resolves ${env:NAME} in credential fields from the given environment", () => {
+  it("resolves env references in credential fields from the given environment", () => {
     const resolved = resolveSecretReferences(withRefs(), { HOOK_SECRET: WEBHOOK_SECRET, PD_KEY });
     expect(resolved).toEqual({ ok: true, value: configWithSecrets() });
   });
