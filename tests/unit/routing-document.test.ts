@@ -142,8 +142,8 @@ describe("secret references", () => {
     };
     const [first, second] = value.channels;
     if (!first?.targets[0] || !second?.targets[0]) throw new Error("targets");
-    first.targets[0].secret = "${env:HOOK_SECRET}";
-    second.targets[0].routingKey = "${env:PD_KEY}";
+    first.targets[0].secret = `\${env:HOOK_SECRET}`;
+    second.targets[0].routingKey = `\${env:PD_KEY}`;
     return value;
   };
 
