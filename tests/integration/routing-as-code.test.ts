@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -27,13 +27,19 @@ const SECRET = "from-the-ci-environment-0001";
 const ENV_REF = `\${env:HOOK_SECRET}`;
 const root = path.resolve(import.meta.dirname, "../..");
 
+/** Runs `npm run routing` (the same script under the same loader) without blocking this process's sockets. */
 function routing(args: string[], env: Record<string, string> = {}) {
-  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/routing.ts", ...args], {
-    cwd: root,
-    env: { ...process.env, RECEIPT_URL: app.baseUrl, RECEIPT_KEY: adminKey, HOOK_SECRET: "", ...env },
-    encoding: "utf8",
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    execFile(
+      process.execPath,
+      ["--import", "tsx", "scripts/routing.ts", ...args],
+      {
+        cwd: root,
+        env: { ...process.env, RECEIPT_URL: app.baseUrl, RECEIPT_KEY: adminKey, HOOK_SECRET: "", ...env },
+      },
+      (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+    );
   });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 function writeFile(name: string, content: string | object): string {
@@ -89,21 +95,22 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("the CLI against the server, with an admin key", () => {
-  it("check: a valid file exits 0; a catch-all before its siblings exits 1 with its line and path", () => {
-    expect(routing(["check", writeFile("team.yaml", teamConfig())])).toMatchObject({ code: 0 });
+// Each CLI run starts a TypeScript loader: slow on a busy machine, so these tests get more time than the default.
+describe("the CLI against the server, with an admin key", { timeout: 240_000 }, () => {
+  it("check: a valid file exits 0; a catch-all before its siblings exits 1 with its line and path", async () => {
+    expect(await routing(["check", writeFile("team.yaml", teamConfig())])).toMatchObject({ code: 0 });
     const bad = teamConfig();
     bad.route.routes?.unshift({ matchers: [], receiver: "tool-owner" });
-    const result = routing(["check", writeFile("bad.yaml", bad)]);
+    const result = await routing(["check", writeFile("bad.yaml", bad)]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/bad\.yaml:\d+:\d+: \$\.route\.routes\[0\] catch_all_not_last: /);
   });
 
-  it("test: prints the receivers an alert reaches, in order, and --expect fails on a mismatch", () => {
+  it("test: prints the receivers an alert reaches, in order, and --expect fails on a mismatch", async () => {
     const file = writeFile("team.yaml", teamConfig());
-    const failed = routing(["test", file, "--state", "tool_failed", "--server", "reports-mcp"]);
+    const failed = await routing(["test", file, "--state", "tool_failed", "--server", "reports-mcp"]);
     expect(failed).toMatchObject({ code: 0, stdout: "tool-owner\n" });
-    const wrong = routing(["test", file, "--state", "tool_failed", "--expect", "reconciliation"]);
+    const wrong = await routing(["test", file, "--state", "tool_failed", "--expect", "reconciliation"]);
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toContain("expected reconciliation, got tool-owner");
   });
@@ -112,24 +119,24 @@ describe("the CLI against the server, with an admin key", () => {
     const { response, text } = await currentYaml();
     expect(response.headers.get("content-type")).toContain("application/yaml");
     expect(response.headers.get("etag")).toBe('"default"');
-    expect(routing(["diff", writeFile("current.yaml", text)])).toMatchObject({ code: 0, stdout: "" });
-    const missing = routing(["diff", writeFile("team.yaml", teamConfig())]);
+    expect(await routing(["diff", writeFile("current.yaml", text)])).toMatchObject({ code: 0, stdout: "" });
+    const missing = await routing(["diff", writeFile("team.yaml", teamConfig())]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("environment variable HOOK_SECRET is not set");
   });
 
   it("diff then apply: a unified diff (the new secret masked), then the new version", async () => {
     const file = writeFile("team.yaml", teamConfig());
-    const diff = routing(["diff", file], { HOOK_SECRET: SECRET });
+    const diff = await routing(["diff", file], { HOOK_SECRET: SECRET });
     expect(diff.code).toBe(1);
     expect(diff.stdout).toMatch(/^={67}\n--- server \(version default\)\n\+\+\+ .*team\.yaml/);
     expect(diff.stdout).toMatch(/^\+ +secret: ••••••#tool-owner\/0 \(new secret\)$/m);
     expect(diff.stdout + diff.stderr).not.toContain(SECRET);
 
-    const applied = routing(["apply", file, "--comment", "from CI"], { HOOK_SECRET: SECRET });
+    const applied = await routing(["apply", file, "--comment", "from CI"], { HOOK_SECRET: SECRET });
     expect(applied).toMatchObject({ code: 0, stdout: "applied: version 1 (was default)\n" });
-    expect(routing(["diff", file], { HOOK_SECRET: SECRET })).toMatchObject({ code: 0, stdout: "" });
-    expect(routing(["apply", file], { HOOK_SECRET: SECRET }).stdout).toBe(
+    expect(await routing(["diff", file], { HOOK_SECRET: SECRET })).toMatchObject({ code: 0, stdout: "" });
+    expect((await routing(["apply", file], { HOOK_SECRET: SECRET })).stdout).toBe(
       "no change: version 1 is current\n",
     );
     const versions = await session.get("/config/versions");
@@ -150,13 +157,13 @@ describe("the CLI against the server, with an admin key", () => {
       matchers: ['label.team="payments"'],
       receiver: "tool-owner",
     });
-    const applied = routing(["apply", writeFile("masked.yaml", edited)]);
+    const applied = await routing(["apply", writeFile("masked.yaml", edited)]);
     expect(applied).toMatchObject({ code: 0, stdout: "applied: version 2 (was 1)\n" });
     await expectSignedWith(SECRET);
   });
 
   it("apply without the admin scope is refused (403), and nothing is saved", async () => {
-    const result = routing(["apply", writeFile("team.yaml", teamConfig())], {
+    const result = await routing(["apply", writeFile("team.yaml", teamConfig())], {
       HOOK_SECRET: "another-secret-000000001",
       RECEIPT_KEY: readKey,
     });
