@@ -201,6 +201,12 @@ describe("the YAML API", () => {
     });
     expect(create.status).toBe(403);
     expect((await create.json()).error.code).toBe("forbidden");
+    const triage = await fetch(`${app.baseUrl}/api/v1/chains/any-chain/triage`, {
+      method: "POST",
+      headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ action: "acknowledge" }),
+    });
+    expect(triage.status).toBe(403);
   });
 
   it("YAML in, YAML out: PUT with If-Match answers the new version's document", async () => {
