@@ -46,3 +46,23 @@ test("create an admin key from the keys page and use it to read and check the ro
   await row.getByRole("button", { name: `Revoke ${name} now` }).click();
   await expect(row).toContainText("revoked");
 });
+
+// Issue 20: an "Add route" with empty matchers was accepted and placed first, silently catching every state.
+test("the routing page's Add route with no matchers, placed first, is refused with the route's path", async ({
+  page,
+}) => {
+  const name = `catch-all-${Date.now().toString(36)}`;
+  await signIn(page, "/routing");
+  const form = page.getByRole("form", { name: "Add a route" });
+  await form.getByLabel("Route name").fill(name);
+  await expect(form.getByRole("checkbox", { name: "try it first" })).toBeChecked();
+  await form.getByRole("button", { name: "Add route" }).click();
+  const refusal = form.getByRole("alert");
+  await expect(refusal).toContainText("$.route.routes[0]");
+  await expect(refusal).toContainText("a route without matchers catches every alert");
+  await snap(page, "routing-catch-all-refused");
+  const saved = (await (await page.request.get("/api/v1/routing/config")).json()) as {
+    config: { route: { routes?: Array<{ name?: string }> } };
+  };
+  expect(saved.config.route.routes?.some((route) => route.name === name)).toBe(false);
+});
