@@ -1,10 +1,10 @@
-// npm run --silent keys -- create --name NAME [--scope ingest] [--scope read]   → prints the new key alone on stdout
+// npm run --silent keys -- create --name NAME [--scope ingest|read|admin]...     → prints the new key alone on stdout
 // npm run --silent keys -- list                                                  → one key per line (never the key)
 // npm run --silent keys -- revoke NAME
 import { openDatabase } from "../lib/server/db/connection-string";
 import { KeyNameTakenError } from "../lib/server/db/ingestion-keys";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/keys/key-service";
-import { type Scope, ZKeyName, ZScope } from "../lib/auth/key-scopes";
+import { type Scope, SCOPES, ZKeyName, ZScope } from "../lib/auth/key-scopes";
 
 function fail(message: string): never {
   console.error(message);
@@ -32,7 +32,7 @@ try {
       ? scopeArgs.map((s) => ZScope.safeParse(s))
       : [ZScope.safeParse("ingest")];
     const bad = scopes.find((s) => !s.success);
-    if (bad) fail("--scope must be 'ingest' or 'read'");
+    if (bad) fail(`--scope must be one of ${SCOPES.map((scope) => `'${scope}'`).join(", ")}`);
     const created = await createKey(name.data, scopes.map((s) => s.data) as Scope[]).catch((error) => {
       if (error instanceof KeyNameTakenError) fail(`a key named '${name.data}' already exists`);
       throw error;
@@ -50,7 +50,9 @@ try {
     if (!(await revokeIngestionKey(name))) fail(`no active key named '${name}'`);
     console.error(`revoked ${name}`);
   } else {
-    fail("usage: npm run --silent keys -- create --name NAME [--scope ingest|read]... | list | revoke NAME");
+    fail(
+      "usage: npm run --silent keys -- create --name NAME [--scope ingest|read|admin]... | list | revoke NAME",
+    );
   }
 } finally {
   const { getPrisma } = await import("../lib/server/db/client");

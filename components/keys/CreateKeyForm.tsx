@@ -58,6 +58,10 @@ export function CreateKeyForm({ onCreated }: { onCreated: (created: CreatedKey) 
           <input type="checkbox" checked={scopes.includes("read")} onChange={() => toggle("read")} /> read —
           read chains and stats through the API
         </label>
+        <label>
+          <input type="checkbox" checked={scopes.includes("admin")} onChange={() => toggle("admin")} /> admin
+          — read, check and apply the routing config from CI (never keys, triage or silences)
+        </label>
       </fieldset>
       <div>
         <button

@@ -1,7 +1,11 @@
 import { z } from "zod";
 
-/** What an ingestion key may do: send records, or read what was sent. */
-export const SCOPES = ["ingest", "read"] as const;
+/**
+ * What a key may do: send records (`ingest`), read what was sent (`read`), or keep the routing config as code from
+ * CI (`admin`: read, check and apply the routing config, and everything `read` may). No key may manage keys,
+ * triage chains, silence alerts or retry deliveries: those stay with signed-in dashboard users.
+ */
+export const SCOPES = ["ingest", "read", "admin"] as const;
 export type Scope = (typeof SCOPES)[number];
 export const ZScope = z.enum(SCOPES);
 

@@ -5,6 +5,7 @@
 // rather than silently signing with someone else's key.
 import { MASK, PAGERDUTY_EVENTS_URL, type TRoutingConfig, type TTarget } from "./config";
 import { type LoadResult, loadRoutingConfig } from "./compile";
+import { SECRET_FIELD } from "./secret-fields";
 import type { ConfigError } from "./validate";
 
 /** The config with every masked secret restored that could be; `errors` for those that could not. */
@@ -13,7 +14,6 @@ export type UnmaskResult =
   | { ok: false; errors: ConfigError[]; value: unknown };
 
 const TOKEN = /^••••••#([a-z0-9][a-z0-9_.-]{0,62})\/(\d{1,2})$/;
-const SECRET_FIELD = { webhook: "secret", pagerduty: "routingKey", slack: "url" } as const;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value);

@@ -8,6 +8,7 @@ import { parseDuration } from "./duration";
 import { protectedStatesTargeted } from "./inhibit";
 import { isKnownLabelName, type Matcher, parseMatcher } from "./matcher";
 import { routeIds } from "./route-id";
+import { hasEnvReference, secretFieldOf } from "./secret-fields";
 import { type SalvagedConfig, salvageConfig } from "./validate-salvage";
 
 export interface ConfigError {
@@ -56,7 +57,12 @@ export function validateRoutingConfig(input: unknown): ConfigResult {
   // A field that failed its shape was left out of the salvage; a rule that then misses it (the root's receiver)
   // would only repeat the shape error at the same path.
   const shapePaths = new Set(shape.map((error) => error.path));
-  const tree = checkTree(salvageConfig(input)).filter((error) => !shapePaths.has(error.path));
+  // Likewise a route whose matchers failed their shape lost them in the salvage: it is no catch-all.
+  const brokenMatchers = (path: string) => shape.some((error) => error.path.startsWith(`${path}.matchers`));
+  const tree = checkTree(salvageConfig(input)).filter(
+    (error) =>
+      !shapePaths.has(error.path) && !(error.code === "catch_all_not_last" && brokenMatchers(error.path)),
+  );
   return { ok: false, errors: [...shape, ...tree] };
 }
 
@@ -70,6 +76,14 @@ function checkTree(config: SalvagedConfig): ConfigError[] {
       add(`$.channels[${i}].name`, "duplicate_channel", `channel "${channel.name}" is defined twice`);
     channelNames.add(channel.name);
     channel.targets.forEach((target, t) => {
+      const field = target && secretFieldOf(target);
+      const secret = field ? (target as Record<string, unknown>)[field] : undefined;
+      if (field && typeof secret === "string" && hasEnvReference(secret))
+        add(
+          `$.channels[${i}].targets[${t}].${field}`,
+          "unresolved_secret_reference",
+          "an environment reference is resolved by `npm run routing` before sending; the server never stores one",
+        );
       if (target?.type === "pagerduty" && target.routingKey.length !== PAGERDUTY_ROUTING_KEY_LENGTH)
         add(
           `$.channels[${i}].targets[${t}].routingKey`,
@@ -173,7 +187,18 @@ function checkRoutes(root: TRouteConfig, channelNames: ReadonlySet<string>, chec
         "confirm_without_delay",
         "confirmOnNextRecord only shortens a delay; set delay",
       );
-    for (const [i, child] of (route.routes ?? []).entries()) walk(child, `${path}.routes[${i}]`, timing);
+    const children = route.routes ?? [];
+    for (const [i, child] of children.entries()) {
+      // A child without matchers takes every alert its parent sees: anywhere but last it silently starves its
+      // later siblings (an "Add route" with empty matchers placed first caught every state).
+      if ((child.matchers ?? []).length === 0 && i < children.length - 1)
+        add(
+          `${path}.routes[${i}]`,
+          "catch_all_not_last",
+          "a route without matchers catches every alert; give it matchers or make it the last route of its parent",
+        );
+      walk(child, `${path}.routes[${i}]`, timing);
+    }
   };
   walk(root, "$.route", ROOT_TIMING_MS);
   checkRouteIds(root, add);

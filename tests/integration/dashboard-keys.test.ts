@@ -40,7 +40,7 @@ describe("ingestion keys from the dashboard", () => {
 
   it.each([
     ["a name with spaces", { name: "my key" }, "$.name"],
-    ["an unknown scope", { name: "x", scopes: ["admin"] }, "$.scopes[0]"],
+    ["an unknown scope", { name: "x", scopes: ["superuser"] }, "$.scopes[0]"],
     ["no scope at all", { name: "x", scopes: [] }, "$.scopes"],
     ["an unknown field", { name: "x", expires: "never" }, "$"],
   ])("%s → 422 invalid_body at %s", async (_, body, path) => {

@@ -101,7 +101,11 @@ describe("routing config validation", () => {
     const result = validateRoutingConfig({
       version: 1,
       channels: [{ name: "ops", ownerRole: "ops", targets: [] }],
-      route: { receiver: "ops", groupBy: ["srv"], routes: [{ delay: "2d" }, { confirmOnNextRecord: true }] },
+      route: {
+        receiver: "ops",
+        groupBy: ["srv"],
+        routes: [{ matchers: ['state="tool_failed"'], delay: "2d" }, { confirmOnNextRecord: true }],
+      },
     });
     expect(result.ok ? [] : result.errors.map((e) => e.code)).toEqual([
       "unknown_label",

@@ -53,7 +53,7 @@ describe("every problem at once", () => {
     (config.channels as unknown[]).push({ name: "Bad Name", ownerRole: "x", targets: [] }); // shape
     config.route.groupWait = "soon"; // shape
     routes(config).push({ matchers: ['state=~"tool_faild"'], receiver: "nobody" }); // two tree rules
-    routes(config).push({ id: "dup" }, { id: "dup", matchers: ['server="a"'] }); // tree rule
+    routes(config).push({ id: "dup", matchers: ['server="b"'] }, { id: "dup", matchers: ['server="a"'] }); // tree rule
     config.inhibitRules.push({ sourceMatchers: ['state="needs_auth"'], targetMatchers: [], equal: [] }); // shape
     config.silences.push({
       id: "s1",

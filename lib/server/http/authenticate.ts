@@ -5,15 +5,20 @@ import { bearerToken, hashKey } from "../keys/key-format";
 import { forbidden, unauthorized } from "./api-error";
 import { rejectForeignOrigin } from "./same-origin";
 
-/** Key scopes, plus `admin`: what only a signed-in dashboard user may do (keys, triage, routing changes). */
-export type AccessScope = Scope | "admin";
+/**
+ * What a route requires:
+ * - `ingest`, `read`: a key with that scope (an `admin` key may read too); a dashboard session may read;
+ * - `admin`: a signed-in dashboard user only (keys, triage, silences, retries): no key, not even an `admin` key;
+ * - `config`: the routing config kept as code: a signed-in user, or a key with the `admin` scope (CI).
+ */
+export type AccessScope = Scope | "config";
 
 export type Caller =
   | { kind: "key"; keyId: string; keyName: string; scopes: Scope[] }
   | { kind: "user"; userId: string; username: string };
 
 /** What a signed-in user may do: read everything and administer; ingestion is for keys. */
-const USER_SCOPES: AccessScope[] = ["read", "admin"];
+const USER_SCOPES: AccessScope[] = ["read", "admin", "config"];
 
 /** Reads: a cross-site page may trigger them, but cannot read the answer. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -39,7 +44,11 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   const found = await findActiveKeyByHash(hashKey(key));
   if (!found) throw unauthorized("unknown or revoked ingestion key");
   const scopes = found.scopes as Scope[];
-  if (scope === "admin" || !scopes.includes(scope)) throw forbidden(`this key lacks the '${scope}' scope`);
+  if (scope === "admin")
+    throw forbidden("only a signed-in dashboard user may do this; keys (admin keys included) may not");
+  const needed: Scope = scope === "config" ? "admin" : scope;
+  const granted = scopes.includes(needed) || (needed === "read" && scopes.includes("admin"));
+  if (!granted) throw forbidden(`this key lacks the '${needed}' scope`);
   await touchIngestionKey(found.id, found.lastUsedAt);
   return { kind: "key", keyId: found.id, keyName: found.name, scopes };
 }

@@ -3,12 +3,12 @@ import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
 import { type IngestionKeySummary, KeyNameTakenError } from "../db/ingestion-keys";
 import { ApiError, notFound } from "../http/api-error";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "./key-service";
-import { ZKeyName, ZScope } from "@/lib/auth/key-scopes";
+import { SCOPES, ZKeyName, ZScope } from "@/lib/auth/key-scopes";
 
 // Key management from the dashboard (Settings → Ingestion keys): the same service as the `keys` CLI.
 export const ZCreateKeyBody = z.strictObject({
   name: ZKeyName,
-  scopes: z.array(ZScope).min(1, "at least one scope").max(2).default(["ingest"]),
+  scopes: z.array(ZScope).min(1, "at least one scope").max(SCOPES.length).default(["ingest"]),
 });
 
 export function toKeySummary(key: IngestionKeySummary): KeySummary {

@@ -1,9 +1,7 @@
-import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
 import { actorName } from "@/lib/server/http/authenticate";
 import {
   getRoutingConfig,
   putRoutingConfig,
-  ZConfigBody,
   ZGetConfigQuery,
   ZPutConfigQuery,
 } from "@/lib/server/routing/api/config-api";
@@ -12,14 +10,14 @@ import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = apiRoute({ scope: "read", query: ZGetConfigQuery }, ({ query }) =>
-  getRoutingConfig(query),
+// Reading needs `read` (an `admin` key reads too); applying needs a dashboard session or an `admin` key (CI).
+export const GET = apiRoute({ scope: "read", query: ZGetConfigQuery }, ({ query, request }) =>
+  getRoutingConfig(query, request),
 );
 
-export const PUT = apiRoute(
-  { scope: "admin", query: ZPutConfigQuery, body: ZConfigBody, maxBytes: ROUTING_BODY_BYTES },
-  ({ request, query, body, caller }) =>
-    putRoutingConfig({ body, query, ifMatch: request.headers.get("if-match"), actor: actorName(caller) }),
+// The body (JSON or YAML) is read by the handler itself: apiRoute's body reader takes JSON only.
+export const PUT = apiRoute({ scope: "config", query: ZPutConfigQuery }, ({ request, query, caller }) =>
+  putRoutingConfig({ request, query, actor: actorName(caller) }),
 );
 
 const notAllowed = methodNotAllowed("GET", "PUT");
