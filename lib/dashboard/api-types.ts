@@ -257,3 +257,6 @@ export type RouteTestAnswer = RouteTestResult & {
     shadowed: { state: string; reason: string } | null;
   };
 };
+
+/** One stored routing config version, secrets masked (GET /api/v1/routing/config/versions/{id}). */
+export type ConfigVersionDetail = ConfigVersion & { isCurrent: boolean; config: TRoutingConfig };
