@@ -55,7 +55,7 @@ type NodeContext = {
   askDelete: (path: RoutePath) => void;
   move: (path: RoutePath, delta: -1 | 1) => void;
   /** After a move, the button that moved the route keeps the focus on its new row. */
-  focus: { key: string; delta: -1 | 1 } | null;
+  focus: { key: string; delta: -1 | 1; seq: number } | null;
   root: TRouteConfig;
 };
 
@@ -74,10 +74,11 @@ function MoveButton({
   ctx: NodeContext;
 }) {
   const ref = useRef<HTMLButtonElement>(null);
-  const focused = ctx.focus?.key === keyOf(path) && ctx.focus.delta === delta;
+  // The move's sequence number, when this button moved the route here: each move focuses once.
+  const focusSeq = ctx.focus?.key === keyOf(path) && ctx.focus.delta === delta ? ctx.focus.seq : null;
   useEffect(() => {
-    if (focused) ref.current?.focus();
-  }, [focused]);
+    if (focusSeq !== null) ref.current?.focus();
+  }, [focusSeq]);
   const direction = delta < 0 ? "up" : "down";
   return (
     <button
@@ -272,7 +273,9 @@ export function RouteTree({
       setError(null);
       setEditing(null);
       const moved = [...path.slice(0, -1), (path.at(-1) ?? 0) + delta];
-      void run(actions.move(path, delta)).then((ok) => ok && setFocus({ key: keyOf(moved), delta }));
+      void run(actions.move(path, delta)).then(
+        (ok) => ok && setFocus((last) => ({ key: keyOf(moved), delta, seq: (last?.seq ?? 0) + 1 })),
+      );
     },
   };
   const doomed = deleting ? routeAt(root, deleting) : undefined;
