@@ -7,14 +7,12 @@ import {
   isMisplacedCatchAll,
   type RouteFields,
   type RoutePath,
-  routeAt,
   routeLabel,
-  subrouteLabels,
 } from "@/lib/routing/route-edit";
 import { ROOT_TIMING_MS } from "@/lib/routing/validate";
 import { formatDuration } from "@/lib/routing/duration";
-import { ConfirmDialog } from "./ConfirmDialog";
 import { FormError } from "./FormError";
+import { RouteDeleteDialog } from "./RouteDeleteDialog";
 import { RouteForm } from "./RouteForm";
 import styles from "./Routing.module.css";
 
@@ -278,19 +276,16 @@ export function RouteTree({
       );
     },
   };
-  const doomed = deleting ? routeAt(root, deleting) : undefined;
-  const doomedChildren = deleting && doomed ? subrouteLabels(doomed, deleting) : [];
   return (
     <>
       <FormError error={error} />
       <ul className={styles.tree} aria-label="Route tree">
         <RouteNode route={root} path={[]} parent={rootDefaults} siblings={1} ctx={ctx} />
       </ul>
-      {deleting && doomed && actions && (
-        <ConfirmDialog
-          title={`Delete route "${routeLabel(doomed, deleting)}"?`}
-          confirmLabel="Delete route"
-          danger
+      {deleting && actions && (
+        <RouteDeleteDialog
+          root={root}
+          path={deleting}
           busy={busy}
           onCancel={() => setDeleting(null)}
           onConfirm={() => {
@@ -299,29 +294,7 @@ export function RouteTree({
             setEditing(null);
             void run(actions.remove(path));
           }}
-        >
-          {doomedChildren.length === 0 ? (
-            <p style={{ margin: 0 }}>
-              It has no subroutes. The alerts it routes go to the next matching route.
-            </p>
-          ) : (
-            <>
-              <p style={{ margin: 0 }}>
-                Its {doomedChildren.length} subroute{doomedChildren.length === 1 ? " is" : "s are"} deleted
-                with it:
-              </p>
-              <ul>
-                {doomedChildren.map((child, i) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: labels may repeat; the order is the tree's
-                  <li key={i}>{child}</li>
-                ))}
-              </ul>
-            </>
-          )}
-          <p style={{ margin: "0.5rem 0 0" }} className="muted">
-            Saved as a new config version: it can be restored from the history.
-          </p>
-        </ConfirmDialog>
+        />
       )}
     </>
   );

@@ -1,6 +1,6 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import type { TChannel, TRouteConfig, TTarget } from "@/lib/routing/config";
 import {
   deleteRoute,
@@ -67,11 +67,20 @@ const commentOr = (written: string, done: string) => written || done;
 /** The routing page: who gets which alert, how it is grouped and held, and what was actually delivered. */
 export function RoutingView() {
   const { current, save, edit } = useConfigEdit();
+  // Each area shows its own refusals: a refused route edit is not the channels panel's problem.
+  const [channelError, setChannelError] = useState<unknown>(null);
   if (current.isPending) return <LoadingState label="Loading routing" rows={8} />;
   if (current.isError)
     return <ErrorState error={current.error} what="the routing config" onRetry={() => current.refetch()} />;
   const { config, version, isDefault } = current.data;
   const busy = save.isPending;
+  const channelEdit = (comment: string, change: Parameters<typeof edit>[1]) => {
+    setChannelError(null);
+    return edit(comment, change).catch((refused: unknown) => {
+      setChannelError(refused);
+      throw refused;
+    });
+  };
   const addRoute = (route: TRouteConfig, index: number, comment: string) =>
     edit(commentOr(comment, `add route ${routeLabel(route, [index])} at position ${index + 1}`), (draft) => {
       draft.route = insertRoute(draft.route, [], index, route);
@@ -111,11 +120,11 @@ export function RoutingView() {
       }),
   };
   const addTarget = (channel: string, target: TTarget) =>
-    edit(`add ${target.type} target to ${channel}`, (draft) => {
+    channelEdit(`add ${target.type} target to ${channel}`, (draft) => {
       draft.channels.find((c) => c.name === channel)?.targets.push(target);
     });
   const addChannel = (channel: TChannel) =>
-    edit(`add channel ${channel.name}`, (d) => void d.channels.push(channel));
+    channelEdit(`add channel ${channel.name}`, (d) => void d.channels.push(channel));
 
   return (
     <div className="stack">
@@ -159,11 +168,11 @@ export function RoutingView() {
         <ChannelsPanel
           channels={config.channels}
           busy={busy}
-          error={save.error}
+          error={channelError}
           onAddTarget={addTarget}
           onAddChannel={addChannel}
           onRemoveTarget={(channel, index) =>
-            edit(`remove a target of ${channel}`, (draft) => {
+            channelEdit(`remove a target of ${channel}`, (draft) => {
               draft.channels.find((c) => c.name === channel)?.targets.splice(index, 1);
             }).catch(() => undefined)
           }

@@ -1,9 +1,12 @@
-import { expect, type Page, test } from "@playwright/test";
-import { signIn, snap } from "./support/dashboard";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { DESKTOP, PHONE, signIn, snap } from "./support/dashboard";
 
 // Routing kept by hand on the page: edit a route in place, reorder it (keyboard too), delete it after a confirmation
 // that names its subroutes, see the server's problem next to the field, edit inhibition rules, and view, compare and
 // restore versions. Every change is a new config version; the shared e2e database may hold other specs' routes.
+// This machine is shared: give the page time to answer, and each test room for a dozen saves.
+const expect = baseExpect.configure({ timeout: 20_000 });
+test.beforeEach(({ page: _page }, testInfo) => testInfo.setTimeout(180_000));
 const tag = `re${Date.now() % 1_000_000}`;
 const names = { a: `${tag} alpha`, b: `${tag} beta`, c: `${tag} gamma`, parent: `${tag} parent` };
 const child = `${tag} child`;
@@ -30,6 +33,29 @@ async function addRoute(page: Page, name: string, matcher: string) {
   await expect(node(page, name)).toBeVisible();
 }
 
+/** Screenshots at 1280 and 390 px, then: nothing in the page's content is wider than a 390 px phone. */
+async function snapAndFit(page: Page, name: string) {
+  await snap(page, name);
+  await page.setViewportSize(PHONE);
+  const tooWide = await page.locator("#main").evaluate((main) => {
+    const found: string[] = [];
+    for (const element of main.querySelectorAll("*")) {
+      // Inside a box that scrolls or clips, content scrolls there: it does not widen the page.
+      let up = element.parentElement;
+      while (up && up !== main && getComputedStyle(up).overflowX === "visible") up = up.parentElement;
+      if (up && up !== main) continue;
+      const box = element.getBoundingClientRect();
+      if (box.width > 0 && box.right > window.innerWidth + 0.5)
+        found.push(
+          `${element.tagName.toLowerCase()}.${String(element.className)} ${Math.round(box.right)}px`,
+        );
+    }
+    return found.slice(0, 5);
+  });
+  await page.setViewportSize(DESKTOP);
+  expect(tooWide).toEqual([]);
+}
+
 /** Another admin saves meanwhile (a parent route with a subroute), through the API with the page's session. */
 async function saveElsewhere(page: Page) {
   const read = await page.request.get("/api/v1/routing/config");
@@ -52,7 +78,6 @@ async function saveElsewhere(page: Page) {
 test("edit, reorder and delete routes; the server's problem shows at its field; a conflict reloads", async ({
   page,
 }) => {
-  test.setTimeout(120_000);
   await signIn(page, "/routing");
   await expect(page.getByRole("heading", { name: "Alert routing" })).toBeVisible();
   await addRoute(page, names.a, `label.run="${tag}-a"`);
@@ -82,7 +107,7 @@ test("edit, reorder and delete routes; the server's problem shows at its field; 
   await edit.getByLabel("Matchers, one per line").fill(`label.run="${tag}-b2"\nstate="tool_failed"`);
   await edit.getByLabel("Group wait (optional)").fill("45s");
   await edit.getByLabel("Severity override").selectOption("warning");
-  await snap(page, "routing-edit-form");
+  await snapAndFit(page, "routing-edit-form");
   await edit.getByRole("button", { name: "Save route" }).click();
   names.b = `${names.b} edited`;
   await expect(node(page, names.b)).toContainText(`label.run="${tag}-b2"`);
@@ -102,7 +127,9 @@ test("edit, reorder and delete routes; the server's problem shows at its field; 
   await saveElsewhere(page);
   await page.getByRole("button", { name: `Delete route ${names.c}` }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Delete route" }).click();
-  await expect(page.getByRole("alert").filter({ hasText: "changed elsewhere" })).toBeVisible();
+  await expect(page.locator("#tree").getByRole("alert")).toContainText("changed elsewhere");
+  // Only the area that made the change reports it.
+  await expect(page.locator("#channels").getByRole("alert")).toHaveCount(0);
   await expect(node(page, names.parent)).toBeVisible();
   await expect(node(page, names.c)).toBeVisible();
 
@@ -112,7 +139,7 @@ test("edit, reorder and delete routes; the server's problem shows at its field; 
   await expect(dialog).toBeVisible();
   await expect(dialog).toContainText(child);
   await expect(dialog.getByRole("button", { name: "Cancel" })).toBeFocused();
-  await snap(page, "routing-delete-dialog");
+  await snapAndFit(page, "routing-delete-dialog");
   await dialog.getByRole("button", { name: "Cancel" }).click();
   await expect(dialog).toHaveCount(0);
   await expect(node(page, names.parent)).toBeVisible();
@@ -124,7 +151,7 @@ test("edit, reorder and delete routes; the server's problem shows at its field; 
   await expect(node(page, names.parent)).toHaveCount(0);
   await expect(node(page, child)).toHaveCount(0);
   expect(await myRouteOrder(page)).toEqual([names.b, names.c, names.a]);
-  await snap(page, "routing-page");
+  await snapAndFit(page, "routing-page");
 });
 
 test("inhibition rules: add, edit (a protected state is refused at its field), delete after a confirmation", async ({
@@ -182,7 +209,7 @@ test("versions: view one masked, diff it against the current config, restore it 
   const diff = detail.getByRole("list", { name: /^Changes from v\d+ to the current config/ });
   await expect(diff.locator("del").filter({ hasText: deleted })).toHaveCount(1);
   await expect(diff.locator("del").first()).toContainText("removed:");
-  await snap(page, "routing-version-diff");
+  await snapAndFit(page, "routing-version-diff");
   await detail.getByLabel("Whole config (secrets masked)").check();
   await expect(detail.getByTestId("version-config")).toContainText(deleted);
 
