@@ -21,8 +21,9 @@ export function AddRouteForm({
 }) {
   const uid = useId();
   const siblings = config.route.routes ?? [];
-  const [position, setPosition] = useState(0);
-  const index = Math.min(position, siblings.length);
+  // "last" stays last when someone else adds a route meanwhile; a number is a place before a sibling.
+  const [position, setPosition] = useState<number | "last">(0);
+  const index = position === "last" ? siblings.length : Math.min(position, siblings.length);
   const initial: RouteFields = { receiver: config.channels[0]?.name ?? "" };
   return (
     <RouteForm
@@ -34,6 +35,7 @@ export function AddRouteForm({
       submitLabel="Add route"
       busy={busy}
       inheritReceiver={false}
+      warnWhenPristine={false}
       // After the insert there is one more sibling: the new route is last only at the end.
       isMisplacedCatchAll={isMisplacedCatchAll([], index, siblings.length + 1)}
       onSubmit={(fields, comment) => onAdd(fields, index, comment)}
@@ -43,7 +45,10 @@ export function AddRouteForm({
         <select
           id={`${uid}-position`}
           value={index}
-          onChange={(event) => setPosition(Number(event.target.value))}
+          onChange={(event) => {
+            const value = Number(event.target.value);
+            setPosition(value >= siblings.length ? "last" : value);
+          }}
         >
           {siblings.map((route, i) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: a position among siblings is the option's value

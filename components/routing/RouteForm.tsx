@@ -82,6 +82,7 @@ export function RouteForm({
   busy,
   isMisplacedCatchAll,
   inheritReceiver,
+  warnWhenPristine = true,
   children,
 }: {
   label: string;
@@ -96,25 +97,34 @@ export function RouteForm({
   isMisplacedCatchAll: boolean;
   /** An edited route may inherit its parent's channel; a new one names its own by default. */
   inheritReceiver: boolean;
+  /** Whether an untouched form already warns about missing matchers (an edit) or only once typed in (an add). */
+  warnWhenPristine?: boolean;
   /** Extra fields (the add form's position). */
   children?: ReactNode;
 }) {
   const uid = useId();
   const [draft, setDraft] = useState<Draft>(() => draftOf(initial));
   const [error, setError] = useState<unknown>(null);
+  const [pristine, setPristine] = useState(true);
   type TextKey = { [K in keyof Draft]: Draft[K] extends string ? K : never }[keyof Draft];
   const set =
-    (key: TextKey) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) =>
-      setDraft((d) => ({ ...d, [key]: event.target.value }));
+    (key: TextKey) => (event: ChangeEvent<HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement>) => {
+      const value = event.target.value;
+      setPristine(false);
+      setDraft((d) => ({ ...d, [key]: value }));
+    };
   const flag = (key: "continueOn" | "confirmOnNextRecord") => (event: ChangeEvent<HTMLInputElement>) =>
     setDraft((d) => ({ ...d, [key]: event.target.checked }));
-  const noMatchers = lines(draft.matchers).length === 0;
+  const noMatchers = lines(draft.matchers).length === 0 && (warnWhenPristine || !pristine);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
     await onSubmit(fieldsOf(draft), draft.comment.trim()).then(
-      () => setDraft(draftOf(initial)),
+      () => {
+        setDraft(draftOf(initial));
+        setPristine(true);
+      },
       (refused: unknown) => setError(refused),
     );
   };
