@@ -1,126 +1,64 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { useId, useState } from "react";
 import type { TRouteConfig, TRoutingConfig } from "@/lib/routing/config";
-import { SEVERITIES } from "@/lib/routing/types";
-import { FormError } from "./FormError";
-import styles from "./Routing.module.css";
-
-const lines = (text: string) =>
-  text
-    .split("\n")
-    .map((line) => line.trim())
-    .filter(Boolean);
+import { isMisplacedCatchAll, type RouteFields, routeLabel } from "@/lib/routing/route-edit";
+import { RouteForm } from "./RouteForm";
+import { routeJsonPath } from "./RouteTree";
 
 /**
- * Adds a child route under the root. First by default: routes are tried in order and the first match wins, so a
- * new, more specific route usually belongs before the shipped catch-alls.
+ * Adds a child route under the root at a chosen position: routes are tried in order and the first match wins, so a
+ * new, more specific route usually belongs before the catch-alls, and a route without matchers only at the end.
  */
 export function AddRouteForm({
   config,
   onAdd,
   busy,
-  error,
 }: {
   config: TRoutingConfig;
-  onAdd: (route: TRouteConfig, first: boolean) => Promise<unknown>;
+  onAdd: (route: TRouteConfig, index: number, comment: string) => Promise<unknown>;
   busy: boolean;
-  error: unknown;
 }) {
-  const [name, setName] = useState("");
-  const [matchers, setMatchers] = useState("");
-  const [receiver, setReceiver] = useState(config.channels[0]?.name ?? "");
-  const [groupWait, setGroupWait] = useState("");
-  const [severity, setSeverity] = useState("");
-  const [continueOn, setContinue] = useState(false);
-  const [first, setFirst] = useState(true);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const route: TRouteConfig = {
-      ...(name.trim() ? { name: name.trim() } : {}),
-      matchers: lines(matchers),
-      receiver,
-      ...(groupWait.trim() ? { groupWait: groupWait.trim() } : {}),
-      ...(severity ? { severity: severity as TRouteConfig["severity"] } : {}),
-      ...(continueOn ? { continue: true } : {}),
-    };
-    await onAdd(route, first).then(
-      () => {
-        setName("");
-        setMatchers("");
-        setGroupWait("");
-      },
-      () => undefined,
-    );
-  };
-
+  const uid = useId();
+  const siblings = config.route.routes ?? [];
+  // "last" stays last when someone else adds a route meanwhile; a number is a place before a sibling.
+  const [position, setPosition] = useState<number | "last">(0);
+  const index = position === "last" ? siblings.length : Math.min(position, siblings.length);
+  const initial: RouteFields = { receiver: config.channels[0]?.name ?? "" };
   return (
-    <form className={styles.form} onSubmit={submit} aria-label="Add a route">
+    <RouteForm
+      key={config.channels.length}
+      label="Add a route"
+      initial={initial}
+      channels={config.channels.map((c) => c.name)}
+      jsonPath={routeJsonPath([index])}
+      submitLabel="Add route"
+      busy={busy}
+      inheritReceiver={false}
+      warnWhenPristine={false}
+      // After the insert there is one more sibling: the new route is last only at the end.
+      isMisplacedCatchAll={isMisplacedCatchAll([], index, siblings.length + 1)}
+      onSubmit={(fields, comment) => onAdd(fields, index, comment)}
+    >
       <div className="field">
-        <label htmlFor="route-name">Route name</label>
-        <input
-          id="route-name"
-          value={name}
-          onChange={(e) => setName(e.target.value)}
-          placeholder="payments team"
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="route-receiver">Channel</label>
-        <select id="route-receiver" value={receiver} onChange={(e) => setReceiver(e.target.value)}>
-          {config.channels.map((c) => (
-            <option key={c.name} value={c.name}>
-              {c.name}
+        <label htmlFor={`${uid}-position`}>Position</label>
+        <select
+          id={`${uid}-position`}
+          value={index}
+          onChange={(event) => {
+            const value = Number(event.target.value);
+            setPosition(value >= siblings.length ? "last" : value);
+          }}
+        >
+          {siblings.map((route, i) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: a position among siblings is the option's value
+            <option key={i} value={i}>
+              {i === 0 ? "first" : `${i + 1}.`} — before {routeLabel(route, [i])}
             </option>
           ))}
+          <option value={siblings.length}>last — after every route</option>
         </select>
       </div>
-      <div className="field">
-        <label htmlFor="route-wait">Group wait (optional)</label>
-        <input
-          id="route-wait"
-          value={groupWait}
-          onChange={(e) => setGroupWait(e.target.value)}
-          placeholder="30s"
-        />
-      </div>
-      <div className="field">
-        <label htmlFor="route-severity">Severity override</label>
-        <select id="route-severity" value={severity} onChange={(e) => setSeverity(e.target.value)}>
-          <option value="">the alert's own</option>
-          {SEVERITIES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className={`field ${styles.wide}`}>
-        <label htmlFor="route-matchers">Matchers, one per line</label>
-        <textarea
-          id="route-matchers"
-          value={matchers}
-          onChange={(e) => setMatchers(e.target.value)}
-          placeholder={'label.team="payments"\nstate=~"tool_failed|protocol_error"'}
-        />
-      </div>
-      <div className={styles.actions}>
-        <label>
-          <input type="checkbox" checked={continueOn} onChange={(e) => setContinue(e.target.checked)} />
-          continue to later routes
-        </label>
-        <label>
-          <input type="checkbox" checked={first} onChange={(e) => setFirst(e.target.checked)} />
-          try it first
-        </label>
-        <button type="submit" className="button primary" disabled={busy}>
-          Add route
-        </button>
-      </div>
-      <div className={styles.wide}>
-        <FormError error={error} />
-      </div>
-    </form>
+    </RouteForm>
   );
 }

@@ -1,9 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { Time } from "../ui/Time";
 import { FormError } from "./FormError";
-import { useConfigVersions, useSaveConfig } from "./routing-queries";
+import { useSaveConfig } from "./routing-queries";
 import type { RoutingConfigAnswer } from "@/lib/dashboard/api-types";
 import styles from "./Routing.module.css";
 
@@ -13,7 +12,6 @@ import styles from "./Routing.module.css";
  */
 export function ConfigJsonPanel({ current }: { current: RoutingConfigAnswer }) {
   const save = useSaveConfig();
-  const versions = useConfigVersions();
   const [text, setText] = useState<string | null>(null);
   const [comment, setComment] = useState("");
   const [parseError, setParseError] = useState<string | null>(null);
@@ -83,18 +81,6 @@ export function ConfigJsonPanel({ current }: { current: RoutingConfigAnswer }) {
       </div>
       {parseError && <p className="field-error">{parseError}</p>}
       <FormError error={save.error} />
-      <details className={styles.details} style={{ marginTop: "0.75rem" }}>
-        <summary>Version history</summary>
-        <ul className={styles.explanation}>
-          {(versions.data?.versions ?? []).map((v) => (
-            <li key={v.version}>
-              v{v.version} · <Time iso={v.createdAt} /> · {v.createdBy}
-              {v.comment ? ` · ${v.comment}` : ""}
-            </li>
-          ))}
-          <li className="muted">default: the shipped routing</li>
-        </ul>
-      </details>
     </div>
   );
 }

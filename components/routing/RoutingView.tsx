@@ -1,17 +1,27 @@
 "use client";
 
-import type { ReactNode } from "react";
+import { type ReactNode, useState } from "react";
 import type { TChannel, TRouteConfig, TTarget } from "@/lib/routing/config";
+import {
+  deleteRoute,
+  editRoute,
+  insertRoute,
+  moveRoute,
+  routeAt,
+  routeLabel,
+  subrouteLabels,
+} from "@/lib/routing/route-edit";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { AddRouteForm } from "./AddRouteForm";
 import { ChannelsPanel } from "./ChannelsPanel";
 import { ConfigJsonPanel } from "./ConfigJsonPanel";
 import { DeliveryLog } from "./DeliveryLog";
-import { InhibitRules } from "./InhibitRules";
+import { type InhibitActions, InhibitRules } from "./InhibitRules";
 import { RouteTestPanel } from "./RouteTestPanel";
-import { RouteTree } from "./RouteTree";
+import { RouteTree, type RouteTreeActions } from "./RouteTree";
 import { SilencesPanel } from "./SilencesPanel";
 import { useConfigEdit } from "./use-config-edit";
+import { VersionsPanel } from "./VersionsPanel";
 import styles from "./Routing.module.css";
 
 const SECTIONS = [
@@ -21,6 +31,7 @@ const SECTIONS = [
   ["inhibition", "Inhibition"],
   ["route-test", "Route test"],
   ["deliveries", "Delivery log"],
+  ["versions", "Versions"],
   ["json", "Import / export"],
 ] as const;
 
@@ -50,32 +61,70 @@ function Section({
   );
 }
 
-/** Removes the route at `path` (child indexes from the root). */
-function removeRoute(root: TRouteConfig, path: number[]) {
-  const parent = path.slice(0, -1).reduce<TRouteConfig | undefined>((node, i) => node?.routes?.[i], root);
-  parent?.routes?.splice(path.at(-1) ?? 0, 1);
-}
+/** A version comment: what the person wrote, else what the page did. */
+const commentOr = (written: string, done: string) => written || done;
 
 /** The routing page: who gets which alert, how it is grouped and held, and what was actually delivered. */
 export function RoutingView() {
   const { current, save, edit } = useConfigEdit();
+  // Each area shows its own refusals: a refused route edit is not the channels panel's problem.
+  const [channelError, setChannelError] = useState<unknown>(null);
   if (current.isPending) return <LoadingState label="Loading routing" rows={8} />;
   if (current.isError)
     return <ErrorState error={current.error} what="the routing config" onRetry={() => current.refetch()} />;
   const { config, version, isDefault } = current.data;
   const busy = save.isPending;
-  const addRoute = (route: TRouteConfig, first: boolean) =>
-    edit(`add route ${route.name ?? ""}`.trim(), (draft) => {
-      draft.route.routes = first
-        ? [route, ...(draft.route.routes ?? [])]
-        : [...(draft.route.routes ?? []), route];
+  const channelEdit = (comment: string, change: Parameters<typeof edit>[1]) => {
+    setChannelError(null);
+    return edit(comment, change).catch((refused: unknown) => {
+      setChannelError(refused);
+      throw refused;
     });
+  };
+  const addRoute = (route: TRouteConfig, index: number, comment: string) =>
+    edit(commentOr(comment, `add route ${routeLabel(route, [index])} at position ${index + 1}`), (draft) => {
+      draft.route = insertRoute(draft.route, [], index, route);
+    });
+  const routeActions: RouteTreeActions = {
+    edit: (path, fields, comment) =>
+      edit(commentOr(comment, `edit route ${routeLabel({ ...fields }, path)}`), (draft) => {
+        draft.route = editRoute(draft.route, path, fields);
+      }),
+    move: (path, delta) => {
+      const label = routeLabel(routeAt(config.route, path) ?? {}, path);
+      return edit(`move route ${label} ${delta < 0 ? "up" : "down"}`, (draft) => {
+        draft.route = moveRoute(draft.route, path, delta);
+      });
+    },
+    remove: (path) => {
+      const route = routeAt(config.route, path) ?? {};
+      const children = subrouteLabels(route, path).length;
+      const also = children > 0 ? ` and its ${children} subroute${children === 1 ? "" : "s"}` : "";
+      return edit(`delete route ${routeLabel(route, path)}${also}`, (draft) => {
+        draft.route = deleteRoute(draft.route, path);
+      });
+    },
+  };
+  const inhibitActions: InhibitActions = {
+    save: (index, rule, comment) =>
+      edit(
+        commentOr(comment, `${index === null ? "add" : "edit"} inhibition rule ${rule.name ?? ""}`.trim()),
+        (draft) => {
+          if (index === null) draft.inhibitRules.push(rule);
+          else draft.inhibitRules[index] = rule;
+        },
+      ),
+    remove: (index) =>
+      edit(`delete inhibition rule ${config.inhibitRules[index]?.name ?? index + 1}`, (draft) => {
+        draft.inhibitRules.splice(index, 1);
+      }),
+  };
   const addTarget = (channel: string, target: TTarget) =>
-    edit(`add ${target.type} target to ${channel}`, (draft) => {
+    channelEdit(`add ${target.type} target to ${channel}`, (draft) => {
       draft.channels.find((c) => c.name === channel)?.targets.push(target);
     });
   const addChannel = (channel: TChannel) =>
-    edit(`add channel ${channel.name}`, (d) => void d.channels.push(channel));
+    channelEdit(`add channel ${channel.name}`, (d) => void d.channels.push(channel));
 
   return (
     <div className="stack">
@@ -106,11 +155,10 @@ export function RoutingView() {
         <RouteTree
           root={config.route}
           busy={busy}
-          onDelete={(path) =>
-            edit("delete a route", (draft) => removeRoute(draft.route, path)).catch(() => undefined)
-          }
+          channels={config.channels.map((c) => c.name)}
+          actions={routeActions}
         />
-        <AddRouteForm config={config} onAdd={addRoute} busy={busy} error={save.error} />
+        <AddRouteForm config={config} onAdd={addRoute} busy={busy} />
       </Section>
       <Section
         id="channels"
@@ -120,11 +168,11 @@ export function RoutingView() {
         <ChannelsPanel
           channels={config.channels}
           busy={busy}
-          error={save.error}
+          error={channelError}
           onAddTarget={addTarget}
           onAddChannel={addChannel}
           onRemoveTarget={(channel, index) =>
-            edit(`remove a target of ${channel}`, (draft) => {
+            channelEdit(`remove a target of ${channel}`, (draft) => {
               draft.channels.find((c) => c.name === channel)?.targets.splice(index, 1);
             }).catch(() => undefined)
           }
@@ -134,7 +182,7 @@ export function RoutingView() {
         <SilencesPanel />
       </Section>
       <Section id="inhibition" title="Inhibition rules">
-        <InhibitRules rules={config.inhibitRules} />
+        <InhibitRules rules={config.inhibitRules} actions={inhibitActions} busy={busy} />
       </Section>
       <Section id="route-test" title="Route test" intro="Which channels would this chain reach, and why?">
         <RouteTestPanel />
@@ -145,6 +193,13 @@ export function RoutingView() {
         intro="Every attempt: target, status code, latency, error."
       >
         <DeliveryLog />
+      </Section>
+      <Section
+        id="versions"
+        title="Versions"
+        intro="Every save is a version: view it (secrets masked), compare it, restore it as a new version."
+      >
+        <VersionsPanel current={current.data} />
       </Section>
       <Section id="json" title="Import / export">
         <ConfigJsonPanel current={current.data} />

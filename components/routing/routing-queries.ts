@@ -3,9 +3,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiFetch, queryString } from "../api/http";
+import { ApiClientError, apiFetch, queryString } from "../api/http";
 import type {
   ConfigVersion,
+  ConfigVersionDetail,
   DeliveryView,
   RouteTestAnswer,
   RoutingConfigAnswer,
@@ -22,12 +23,30 @@ export function useRoutingConfig() {
   });
 }
 
-export function useConfigVersions() {
+/** One page of the config history, newest first (`before`: the cursor of the page before). */
+export function useConfigVersions(before: string | null, limit = 20) {
   return useQuery({
-    queryKey: ["routing-versions"],
-    queryFn: () => apiFetch<{ versions: ConfigVersion[] }>(`${BASE}/config/versions`),
+    queryKey: ["routing-versions", before, limit],
+    queryFn: () =>
+      apiFetch<{ versions: ConfigVersion[]; nextCursor: string | null }>(
+        `${BASE}/config/versions${queryString({ before, limit })}`,
+      ),
   });
 }
+
+/** A stored version never changes: read once, kept. */
+export function useConfigVersion(version: string | null) {
+  return useQuery({
+    queryKey: ["routing-version", version],
+    queryFn: () =>
+      apiFetch<ConfigVersionDetail>(`${BASE}/config/versions/${encodeURIComponent(version ?? "")}`),
+    enabled: version !== null,
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** A refused save because the config changed meanwhile (409): reload it so the page shows what is in force now. */
+const isConflict = (error: unknown) => error instanceof ApiClientError && error.status === 409;
 
 /**
  * Saves a whole config (masked secrets are kept server-side). `If-Match` carries the version the edit started
@@ -50,6 +69,30 @@ export function useSaveConfig() {
       client.setQueryData(["routing-config"], saved);
       // The layout's "recorded but not delivered" banner is rendered on the server from the config in force.
       router.refresh();
+    },
+    onError: (error) => {
+      if (isConflict(error)) void client.invalidateQueries({ queryKey: ["routing-config"] });
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: ["routing-versions"] }),
+  });
+}
+
+/** Restores a stored version server-side (its real secrets kept) as a new version, guarded like a save. */
+export function useRestoreVersion() {
+  const client = useQueryClient();
+  const router = useRouter();
+  return useMutation({
+    mutationFn: (input: { version: string; baseVersion: string }) =>
+      apiFetch<RoutingConfigAnswer>(`${BASE}/config/versions/${encodeURIComponent(input.version)}/restore`, {
+        method: "POST",
+        headers: { "if-match": `"${input.baseVersion}"` },
+      }),
+    onSuccess: (saved) => {
+      client.setQueryData(["routing-config"], saved);
+      router.refresh();
+    },
+    onError: (error) => {
+      if (isConflict(error)) void client.invalidateQueries({ queryKey: ["routing-config"] });
     },
     onSettled: () => client.invalidateQueries({ queryKey: ["routing-versions"] }),
   });

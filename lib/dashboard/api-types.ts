@@ -337,3 +337,5 @@ export type SilencePreviewAnswer = {
   scanned: number;
   truncated: boolean;
 };
+/** One stored routing config version, secrets masked (GET /api/v1/routing/config/versions/{id}). */
+export type ConfigVersionDetail = ConfigVersion & { isCurrent: boolean; config: TRoutingConfig };

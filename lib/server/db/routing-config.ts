@@ -33,6 +33,16 @@ export async function listConfigVersions(limit: number) {
   });
 }
 
+/** One page of the history, newest first: versions older than `before` (all when null), `limit` of them. */
+export async function listConfigVersionsPage(input: { before: bigint | null; limit: number }) {
+  return getPrisma().routingConfigVersion.findMany({
+    where: input.before === null ? {} : { id: { lt: input.before } },
+    orderBy: { id: "desc" },
+    take: input.limit,
+    select: { id: true, createdAt: true, createdBy: true, comment: true },
+  });
+}
+
 /** Serialises config saves for the caller's transaction: two saves cannot both follow the same base version. */
 export async function lockConfigVersions(tx: Tx): Promise<void> {
   await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))`;

@@ -1,0 +1,14 @@
+import { actorName } from "@/lib/server/http/authenticate";
+import { restoreVersion } from "@/lib/server/routing/api/config-versions-api";
+import { apiRoute } from "@/lib/server/http/api-route";
+import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
+import { pathParams } from "@/lib/server/http/path-params";
+
+export const dynamic = "force-dynamic";
+
+export const POST = apiRoute({ scope: "admin", params: pathParams("id") }, ({ request, params, caller }) =>
+  restoreVersion({ rawId: params.id, ifMatch: request.headers.get("if-match"), actor: actorName(caller) }),
+);
+
+const notAllowed = methodNotAllowed("POST");
+export { notAllowed as GET, notAllowed as PUT, notAllowed as PATCH, notAllowed as DELETE };
