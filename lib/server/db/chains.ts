@@ -100,3 +100,15 @@ export async function countStates(since?: Date) {
 export async function findChainRow(chainId: string) {
   return getPrisma().chain.findUnique({ where: { chainId } });
 }
+
+/** Whether a chain with this id exists: one primary-key probe, for the page's 404. */
+export async function chainExists(chainId: string): Promise<boolean> {
+  const row = await getPrisma().chain.findUnique({ where: { chainId }, select: { chainId: true } });
+  return row !== null;
+}
+
+/** Whether any chain belongs to this session: one probe of `chains_session_id_idx`, for the page's 404. */
+export async function sessionExists(sessionId: string): Promise<boolean> {
+  const row = await getPrisma().chain.findFirst({ where: { sessionId }, select: { chainId: true } });
+  return row !== null;
+}
