@@ -16,7 +16,7 @@ if (have < N) {
       observed_at, evaluated_at, client_name, client_version, transport, server_name, tool, labels, request_id,
       operation_key, shadowed_state)
     select 'c:' || n, 's:' || (n / 4), st, 'outcome', '{}', 'r:' || n, n,
-      now() - (random() * interval '30 days'), now(), 'cli-' || (n % 7), '1', 'stdio', 'srv-' || (n % 20),
+      now() - (random() * interval '30 days'), now(), 'cli-' || (n % 7), '1', 'stdio', 'srv-' || (abs(hashtext(n::text)) % 20),
       'tool-' || (n % 50), jsonb_build_object('env', case when n % 3 = 0 then 'prod' else 'staging' end,
       'team', 'team-' || (n % 9)),
       case when n % 10 < 8 then (n % 5000)::text end,

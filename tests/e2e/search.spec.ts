@@ -1,4 +1,4 @@
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import type { HealthRecord } from "@/lib/contract";
 import { liveCase, liveSeedCases } from "@/tests/support/dashboard-records";
 import { ingest, signIn, snap } from "./support/dashboard";
@@ -20,6 +20,10 @@ function withRequestId(tag: string, requestId: string): HealthRecord {
 const unique = withRequestId("unique", `req-${run}-unique`);
 const sharedA = withRequestId("shared-a", `req-${run}-shared`);
 const sharedB = withRequestId("shared-b", `req-${run}-shared`);
+
+// A shared two-core machine can take seconds per page: give each flow room rather than flake.
+test.describe.configure({ timeout: 180_000 });
+const expect = baseExpect.configure({ timeout: 15_000 });
 
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
@@ -96,7 +100,6 @@ test("a relative range stays relative in the URL, through a reload", async ({ pa
 });
 
 test("lists say when they were updated, refresh themselves, and Pause stops it", async ({ page }) => {
-  test.setTimeout(120_000);
   await signIn(page);
   await page.evaluate(() => window.localStorage.removeItem("receipt.autoRefresh"));
   await page.goto(`/chains?label=spec:${run}`);

@@ -100,12 +100,17 @@ const dangerRank = (state: string) => {
   return rank === -1 ? STATE_SEVERITY_ORDER.length : rank;
 };
 
+// Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
+// current states can match a state filter through their shadowed state.
+const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_session", "stale_catalog"]);
+
 async function pageByDanger(query: ChainListQuery, where: Prisma.ChainWhereInput[]): Promise<Row[]> {
   const wanted = new Set<string>(query.state ?? []);
   const firstRank = query.cursor?.danger ?? 0;
   const rows: Row[] = [];
   for (let rank = firstRank; rank < STATE_SEVERITY_ORDER.length && rows.length <= query.limit; rank++) {
     const state = STATE_SEVERITY_ORDER[rank] as State;
+    if (wanted.size > 0 && !wanted.has(state) && !SHADOWING_STATES.has(state)) continue;
     // A state outside the filter can only match by its shadowed state: say so, so the planner can pick that index.
     const thisState: Prisma.ChainWhereInput =
       wanted.size === 0 || wanted.has(state) ? { state } : { state, shadowedState: { in: [...wanted] } };

@@ -8,7 +8,7 @@ const MAX_SESSION_COUNT = 1000;
 
 /**
  * Exact matches of one id among chain ids, session ids, request ids and operation keys. Each lookup is an index
- * probe (the primary key, `chains_session_id_idx`, `chains_request_id_idx`, `chains_operation_key_idx`) with a
+ * probe (the primary key, the `(column, observed_at DESC)` indexes of session, request id and operation key) with a
  * LIMIT, so a request id shared by many chains ("1") costs no more than a page.
  */
 export async function searchChainsById(query: string): Promise<SearchResults> {

@@ -107,7 +107,7 @@ export async function chainExists(chainId: string): Promise<boolean> {
   return row !== null;
 }
 
-/** Whether any chain belongs to this session: one probe of `chains_session_id_idx`, for the page's 404. */
+/** Whether any chain belongs to this session: one probe of `chains_session_id_observed_at_idx`, for the page's 404. */
 export async function sessionExists(sessionId: string): Promise<boolean> {
   const row = await getPrisma().chain.findFirst({ where: { sessionId }, select: { chainId: true } });
   return row !== null;
