@@ -1,3 +1,7 @@
+// npx tsx scripts/explain-chain-reads.ts [CHAINS]
+// Fills a throwaway embedded PostgreSQL ($RECEIPT_DATA_DIR, default <tmp>/receipt-explain) with CHAINS synthetic chain
+// rows (200,000 by default) and prints the plan and execution time of every chain-list, total and search query shape
+// the API sends: the check that each filter the UI offers reads an index.
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -32,27 +36,74 @@ const S2 = "('false_success','effect_unknown')";
 const C2 = "('healthy','unverified')";
 const queries: [string, string][] = [
   ["newest page", `select ${cols} from chains order by observed_at desc, chain_id desc limit 51`],
-  ["since=1h", `select ${cols} from chains where observed_at >= now() - interval '1 hour' order by observed_at desc, chain_id desc limit 51`],
-  ["state=false_success,effect_unknown", `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) order by observed_at desc, chain_id desc limit 51`],
-  ["state=healthy,unverified", `select ${cols} from chains where (state in ${C2} or shadowed_state in ${C2}) order by observed_at desc, chain_id desc limit 51`],
-  ["state=2 rare&since=1h", `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and observed_at >= now() - interval '1 hour' order by observed_at desc, chain_id desc limit 51`],
-  ["state=2 rare&server", `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and server_name = 'srv-3' order by observed_at desc, chain_id desc limit 51`],
+  [
+    "since=1h",
+    `select ${cols} from chains where observed_at >= now() - interval '1 hour' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "state=false_success,effect_unknown",
+    `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "state=healthy,unverified",
+    `select ${cols} from chains where (state in ${C2} or shadowed_state in ${C2}) order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "state=2 rare&since=1h",
+    `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and observed_at >= now() - interval '1 hour' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "state=2 rare&server",
+    `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and server_name = 'srv-3' order by observed_at desc, chain_id desc limit 51`,
+  ],
   ["total cap, no filter", `select count(*) from (select 1 from chains limit 10001) t`],
-  ["total cap, 2 rare states", `select count(*) from (select 1 from chains where (state in ${S2} or shadowed_state in ${S2}) limit 10001) t`],
-  ["total cap, since=1h", `select count(*) from (select 1 from chains where observed_at >= now() - interval '1 hour' limit 10001) t`],
-  ["total cap, label", `select count(*) from (select 1 from chains where labels @> '{"team":"team-3"}' limit 10001) t`],
-  ["danger: state=healthy page", `select ${cols} from chains where state = 'healthy' order by observed_at desc, chain_id desc limit 51`],
-  ["danger+states: needs_auth via shadow", `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and state = 'needs_auth' and shadowed_state in ${S2} order by observed_at desc, chain_id desc limit 51`],
-  ["danger+states: healthy not wanted", `select ${cols} from chains where (state in ${S2} or shadowed_state in ${S2}) and state = 'healthy' and shadowed_state in ${S2} order by observed_at desc, chain_id desc limit 51`],
-  ["search request_id", `select ${cols} from chains where request_id = '42' order by observed_at desc, chain_id desc limit 51`],
-  ["search operation_key", `select ${cols} from chains where operation_key = 'op:42' order by observed_at desc, chain_id desc limit 51`],
-  ["search session count", `select count(*) from (select 1 from chains where session_id = 's:42' limit 1001) t`],
+  [
+    "total cap, 2 rare states",
+    `select count(*) from (select 1 from chains where (state in ${S2} or shadowed_state in ${S2}) limit 10001) t`,
+  ],
+  [
+    "total cap, since=1h",
+    `select count(*) from (select 1 from chains where observed_at >= now() - interval '1 hour' limit 10001) t`,
+  ],
+  [
+    "total cap, label",
+    `select count(*) from (select 1 from chains where labels @> '{"team":"team-3"}' limit 10001) t`,
+  ],
+  [
+    "danger: state=healthy page",
+    `select ${cols} from chains where state = 'healthy' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "danger+states: needs_auth via shadow",
+    `select ${cols} from chains where state = 'needs_auth' and shadowed_state = 'effect_unknown' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "search request_id",
+    `select ${cols} from chains where request_id = '42' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "search operation_key",
+    `select ${cols} from chains where operation_key = 'op:42' order by observed_at desc, chain_id desc limit 51`,
+  ],
+  [
+    "search session count",
+    `select count(*) from (select 1 from chains where session_id = 's:42' limit 1001) t`,
+  ],
   ["search chain id", `select ${cols} from chains where chain_id = 'c:42'`],
 ];
 for (const [label, text] of queries) {
-  const plan = (await sql.query(`explain (analyze, costs off, timing on, summary on) ${text}`)).rows.map((r) => r["QUERY PLAN"]);
+  const plan = (await sql.query(`explain (analyze, costs off, timing on, summary on) ${text}`)).rows.map(
+    (r) => r["QUERY PLAN"],
+  );
   const exec = plan.find((l: string) => l.startsWith("Execution Time")) ?? "";
-  const nodes = plan.filter((l: string) => /Scan|Sort|BitmapOr|Limit|Append/.test(l)).map((l: string) => l.trim().replace(/\(actual.*$/, "").trim());
+  const nodes = plan
+    .filter((l: string) => /Scan|Sort|BitmapOr|Limit|Append/.test(l))
+    .map((l: string) =>
+      l
+        .trim()
+        .replace(/\(actual.*$/, "")
+        .trim(),
+    );
   console.log(`${label.padEnd(40)} ${exec.padEnd(28)} ${nodes.slice(0, 4).join(" | ")}`);
 }
 await sql.end();

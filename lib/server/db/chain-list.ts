@@ -35,7 +35,7 @@ type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
 export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   const where = filtersOf(query);
   const [rows, total] = await Promise.all([
-    query.sort === "danger" ? pageByDanger(query, where) : pageByTime(query, where),
+    query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
     getPrisma().chain.count({ where: { AND: where }, take: CHAIN_TOTAL_CAP + 1 }),
   ]);
   const page = rows.slice(0, query.limit);
@@ -58,9 +58,10 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   };
 }
 
-function filtersOf(query: ChainListQuery): Prisma.ChainWhereInput[] {
+/** The filters as Prisma conditions; `withStates: false` leaves the state filter to the caller. */
+function filtersOf(query: ChainListQuery, withStates = true): Prisma.ChainWhereInput[] {
   const where: Prisma.ChainWhereInput[] = [];
-  if (query.state?.length) {
+  if (withStates && query.state?.length) {
     where.push({ OR: [{ state: { in: query.state } }, { shadowedState: { in: query.state } }] });
   }
   if (query.server) where.push({ serverName: query.server });
@@ -104,25 +105,37 @@ const dangerRank = (state: string) => {
 // current states can match a state filter through their shadowed state.
 const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_session", "stale_catalog"]);
 
-async function pageByDanger(query: ChainListQuery, where: Prisma.ChainWhereInput[]): Promise<Row[]> {
+async function pageByDanger(query: ChainListQuery): Promise<Row[]> {
+  const where = filtersOf(query, false);
   const wanted = new Set<string>(query.state ?? []);
   const firstRank = query.cursor?.danger ?? 0;
   const rows: Row[] = [];
   for (let rank = firstRank; rank < STATE_SEVERITY_ORDER.length && rows.length <= query.limit; rank++) {
     const state = STATE_SEVERITY_ORDER[rank] as State;
     if (wanted.size > 0 && !wanted.has(state) && !SHADOWING_STATES.has(state)) continue;
-    // A state outside the filter can only match by its shadowed state: say so, so the planner can pick that index.
-    const thisState: Prisma.ChainWhereInput =
-      wanted.size === 0 || wanted.has(state) ? { state } : { state, shadowedState: { in: [...wanted] } };
     const keyset = query.cursor && rank === firstRank ? [afterCursor(query.cursor, "desc")] : [];
-    rows.push(
-      ...(await getPrisma().chain.findMany({
-        where: { AND: [...where, thisState, ...keyset] },
+    const take = query.limit + 1 - rows.length;
+    const read = (match: Prisma.ChainWhereInput) =>
+      getPrisma().chain.findMany({
+        where: { AND: [...where, match, ...keyset] },
         orderBy: [{ observedAt: "desc" }, { chainId: "desc" }],
-        take: query.limit + 1 - rows.length,
+        take,
         select: chainSummaryColumns,
-      })),
+      });
+    if (wanted.size === 0 || wanted.has(state)) {
+      rows.push(...(await read({ state })));
+      continue;
+    }
+    // Outside the filter, a state matches only through its shadowed state: one ordered read of
+    // `chains_shadowed_state_observed_at_idx` per wanted state, merged, so nothing sorts more than a page.
+    const shadowedReads = await Promise.all(
+      [...wanted].map((shadowed) => read({ state, shadowedState: shadowed })),
     );
+    rows.push(...shadowedReads.flat().sort(newestFirst).slice(0, take));
   }
   return rows;
 }
+
+const newestFirst = (a: Row, b: Row) =>
+  b.observedAt.getTime() - a.observedAt.getTime() ||
+  (a.chainId < b.chainId ? 1 : a.chainId > b.chainId ? -1 : 0);
