@@ -11,11 +11,13 @@ import type {
   KeySummary,
   QueueName,
   QueuePage,
+  SearchResults,
   SessionView,
   Stats,
   TimeWindow,
   Trend,
 } from "@/lib/dashboard/api-types";
+import { useLiveRefetch } from "../ui/use-auto-refresh";
 import { apiFetch, queryString } from "./http";
 
 // One hook per read endpoint. Keys start with the endpoint's name so a mutation can invalidate a whole family.
@@ -49,7 +51,9 @@ export function useAttention(since: string, limit = 10) {
 export type ChainListParams = Record<string, string | string[] | undefined>;
 
 export function useChainList(params: ChainListParams) {
+  const live = useLiveRefetch();
   return useQuery({
+    ...live,
     queryKey: ["chains", params],
     queryFn: () => apiFetch<ChainPage>(`/api/v1/chains${queryString(params)}`),
     placeholderData: keepPreviousData,
@@ -57,21 +61,27 @@ export function useChainList(params: ChainListParams) {
 }
 
 export function useChain(chainId: string) {
+  const live = useLiveRefetch();
   return useQuery({
+    ...live,
     queryKey: ["chain", chainId],
     queryFn: () => apiFetch<ChainDetail>(`/api/v1/chains/${encodeURIComponent(chainId)}`),
   });
 }
 
 export function useChainTriage(chainId: string) {
+  const live = useLiveRefetch();
   return useQuery({
+    ...live,
     queryKey: ["chain-triage", chainId],
     queryFn: () => apiFetch<ChainTriage>(`/api/v1/chains/${encodeURIComponent(chainId)}/triage`),
   });
 }
 
 export function useSession(sessionId: string) {
+  const live = useLiveRefetch();
   return useQuery({
+    ...live,
     queryKey: ["session", sessionId],
     queryFn: () => apiFetch<SessionView>(`/api/v1/sessions/${encodeURIComponent(sessionId)}`),
   });
@@ -79,10 +89,11 @@ export function useSession(sessionId: string) {
 
 export function useQueue(queue: QueueName, params: { status: string; cursor?: string; limit?: number }) {
   const slug = queue === "false_success" ? "false-success" : "effect-unknown";
+  const live = useLiveRefetch();
   return useQuery({
     queryKey: ["queue", queue, params],
     queryFn: () => apiFetch<QueuePage>(`/api/v1/queues/${slug}${queryString(params)}`),
-    refetchInterval: LIVE,
+    ...live,
     placeholderData: keepPreviousData,
   });
 }
@@ -106,5 +117,13 @@ export function useKeys() {
   return useQuery({
     queryKey: ["keys"],
     queryFn: () => apiFetch<{ keys: KeySummary[] }>("/api/v1/keys"),
+  });
+}
+
+export function useSearch(q: string) {
+  return useQuery({
+    queryKey: ["search", q],
+    queryFn: () => apiFetch<SearchResults>(`/api/v1/search${queryString({ q })}`),
+    enabled: q.trim().length > 0,
   });
 }

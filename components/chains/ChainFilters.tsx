@@ -1,11 +1,12 @@
 "use client";
 
 import { type FormEvent, useRef } from "react";
-import { STATE_META, STATES_BY_SEVERITY } from "@/lib/dashboard/state-meta";
+import { splitStates } from "@/lib/dashboard/chain-list-query";
 import { useFacets } from "../api/queries";
 import type { UrlUpdate } from "../ui/use-url-state";
 import styles from "./ChainFilters.module.css";
 import { LabelFilter } from "./LabelFilter";
+import { StateFilter } from "./StateFilter";
 import { TimeRange } from "./TimeRange";
 
 /**
@@ -28,7 +29,6 @@ export function ChainFilters({
     const data = new FormData(form.current ?? undefined);
     const text = (name: string) => String(data.get(name) ?? "").trim() || null;
     onChange({
-      state: text("state"),
       server: text("server"),
       client: text("client"),
       tool: text("tool"),
@@ -38,22 +38,10 @@ export function ChainFilters({
 
   return (
     <form ref={form} onSubmit={apply} className={`panel ${styles.form}`} aria-label="Filter chains" key={key}>
-      <div className="field">
-        <label htmlFor="filter-state">State</label>
-        <select
-          id="filter-state"
-          name="state"
-          defaultValue={params.get("state") ?? ""}
-          onChange={() => apply()}
-        >
-          <option value="">Any state</option>
-          {STATES_BY_SEVERITY.map((state) => (
-            <option key={state} value={state}>
-              {STATE_META[state].label}
-            </option>
-          ))}
-        </select>
-      </div>
+      <StateFilter
+        selected={splitStates(params.getAll("state"))}
+        onChange={(states) => onChange({ state: states.length > 0 ? states.join(",") : null })}
+      />
       <TextFilter name="server" label="Server" value={params.get("server")} options={facets?.servers} />
       <TextFilter name="tool" label="Tool" value={params.get("tool")} options={facets?.tools} />
       <TextFilter name="client" label="Client" value={params.get("client")} options={facets?.clients} />
@@ -86,6 +74,7 @@ const CLEARED: UrlUpdate = {
   since: null,
   until: null,
   order: null,
+  sort: null,
 };
 
 function TextFilter({

@@ -1,17 +1,22 @@
 "use client";
 
+import { relativeRangeMs } from "@/lib/dashboard/chain-list-query";
 import type { UrlUpdate } from "../ui/use-url-state";
 import styles from "./ChainFilters.module.css";
 
+// Presets stay relative in the URL (`since=1h`): the API resolves them at every request, so a kept link or a
+// reload still means "the last hour".
 const PRESETS = [
-  { label: "1 h", ms: 3_600_000 },
-  { label: "24 h", ms: 86_400_000 },
-  { label: "7 d", ms: 7 * 86_400_000 },
+  { label: "1 h", since: "1h" },
+  { label: "24 h", since: "24h" },
+  { label: "7 d", since: "7d" },
 ];
 
 // datetime-local has no zone: the dashboard states times in UTC everywhere, so these inputs are UTC too.
 const toInput = (iso: string | null) =>
-  iso && !Number.isNaN(Date.parse(iso)) ? new Date(iso).toISOString().slice(0, 16) : "";
+  iso && relativeRangeMs(iso) === undefined && !Number.isNaN(Date.parse(iso))
+    ? new Date(iso).toISOString().slice(0, 16)
+    : "";
 const fromInput = (value: string) => (value ? new Date(`${value}:00.000Z`).toISOString() : null);
 
 /** Observed-time range: quick presets, or exact since/until (UTC), applied when a field is left. */
@@ -33,7 +38,8 @@ export function TimeRange({
             key={preset.label}
             type="button"
             className="button small"
-            onClick={() => onChange({ since: new Date(Date.now() - preset.ms).toISOString(), until: null })}
+            aria-pressed={since === preset.since}
+            onClick={() => onChange({ since: preset.since, until: null })}
           >
             Last {preset.label}
           </button>

@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useChain } from "../api/queries";
+import { RefreshStatus } from "../ui/RefreshStatus";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { ChainEvidence } from "./ChainEvidence";
 import { ChainStatusBar } from "./ChainStatusBar";
@@ -20,6 +21,7 @@ export function ChainView({ chainId }: { chainId: string }) {
             {chainId}
           </h1>
         </div>
+        <RefreshStatus queryKey={["chain", chainId]} />
       </div>
       {detail.isPending ? (
         <LoadingState label="Loading the chain" rows={10} />

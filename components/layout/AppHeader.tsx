@@ -2,6 +2,7 @@ import Link from "next/link";
 import { SignOutButton } from "../auth/SignOutButton";
 import styles from "./AppHeader.module.css";
 import { MainNav } from "./MainNav";
+import { SearchBox } from "./SearchBox";
 
 /** The dashboard's top bar: brand, sections, and who is signed in (with the way out). */
 export function AppHeader({ username }: { username: string }) {
@@ -11,6 +12,7 @@ export function AppHeader({ username }: { username: string }) {
         <Link href="/" className={styles.brand}>
           Receipt<small>no green without a receipt</small>
         </Link>
+        <SearchBox />
         <div className={styles.user}>
           <span data-testid="signed-in-user">
             <span className="visually-hidden">Signed in as </span>

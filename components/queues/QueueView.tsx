@@ -4,6 +4,7 @@ import Link from "next/link";
 import { type QueueName, TRIAGE_STATUSES, type TriageStatus } from "@/lib/dashboard/api-types";
 import { STATE_META } from "@/lib/dashboard/state-meta";
 import { useQueue } from "../api/queries";
+import { RefreshStatus } from "../ui/RefreshStatus";
 import { StateIcon } from "../state/StateIcon";
 import { Pager } from "../ui/Pager";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
@@ -44,6 +45,7 @@ export function QueueView({ queue }: { queue: QueueName }) {
           </h1>
           <p>{INTRO[queue]}</p>
         </div>
+        <RefreshStatus queryKey={["queue", queue]} />
       </div>
       <nav aria-label="Triage status" className={styles.tabs}>
         {[...TRIAGE_STATUSES, "all" as const].map((tab) => (

@@ -4,6 +4,7 @@ import { useChain, useSession } from "../api/queries";
 import { ChainTable } from "../chains/ChainTable";
 import { ChainEvidence } from "../evidence/ChainEvidence";
 import { StateBadge } from "../state/StateBadge";
+import { RefreshStatus } from "../ui/RefreshStatus";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { useUrlState } from "../ui/use-url-state";
 
@@ -25,6 +26,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             {sessionId}
           </h1>
         </div>
+        <RefreshStatus queryKey={["session", sessionId]} />
         {session.data && (
           <p>
             Worst: <StateBadge state={session.data.worstState ?? "unverified"} />

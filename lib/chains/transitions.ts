@@ -42,6 +42,9 @@ export type ChainRow = {
   tool: string | null;
   labels: Record<string, string>;
   recordCount: number;
+  /** The call's JSON-RPC id as text (a number in decimal) and its operation key: what search finds it by. */
+  requestId: string | null;
+  operationKey: string | null;
 };
 
 export type StateChange = {
@@ -110,6 +113,8 @@ export function chainRowFor(stored: StoredRecord, recordCount: number, evaluated
     tool: record.call?.tool ?? null,
     labels: record.labels ?? {},
     recordCount,
+    requestId: record.call ? String(record.call.requestId) : null,
+    operationKey: record.call?.operationKey ?? null,
   };
 }
 

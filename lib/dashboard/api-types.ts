@@ -32,7 +32,9 @@ export type ChainSummary = {
 
 export type ChainListItem = ChainSummary & { matchedBy: "state" | "shadowed" };
 
-export type ChainPage = { chains: ChainListItem[]; nextCursor: string | null };
+/** `capped`: more than `count` chains match (the count stops there). */
+export type ChainTotal = { count: number; capped: boolean };
+export type ChainPage = { chains: ChainListItem[]; nextCursor: string | null; total: ChainTotal };
 
 export type RecordEntry = {
   recordId: string;
@@ -339,3 +341,17 @@ export type SilencePreviewAnswer = {
 };
 /** One stored routing config version, secrets masked (GET /api/v1/routing/config/versions/{id}). */
 export type ConfigVersionDetail = ConfigVersion & { isCurrent: boolean; config: TRoutingConfig };
+
+/** What one id found: `GET /api/v1/search?q=` (exact matches only, bounded). */
+export type SearchMatchKind = "chain_id" | "request_id" | "operation_key";
+export type SearchResults = {
+  query: string;
+  /** The session with exactly this id (at most one), and how many chains it holds (capped). */
+  sessions: { sessionId: string; chains: number; moreChains: boolean }[];
+  /** Chains whose id, JSON-RPC request id or operation key is exactly the query, newest first. */
+  chains: (ChainSummary & { matchedBy: SearchMatchKind })[];
+  /** More chains matched than were returned. */
+  more: boolean;
+  /** The one page the query names, when it names exactly one: the box goes straight there. */
+  target: string | null;
+};

@@ -40,6 +40,23 @@ export async function dashboardRequests(
       path: "/api/v1/chains?label=env:staging&state=tool_failed",
       kind: "list",
     },
+    {
+      label: "/api/v1/chains?state=false_success,effect_unknown",
+      path: "/api/v1/chains?state=false_success,effect_unknown",
+      kind: "list",
+    },
+    {
+      label: "/api/v1/chains?state=tool_failed,needs_auth&sort=danger",
+      path: "/api/v1/chains?state=tool_failed,needs_auth&sort=danger",
+      kind: "list",
+    },
+    {
+      label: "/api/v1/chains?sort=danger&since=24h",
+      path: "/api/v1/chains?sort=danger&since=24h",
+      kind: "list",
+    },
+    { label: "/api/v1/chains?since=1h", path: "/api/v1/chains?since=1h", kind: "list" },
+    { label: "/api/v1/search?q=req-1", path: "/api/v1/search?q=req-1", kind: "list" },
     { label: "/api/v1/queues/effect-unknown", path: "/api/v1/queues/effect-unknown", kind: "list" },
     {
       label: "/api/v1/queues/false-success?status=all",
@@ -104,6 +121,7 @@ export async function dashboardRequests(
         kind: "detail",
       },
       { label: "/chains/{id} (page)", path: `/chains/${chain}`, kind: "page" },
+      { label: "/api/v1/search?q={chain id}", path: `/api/v1/search?q=${chain}`, kind: "detail" },
     );
   }
   return requests;

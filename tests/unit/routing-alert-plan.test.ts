@@ -30,6 +30,8 @@ function row(state: string, reason: string, recordId: string, extra: Partial<Cha
     tool: "t",
     labels: {},
     recordCount: 1,
+    requestId: "1",
+    operationKey: null,
     ...extra,
   };
 }

@@ -23,6 +23,11 @@ export async function requirePageUser(): Promise<SessionUser> {
   redirect(requested === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(requested)}`);
 }
 
+/** The page path (and query) proxy.ts saw for this request; "/" when it is missing or unsafe. */
+export async function requestedPagePath(): Promise<string> {
+  return safeNextPath((await headers()).get(REQUESTED_PATH_HEADER));
+}
+
 /** What a page's server-side read gives back instead of throwing when PostgreSQL cannot be reached. */
 export const DATABASE_UNAVAILABLE = Symbol("database unavailable");
 

@@ -27,13 +27,14 @@ const UPSERT_CHAINS = prepared(
   "receipt_upsert_chains",
   `insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
       shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
-      server_version, client_name, client_version, transport, tool, labels, record_count, updated_at)
+      server_version, client_name, client_version, transport, tool, labels, record_count, request_id,
+      operation_key, updated_at)
     select u.*, now()
     from json_to_recordset($1::json) as u(chain_id text, session_id text, state text, layer text,
       reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
       next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
       evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
-      transport text, tool text, labels jsonb, record_count int)
+      transport text, tool text, labels jsonb, record_count int, request_id text, operation_key text)
     on conflict (chain_id) do update set
       session_id = excluded.session_id, state = excluded.state, layer = excluded.layer, reasons = excluded.reasons,
       retry_safe = excluded.retry_safe, evidence = excluded.evidence, shadowed_state = excluded.shadowed_state,
@@ -42,7 +43,8 @@ const UPSERT_CHAINS = prepared(
       observed_at = excluded.observed_at, evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
       server_version = excluded.server_version, client_name = excluded.client_name,
       client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
-      labels = excluded.labels, record_count = excluded.record_count, updated_at = now()`,
+      labels = excluded.labels, record_count = excluded.record_count, request_id = excluded.request_id,
+      operation_key = excluded.operation_key, updated_at = now()`,
 );
 
 /** Writes chain rows in one statement, whatever the batch size. */
@@ -71,6 +73,8 @@ async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
     tool: r.tool,
     labels: r.labels,
     record_count: r.recordCount,
+    request_id: r.requestId,
+    operation_key: r.operationKey,
   }));
   await sql.execute(UPSERT_CHAINS, [jsonRows(json)]);
 }

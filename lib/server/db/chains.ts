@@ -1,7 +1,5 @@
 import { type HealthRecord, type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
-import type { ChainDetail, ChainPage, ChainSummary, SessionView } from "@/lib/dashboard/api-types";
+import type { ChainDetail, ChainSummary, SessionView } from "@/lib/dashboard/api-types";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 import { readChainSetAside } from "./set-aside";
@@ -9,67 +7,6 @@ import { readChainSetAside } from "./set-aside";
 // One view of a chain row for the read API and the dashboard alike (lib/dashboard/api-types.ts ChainSummary).
 const chainColumns = chainSummaryColumns;
 export type ChainView = ChainSummary;
-
-/** A page of chains, newest first (or oldest first), with keyset pagination on (observedAt, chainId). */
-/** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
-export type ChainListQuery = {
-  state?: string;
-  server?: string;
-  client?: string;
-  tool?: string;
-  session?: string;
-  /** A reason code among the chain's reasons (a problem's deciding reason opens its chains with it). */
-  reason?: string;
-  /** `key:value` pairs, all of which must match. */
-  label: string[];
-  since?: string;
-  until?: string;
-  order: "asc" | "desc";
-  cursor?: Cursor;
-  limit: number;
-};
-
-export async function listChains(query: ChainListQuery): Promise<ChainPage> {
-  const where: Prisma.ChainWhereInput[] = [];
-  if (query.state) where.push({ OR: [{ state: query.state }, { shadowedState: query.state }] });
-  if (query.server) where.push({ serverName: query.server });
-  if (query.client) where.push({ clientName: query.client });
-  if (query.tool) where.push({ tool: query.tool });
-  if (query.session) where.push({ sessionId: query.session });
-  if (query.reason) where.push({ reasons: { has: query.reason } });
-  for (const label of query.label) {
-    const split = label.indexOf(":");
-    where.push({ labels: { path: [label.slice(0, split)], equals: label.slice(split + 1) } });
-  }
-  if (query.since) where.push({ observedAt: { gte: new Date(query.since) } });
-  if (query.until) where.push({ observedAt: { lte: new Date(query.until) } });
-  const before = query.order === "desc" ? "lt" : "gt";
-  if (query.cursor) {
-    const cursor = query.cursor;
-    const at = new Date(cursor.observedAt);
-    where.push({
-      OR: [{ observedAt: { [before]: at } }, { observedAt: at, chainId: { [before]: cursor.chainId } }],
-    });
-  }
-  const rows = await getPrisma().chain.findMany({
-    where: { AND: where },
-    orderBy: [{ observedAt: query.order }, { chainId: query.order }],
-    take: query.limit + 1,
-    select: chainColumns,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    chains: page.map((row) => ({
-      ...toChainSummary(row),
-      matchedBy: query.state && row.state !== query.state ? ("shadowed" as const) : ("state" as const),
-    })),
-    nextCursor:
-      rows.length > query.limit && last
-        ? encodeCursor({ observedAt: last.observedAt.toISOString(), chainId: last.chainId })
-        : null,
-  };
-}
 
 const MAX_RECORDS_IN_DETAIL = 500;
 
@@ -162,4 +99,16 @@ export async function countStates(since?: Date) {
 /** The stored chain row as it is, for routing (the route test). */
 export async function findChainRow(chainId: string) {
   return getPrisma().chain.findUnique({ where: { chainId } });
+}
+
+/** Whether a chain with this id exists: one primary-key probe, for the page's 404. */
+export async function chainExists(chainId: string): Promise<boolean> {
+  const row = await getPrisma().chain.findUnique({ where: { chainId }, select: { chainId: true } });
+  return row !== null;
+}
+
+/** Whether any chain belongs to this session: one probe of `chains_session_id_observed_at_idx`, for the page's 404. */
+export async function sessionExists(sessionId: string): Promise<boolean> {
+  const row = await getPrisma().chain.findFirst({ where: { sessionId }, select: { chainId: true } });
+  return row !== null;
 }

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { CHAIN_SORTS, resolveSince, splitStates } from "@/lib/dashboard/chain-list-query";
 import { ZCursor } from "@/lib/dashboard/cursor";
+import { SEARCH_QUERY_MAX } from "@/lib/dashboard/search";
 import {
   isStorableString,
   parseStorableTimestamp,
@@ -18,18 +20,36 @@ const ZLabel = z
   .string()
   .regex(/^[a-z][a-z0-9_.-]{0,62}:.{0,256}$/s, "expected key:value with a lower-case label key");
 
+/** `since`: relative (`1h`, `24h`, `7d`), resolved when the request is read, or an absolute timestamp. */
+const ZSince = z.string().transform((value, ctx) => {
+  const since = resolveSince(value, Date.now());
+  if (since) return since.toISOString();
+  ctx.addIssue({
+    code: "custom",
+    message: "expected a relative range (15m, 1h, 24h, 7d) or an RFC 3339 timestamp with a zone",
+  });
+  return z.NEVER;
+});
+
+/** One or more states: `state=a,b` or `state=a&state=b`. */
+const ZStates = z
+  .union([z.string(), z.array(z.string()).max(20)])
+  .transform(splitStates)
+  .pipe(z.array(z.enum(STATES)).max(STATES.length));
+
 export const ZChainQuery = z
   .object({
-    state: z.enum(STATES).optional(),
+    state: ZStates.optional(),
     server: z.string().min(1).max(128).optional(),
     client: z.string().min(1).max(128).optional(),
     tool: z.string().min(1).max(128).optional(),
     session: z.string().min(1).max(128).optional(),
     reason: z.string().min(1).max(128).optional(),
     label: z.array(ZLabel).max(16).default([]),
-    since: ZTimestamp.optional(),
+    since: ZSince.optional(),
     until: ZTimestamp.optional(),
     order: z.enum(["desc", "asc"]).default("desc"),
+    sort: z.enum(CHAIN_SORTS).default("time"),
     cursor: ZCursor.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
   })
@@ -70,3 +90,13 @@ export function parseQuery<T extends z.ZodType>(schema: T, url: URL, repeatable:
 }
 
 export const ZStatsQuery = z.object({ since: ZTimestamp.optional() }).strict();
+
+export const ZSearchQuery = z
+  .object({
+    q: z
+      .string()
+      .trim()
+      .min(1, "expected an id to search for")
+      .max(SEARCH_QUERY_MAX, `expected at most ${SEARCH_QUERY_MAX} characters`),
+  })
+  .strict();

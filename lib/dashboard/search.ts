@@ -1,0 +1,12 @@
+import type { SearchResults } from "./api-types";
+
+export const SEARCH_QUERY_MAX = 256;
+
+/** The dashboard page a search names when it names exactly one thing (a chain or a session), otherwise null. */
+export function searchTarget(results: Pick<SearchResults, "sessions" | "chains" | "more">): string | null {
+  const [session] = results.sessions;
+  const [chain] = results.chains;
+  if (results.sessions.length + results.chains.length !== 1 || results.more) return null;
+  if (session) return `/sessions/${encodeURIComponent(session.sessionId)}`;
+  return chain ? `/chains/${encodeURIComponent(chain.chainId)}` : null;
+}
