@@ -10,18 +10,17 @@ import type {
 } from "./types";
 import { bucketIndex, PROBLEM_WINDOW_SPEC } from "./windows";
 
-/**
- * One row of the grouping read: a problem's totals when `bucketStartMs` is null, else its chains in the bucket
- * starting then (a chain observed after the window's end counts in the last bucket).
- */
-export type ProblemGroupRow = ProblemTuple & {
-  bucketStartMs: number | null;
+/** One row of the grouping read: a problem's chains in the bucket starting at `bucketStartMs`. */
+export type ProblemBucketRow = ProblemTuple & {
+  bucketStartMs: number;
   count: number;
-  sessions: number;
   firstSeenMs: number;
   lastSeenMs: number;
   lastWrittenMs: number;
 };
+
+/** The distinct sessions of a problem's chains in the window (not a sum over buckets: a session spans them). */
+export type ProblemSessionsRow = ProblemTuple & { sessions: number };
 
 export type AssembleOptions = {
   window: ProblemWindow;
@@ -32,46 +31,60 @@ export type AssembleOptions = {
   limit: number;
 };
 
-/** Grouping rows and stored resolutions → the page of problems: keyed, with trend and status, filtered, sorted. */
+/**
+ * Bucket rows, session counts and stored resolutions → the page of problems: keyed, totalled, with trend and
+ * status, filtered, sorted. A chain observed outside the window's buckets counts in the nearest one.
+ */
 export function assembleProblems(
-  rows: readonly ProblemGroupRow[],
+  rows: readonly ProblemBucketRow[],
+  sessions: readonly ProblemSessionsRow[],
   resolutions: ReadonlyMap<string, ProblemResolution>,
   options: AssembleOptions,
 ): { problems: Problem[]; truncated: boolean } {
   const { buckets } = PROBLEM_WINDOW_SPEC[options.window];
-  const byKey = new Map<string, { problem: Problem; lastWrittenMs: number }>();
-  const trendRows: { key: string; row: ProblemGroupRow }[] = [];
+  const byKey = new Map<
+    string,
+    { problem: Problem; firstMs: number; lastMs: number; lastWrittenMs: number }
+  >();
   for (const row of rows) {
     const tuple = { server: row.server, tool: row.tool, state: row.state, reason: row.reason };
     const key = problemKey(tuple);
-    if (row.bucketStartMs !== null) {
-      trendRows.push({ key, row });
-      continue;
+    let entry = byKey.get(key);
+    if (!entry) {
+      entry = {
+        firstMs: row.firstSeenMs,
+        lastMs: row.lastSeenMs,
+        lastWrittenMs: row.lastWrittenMs,
+        problem: {
+          ...tuple,
+          key,
+          count: 0,
+          sessions: 0,
+          firstSeen: "",
+          lastSeen: "",
+          trend: new Array<number>(buckets).fill(0),
+          status: "open",
+          resolution: null,
+        },
+      };
+      byKey.set(key, entry);
     }
-    byKey.set(key, {
-      lastWrittenMs: row.lastWrittenMs,
-      problem: {
-        ...tuple,
-        key,
-        count: row.count,
-        sessions: row.sessions,
-        firstSeen: new Date(row.firstSeenMs).toISOString(),
-        lastSeen: new Date(row.lastSeenMs).toISOString(),
-        trend: new Array<number>(buckets).fill(0),
-        status: "open",
-        resolution: null,
-      },
-    });
+    entry.problem.count += row.count;
+    entry.firstMs = Math.min(entry.firstMs, row.firstSeenMs);
+    entry.lastMs = Math.max(entry.lastMs, row.lastSeenMs);
+    entry.lastWrittenMs = Math.max(entry.lastWrittenMs, row.lastWrittenMs);
+    const index = bucketIndex(row.bucketStartMs, options.sinceMs, options.window);
+    entry.problem.trend[index] = (entry.problem.trend[index] ?? 0) + row.count;
   }
-  for (const { key, row } of trendRows) {
-    const trend = byKey.get(key)?.problem.trend;
-    if (!trend) continue;
-    const index = bucketIndex(row.bucketStartMs ?? options.sinceMs, options.sinceMs, options.window);
-    trend[index] = (trend[index] ?? 0) + row.count;
+  for (const row of sessions) {
+    const entry = byKey.get(problemKey(row));
+    if (entry) entry.problem.sessions = row.sessions;
   }
   const needle = options.text?.trim().toLowerCase() ?? "";
   const problems: Problem[] = [];
-  for (const { problem, lastWrittenMs } of byKey.values()) {
+  for (const { problem, firstMs, lastMs, lastWrittenMs } of byKey.values()) {
+    problem.firstSeen = new Date(firstMs).toISOString();
+    problem.lastSeen = new Date(lastMs).toISOString();
     problem.resolution = resolutions.get(problem.key) ?? null;
     problem.status = problemStatus(lastWrittenMs, problem.resolution);
     if (!matchesStatus(problem.status, options.status)) continue;

@@ -67,6 +67,9 @@ const pages = () => [
     path: `/queues/false-success?chain=${encodeURIComponent(falseSuccess.chainId)}`,
   },
   { name: "coverage", path: "/coverage" },
+  { name: "alerts", path: "/alerts" },
+  { name: "problems", path: "/problems" },
+  { name: "search", path: `/search?q=${encodeURIComponent(effectUnknown.session.id)}` },
   { name: "routing", path: "/routing" },
   { name: "keys", path: "/settings/keys" },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assembleProblems, type ProblemGroupRow } from "@/lib/problems/assemble";
+import { assembleProblems, type ProblemBucketRow, type ProblemSessionsRow } from "@/lib/problems/assemble";
 import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
 import { sparklinePoints } from "@/lib/problems/sparkline";
 import { matchesStatus, problemStatus } from "@/lib/problems/status";
@@ -71,29 +71,35 @@ describe("assembling problems", () => {
     state: "effect_unknown" as const,
     reason: "effect.unreconciled",
   };
-  const total = (over: Partial<ProblemGroupRow>): ProblemGroupRow => ({
+  const bucket = (over: Partial<ProblemBucketRow>): ProblemBucketRow => ({
     ...base,
-    bucketStartMs: null,
-    count: 3,
-    sessions: 2,
+    bucketStartMs: since + HOUR,
+    count: 1,
     firstSeenMs: since + HOUR,
-    lastSeenMs: since + 5 * HOUR,
-    lastWrittenMs: since + 5 * HOUR,
+    lastSeenMs: since + HOUR,
+    lastWrittenMs: since + HOUR,
     ...over,
   });
-  const bucket = (over: Partial<ProblemGroupRow>) => total({ sessions: 1, ...over });
-  const rows: ProblemGroupRow[] = [
-    total({}),
-    bucket({ bucketStartMs: since + HOUR, count: 1 }),
-    bucket({ bucketStartMs: since + 5 * HOUR, count: 2 }),
-    total({
-      server: "mail",
-      tool: "send",
-      state: "false_success",
-      reason: "outcome.verifier_failed",
-      count: 9,
+  const mail = {
+    server: "mail",
+    tool: "send",
+    state: "false_success" as const,
+    reason: "outcome.verifier_failed",
+  };
+  const rows: ProblemBucketRow[] = [
+    bucket({}),
+    bucket({
+      bucketStartMs: since + 5 * HOUR,
+      count: 2,
+      lastSeenMs: since + 5.5 * HOUR,
+      lastWrittenMs: since + 5.5 * HOUR,
     }),
-    bucket({ server: "mail", tool: "send", state: "false_success", reason: "outcome.verifier_failed" }),
+    // A chain observed after the window's last bucket (an agent's clock ahead) counts in that bucket.
+    bucket({ ...mail, bucketStartMs: since + 30 * HOUR, count: 9, firstSeenMs: since + 2 * HOUR }),
+  ];
+  const sessions: ProblemSessionsRow[] = [
+    { ...base, sessions: 2 },
+    { ...mail, sessions: 4 },
   ];
   const options = {
     window: "24h" as const,
@@ -103,7 +109,7 @@ describe("assembling problems", () => {
   };
 
   it("one problem per tuple with its totals and its trend over every bucket of the window", () => {
-    const { problems, truncated } = assembleProblems(rows, new Map(), { ...options, limit: 10 });
+    const { problems, truncated } = assembleProblems(rows, sessions, new Map(), { ...options, limit: 10 });
     expect(truncated).toBe(false);
     const reports = problems.find((problem) => problem.server === "reports");
     expect(reports).toMatchObject({ count: 3, sessions: 2, status: "open", resolution: null });
@@ -112,14 +118,26 @@ describe("assembling problems", () => {
     expect(reports?.trend[5]).toBe(2);
     expect(reports?.trend.reduce((sum, n) => sum + n, 0)).toBe(3);
     expect(reports?.firstSeen).toBe(new Date(since + HOUR).toISOString());
+    expect(reports?.lastSeen).toBe(new Date(since + 5.5 * HOUR).toISOString());
+    const late = problems.find((problem) => problem.server === "mail");
+    expect(late).toMatchObject({ count: 9, sessions: 4 });
+    expect(late?.trend[23]).toBe(9);
   });
 
   it("sorts by count or by last seen, filters by text, and says when the page is cut", () => {
-    const byCount = assembleProblems(rows, new Map(), { ...options, sort: "count", limit: 10 }).problems;
+    const byCount = assembleProblems(rows, sessions, new Map(), {
+      ...options,
+      sort: "count",
+      limit: 10,
+    }).problems;
     expect(byCount.map((problem) => problem.server)).toEqual(["mail", "reports"]);
-    const text = assembleProblems(rows, new Map(), { ...options, text: "VERIFIER", limit: 10 }).problems;
+    const text = assembleProblems(rows, sessions, new Map(), {
+      ...options,
+      text: "VERIFIER",
+      limit: 10,
+    }).problems;
     expect(text.map((problem) => problem.server)).toEqual(["mail"]);
-    const cut = assembleProblems(rows, new Map(), { ...options, sort: "count", limit: 1 });
+    const cut = assembleProblems(rows, sessions, new Map(), { ...options, sort: "count", limit: 1 });
     expect(cut).toMatchObject({ truncated: true, problems: [{ server: "mail" }] });
   });
 
@@ -128,15 +146,15 @@ describe("assembling problems", () => {
     const resolvedAt = new Date(since + 6 * HOUR).toISOString();
     const resolutions = new Map([[key, { resolvedAt, resolvedBy: "admin" }]]);
     expect(
-      assembleProblems(rows, resolutions, { ...options, limit: 10 }).problems.map((p) => p.key),
+      assembleProblems(rows, sessions, resolutions, { ...options, limit: 10 }).problems.map((p) => p.key),
     ).not.toContain(key);
     expect(
-      assembleProblems(rows, resolutions, { ...options, status: "resolved", limit: 10 }).problems,
+      assembleProblems(rows, sessions, resolutions, { ...options, status: "resolved", limit: 10 }).problems,
     ).toMatchObject([{ key, status: "resolved", resolution: { resolvedBy: "admin" } }]);
     const later = rows.map((row) =>
       row.server === "reports" ? { ...row, lastWrittenMs: since + 7 * HOUR } : row,
     );
-    expect(assembleProblems(later, resolutions, { ...options, limit: 10 }).problems).toContainEqual(
+    expect(assembleProblems(later, sessions, resolutions, { ...options, limit: 10 }).problems).toContainEqual(
       expect.objectContaining({ key, status: "regressed" }),
     );
   });

@@ -16,15 +16,18 @@ import type { ProblemsQuery } from "../reading/problems-query";
 export async function listProblems(query: ProblemsQuery, now = new Date()): Promise<ProblemsPage> {
   const since = problemWindowStart(query.window, now.getTime());
   const { bucketMs } = PROBLEM_WINDOW_SPEC[query.window];
-  const rows = await groupProblemChains({
+  const { buckets, sessions } = await groupProblemChains({
     since,
     bucketMs,
     state: query.state,
     server: query.server,
     tool: query.tool,
   });
-  const resolutions = await readProblemResolutions([...new Set(rows.map(problemKey))]);
-  const { problems, truncated } = assembleProblems(rows, resolutions, { ...query, sinceMs: since.getTime() });
+  const resolutions = await readProblemResolutions([...new Set(sessions.map(problemKey))]);
+  const { problems, truncated } = assembleProblems(buckets, sessions, resolutions, {
+    ...query,
+    sinceMs: since.getTime(),
+  });
   return { window: query.window, since: since.toISOString(), bucketMs, problems, truncated };
 }
 
