@@ -96,6 +96,9 @@ export type AlertDeliveryRow = {
   alertFingerprints: string[];
 };
 
+// `order by id + 0`: ordered by the primary key, the planner walks every delivery backwards looking for these
+// fingerprints; this way it takes the few rows the GIN index finds and sorts them.
+
 /** The newest notifications that carried any of these alerts, at most `limit`. */
 export async function listDeliveriesOfAlerts(
   fingerprints: string[],
@@ -107,9 +110,29 @@ export async function listDeliveriesOfAlerts(
         status, attempts, max_attempts as "maxAttempts", last_error as "lastError", created_at as "createdAt",
         delivered_at as "deliveredAt", alert_fingerprints as "alertFingerprints"
       from deliveries where alert_fingerprints && $1::text[] and kind = 'notification'
-      order by id desc limit $2`,
+      order by id + 0 desc limit $2`,
     [fingerprints, limit],
   );
+}
+
+/** The delivery log filtered to some alerts: the ids of a page, newest first, older than `beforeId` if given. */
+export async function deliveryIdsOfAlerts(
+  fingerprints: string[],
+  filter: { status?: string; channel?: string; beforeId?: bigint; limit: number },
+): Promise<bigint[]> {
+  const rows = await poolSql().query<{ id: bigint }>(
+    `select id from deliveries where alert_fingerprints && $1::text[]
+        and ($2::text is null or status = $2) and ($3::text is null or channel = $3) and ($4::bigint is null or id < $4)
+      order by id + 0 desc limit $5`,
+    [
+      fingerprints,
+      filter.status ?? null,
+      filter.channel ?? null,
+      filter.beforeId?.toString() ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The chain of each of these alerts (the delivery log's links). */

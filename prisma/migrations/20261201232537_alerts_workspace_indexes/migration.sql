@@ -2,6 +2,9 @@
 CREATE INDEX "alerts_status_starts_at_idx" ON "alerts"("status", "starts_at" DESC);
 
 -- CreateIndex
+CREATE INDEX "alerts_status_state_starts_at_idx" ON "alerts"("status", "state", "starts_at" DESC);
+
+-- CreateIndex
 CREATE INDEX "alerts_status_ends_at_idx" ON "alerts"("status", "ends_at" DESC);
 
 -- CreateIndex
