@@ -155,7 +155,6 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   await expect(log.getByTestId("delivery-chain").first()).toBeVisible({ timeout: 15_000 });
   await expect(log.locator(`a[href="/chains/${encodeURIComponent(first.chainId)}"]`).first()).toBeVisible();
   await expect(log).toContainText(`alerts e2e ${tag}`);
-  await log.locator("#deliveries, table").first().scrollIntoViewIfNeeded();
   await snap(page, "alerts-delivery-log");
   await fitsPhone(page);
   await log

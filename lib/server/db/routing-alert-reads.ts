@@ -96,20 +96,50 @@ export type AlertDeliveryRow = {
   alertFingerprints: string[];
 };
 
-/** The newest notifications that carried any of these alerts, at most `limit`. */
+// Looked up alert by alert (a containment of one value, which the GIN index answers exactly), newest first: a
+// single overlap with hundreds of fingerprints is estimated so broadly that the planner scans the whole table.
+
+/** The newest notifications that carried each of these alerts, at most `perAlert` each, newest first. */
 export async function listDeliveriesOfAlerts(
   fingerprints: string[],
-  limit: number,
+  perAlert: number,
 ): Promise<AlertDeliveryRow[]> {
   if (fingerprints.length === 0) return [];
   return poolSql().query<AlertDeliveryRow>(
-    `select id, group_key as "groupKey", channel, target_index as "targetIndex", target_type as "targetType",
-        status, attempts, max_attempts as "maxAttempts", last_error as "lastError", created_at as "createdAt",
-        delivered_at as "deliveredAt", alert_fingerprints as "alertFingerprints"
-      from deliveries where alert_fingerprints && $1::text[] and kind = 'notification'
-      order by id desc limit $2`,
-    [fingerprints, limit],
+    `select distinct on (d.id) d.* from unnest($1::text[]) as f(fingerprint)
+      cross join lateral (
+        select id, group_key as "groupKey", channel, target_index as "targetIndex", target_type as "targetType",
+          status, attempts, max_attempts as "maxAttempts", last_error as "lastError", created_at as "createdAt",
+          delivered_at as "deliveredAt", alert_fingerprints as "alertFingerprints"
+        from deliveries where alert_fingerprints @> array[f.fingerprint] and kind = 'notification'
+        order by id + 0 desc limit $2
+      ) as d
+      order by d.id desc`,
+    [[...new Set(fingerprints)], perAlert],
   );
+}
+
+// `order by id + 0`: ordered by the primary key, the planner would walk every delivery backwards looking for these
+// fingerprints; this way it takes the rows the GIN index finds and sorts them.
+
+/** The delivery log filtered to some alerts: the ids of a page, newest first, older than `beforeId` if given. */
+export async function deliveryIdsOfAlerts(
+  fingerprints: string[],
+  filter: { status?: string; channel?: string; beforeId?: bigint; limit: number },
+): Promise<bigint[]> {
+  const rows = await poolSql().query<{ id: bigint }>(
+    `select id from deliveries where alert_fingerprints && $1::text[]
+        and ($2::text is null or status = $2) and ($3::text is null or channel = $3) and ($4::bigint is null or id < $4)
+      order by id + 0 desc limit $5`,
+    [
+      fingerprints,
+      filter.status ?? null,
+      filter.channel ?? null,
+      filter.beforeId?.toString() ?? null,
+      filter.limit,
+    ],
+  );
+  return rows.map((row) => row.id);
 }
 
 /** The chain of each of these alerts (the delivery log's links). */

@@ -255,8 +255,8 @@ export async function deliveryExists(id: bigint): Promise<boolean> {
 export type DeliveryFilter = {
   status?: string;
   channel?: string;
-  /** Deliveries that carried any of these alerts (GIN index on alert_fingerprints). */
-  alertFingerprints?: string[];
+  /** Only these (found first by deliveryIdsOfAlerts). */
+  ids?: bigint[];
   beforeId?: bigint;
   limit: number;
 };
@@ -267,7 +267,7 @@ export async function listDeliveries(filter: DeliveryFilter) {
     where: {
       ...(filter.status ? { status: filter.status } : {}),
       ...(filter.channel ? { channel: filter.channel } : {}),
-      ...(filter.alertFingerprints ? { alertFingerprints: { hasSome: filter.alertFingerprints } } : {}),
+      ...(filter.ids ? { id: { in: filter.ids } } : {}),
       ...(filter.beforeId !== undefined ? { id: { lt: filter.beforeId } } : {}),
     },
     orderBy: { id: "desc" },

@@ -26,7 +26,8 @@ import { currentRouting } from "../routing-config";
 const RESOLVED_WINDOW_MS = 24 * 3_600_000;
 /** As the group flush: the firing alerts an inhibition rule may take its source from. */
 const INHIBITION_SOURCES_CAP = 20_000;
-const DELIVERIES_CAP = 2_000;
+/** An alert's newest notifications read: enough for each of its groups' latest one (one per target). */
+const DELIVERIES_PER_ALERT = 16;
 
 const asList = (value: unknown) => (typeof value === "string" ? value.split(",").filter(Boolean) : value);
 
@@ -98,7 +99,7 @@ export async function getAlertGroups(query: AlertGroupsQuery): Promise<AlertGrou
       : readFiringAlerts({ states: sourceStates }, INHIBITION_SOURCES_CAP),
     listDeliveriesOfAlerts(
       rows.map((r) => r.fingerprint),
-      DELIVERIES_CAP,
+      DELIVERIES_PER_ALERT,
     ),
   ]);
   const inhibition = new InhibitionIndex(inhibitRules, sources.map(alertOf));

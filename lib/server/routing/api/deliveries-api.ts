@@ -2,7 +2,11 @@ import { z } from "zod";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
 import { parseGroupKey, routeNamesById } from "@/lib/routing/alert-workspace";
 import { MASK } from "@/lib/routing/config";
-import { readAlertFingerprintsOfChain, readChainsOfAlerts } from "../../db/routing-alert-reads";
+import {
+  deliveryIdsOfAlerts,
+  readAlertFingerprintsOfChain,
+  readChainsOfAlerts,
+} from "../../db/routing-alert-reads";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/routing-deliveries";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
@@ -93,16 +97,17 @@ function deliveryView(row: DeliveryRow, links: Links): DeliveryView {
 export async function getDeliveries(
   q: z.infer<typeof ZDeliveriesQuery>,
 ): Promise<{ deliveries: DeliveryView[]; nextCursor: string | null }> {
+  const filter = {
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.channel ? { channel: q.channel } : {}),
+    ...(q.before ? { beforeId: BigInt(q.before) } : {}),
+    limit: q.limit + 1,
+  };
   const fingerprints = q.chain ? await readAlertFingerprintsOfChain(q.chain) : undefined;
   if (fingerprints?.length === 0) return { deliveries: [], nextCursor: null };
+  const ids = fingerprints ? await deliveryIdsOfAlerts(fingerprints, filter) : undefined;
   const [rows, routing] = await Promise.all([
-    listDeliveries({
-      ...(q.status ? { status: q.status } : {}),
-      ...(q.channel ? { channel: q.channel } : {}),
-      ...(fingerprints ? { alertFingerprints: fingerprints } : {}),
-      ...(q.before ? { beforeId: BigInt(q.before) } : {}),
-      limit: q.limit + 1,
-    }),
+    ids?.length === 0 ? [] : listDeliveries({ ...filter, ...(ids ? { ids } : {}) }),
     currentRouting(),
   ]);
   const page = rows.slice(0, q.limit);
