@@ -181,6 +181,7 @@ export function RouteForm({
       )}
       {field("delay", "Hold new alerts for (optional)", text("delay", "10m"))}
       {field("id", "Route id (optional)", text("id", "payments-team"))}
+      {children}
       {field(
         "matchers",
         "Matchers, one per line",
@@ -206,7 +207,6 @@ export function RouteForm({
             : "No matchers: this is the catch-all, taking every alert that no earlier route took."}
         </p>
       )}
-      {children}
       <div className={`${styles.actions} ${styles.wide}`}>
         <label>
           <input type="checkbox" checked={draft.continueOn} onChange={flag("continueOn")} />

@@ -72,18 +72,23 @@ function MoveButton({
   ctx: NodeContext;
 }) {
   const ref = useRef<HTMLButtonElement>(null);
-  // The move's sequence number, when this button moved the route here: each move focuses once.
+  // The move's sequence number, when this button moved the route here: each move focuses once, as soon as the
+  // button is enabled again (the save that moved it may still be settling when the new row first renders).
   const focusSeq = ctx.focus?.key === keyOf(path) && ctx.focus.delta === delta ? ctx.focus.seq : null;
+  const disabled = ctx.busy || !canMoveRoute(ctx.root, path, delta);
+  const focusedSeq = useRef<number | null>(null);
   useEffect(() => {
-    if (focusSeq !== null) ref.current?.focus();
-  }, [focusSeq]);
+    if (focusSeq === null || disabled || focusedSeq.current === focusSeq) return;
+    focusedSeq.current = focusSeq;
+    ref.current?.focus();
+  }, [focusSeq, disabled]);
   const direction = delta < 0 ? "up" : "down";
   return (
     <button
       ref={ref}
       type="button"
       className="button small"
-      disabled={ctx.busy || !canMoveRoute(ctx.root, path, delta)}
+      disabled={disabled}
       onClick={() => ctx.move(path, delta)}
       aria-label={`Move route ${label} ${direction}`}
     >
