@@ -1,10 +1,14 @@
 "use client";
 
-import type { State } from "@/lib/contract/states";
+import type { ChangeEvent } from "react";
 import { STATE_META, STATES_BY_SEVERITY } from "@/lib/dashboard/state-meta";
 import styles from "./StateFilter.module.css";
 
-/** Several states at once, most dangerous first; each box applies at once. `selected` empty means any state. */
+/**
+ * Several states at once, most dangerous first; each box applies at once. `selected` empty means any state. The
+ * boxes are uncontrolled (the filter form re-mounts when the URL changes), so a tick shows before the URL catches
+ * up and quick ticks in a row each count.
+ */
 export function StateFilter({
   selected,
   onChange,
@@ -13,8 +17,12 @@ export function StateFilter({
   onChange: (states: string[]) => void;
 }) {
   const chosen = new Set(selected);
-  function toggle(state: State, on: boolean) {
-    onChange(STATES_BY_SEVERITY.filter((s) => (s === state ? on : chosen.has(s))));
+  function changed(event: ChangeEvent<HTMLInputElement>) {
+    const boxes = event.currentTarget
+      .closest("fieldset")
+      ?.querySelectorAll<HTMLInputElement>("input:checked");
+    const ticked = new Set([...(boxes ?? [])].map((box) => box.value));
+    onChange(STATES_BY_SEVERITY.filter((state) => ticked.has(state)));
   }
   return (
     <fieldset className={styles.states}>
@@ -28,13 +36,13 @@ export function StateFilter({
       </legend>
       <div className={styles.boxes}>
         {STATES_BY_SEVERITY.map((state) => (
-          <label key={state} className={styles.box} data-checked={chosen.has(state)}>
+          <label key={state} className={styles.box}>
             <input
               type="checkbox"
               name="state"
               value={state}
-              checked={chosen.has(state)}
-              onChange={(event) => toggle(state, event.target.checked)}
+              defaultChecked={chosen.has(state)}
+              onChange={changed}
             />
             <span
               className={styles.swatch}

@@ -1,5 +1,8 @@
 // The header search's endpoint on the built app and real PostgreSQL: each kind of id, where it jumps, bounded
 // answers, refusals with their paths; and the pages' 404 for an unknown chain or session.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { SearchResults } from "@/lib/dashboard/api-types";
@@ -128,5 +131,36 @@ describe("pages of unknown ids", () => {
     expect(icon.status).toBe(200);
     expect(icon.headers.get("content-type")).toContain("image/svg+xml");
     expect(await (await ui.get("/chains")).text()).toMatch(/<link rel="icon" href="\/icon\.svg[^"]*"/);
+  });
+});
+
+describe("the migration", () => {
+  it("backfills request ids and operation keys of chains stored before it from their current record", async () => {
+    const folder = readdirSync("prisma/migrations").find((name) => name.endsWith("_search_indexes"));
+    const script = readFileSync(path.join("prisma/migrations", folder ?? "", "migration.sql"), "utf8");
+    const backfill = script.split(";").find((statement) => statement.includes('UPDATE "chains"'));
+    expect(backfill).toBeDefined();
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      const ids = [single.chainId, numeric.chainId];
+      await client.query(
+        "update chains set request_id = null, operation_key = null where chain_id = any($1)",
+        [ids],
+      );
+      await client.query(backfill ?? "");
+      const { rows } = await client.query(
+        "select chain_id, request_id, operation_key from chains where chain_id = any($1) order by chain_id",
+        [ids],
+      );
+      expect(rows).toEqual(
+        [
+          { chain_id: single.chainId, request_id: "req-search-single", operation_key: "op:search-single" },
+          { chain_id: numeric.chainId, request_id: "987654321", operation_key: null },
+        ].sort((a, b) => (a.chain_id < b.chain_id ? -1 : 1)),
+      );
+    } finally {
+      await client.end();
+    }
   });
 });
