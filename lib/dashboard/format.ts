@@ -4,16 +4,18 @@ export function formatDuration(ms: number): string {
   const abs = Math.abs(ms);
   const sign = ms < 0 ? "−" : "";
   if (abs < 1000) return `${sign}${Math.round(abs)} ms`;
-  if (abs < 60_000) return `${sign}${(abs / 1000).toFixed(abs < 10_000 ? 1 : 0)} s`;
-  if (abs < 3_600_000) {
-    const minutes = Math.floor(abs / 60_000);
-    const seconds = Math.round((abs % 60_000) / 1000);
-    return `${sign}${minutes} min${seconds ? ` ${seconds} s` : ""}`;
+  if (abs < 9_950) return `${sign}${(abs / 1000).toFixed(1)} s`;
+  // Rounded once, then split: rounding each part on its own showed "2 min 60 s".
+  const seconds = Math.round(abs / 1000);
+  if (seconds < 60) return `${sign}${seconds} s`;
+  if (seconds < 3600) {
+    const rest = seconds % 60;
+    return `${sign}${Math.floor(seconds / 60)} min${rest ? ` ${rest} s` : ""}`;
   }
-  if (abs < 86_400_000) {
-    const hours = Math.floor(abs / 3_600_000);
-    const minutes = Math.round((abs % 3_600_000) / 60_000);
-    return `${sign}${hours} h${minutes ? ` ${minutes} min` : ""}`;
+  const minutes = Math.round(abs / 60_000);
+  if (minutes < 1440) {
+    const rest = minutes % 60;
+    return `${sign}${Math.floor(minutes / 60)} h${rest ? ` ${rest} min` : ""}`;
   }
   return `${sign}${(abs / 86_400_000).toFixed(1)} d`;
 }
