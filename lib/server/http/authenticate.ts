@@ -8,17 +8,17 @@ import { rejectForeignOrigin } from "./same-origin";
 /**
  * What a route requires:
  * - `ingest`, `read`: a key with that scope (an `admin` key may read too); a dashboard session may read;
- * - `admin`: a signed-in dashboard user only (keys, triage, silences, retries): no key, not even an `admin` key;
+ * - `user`: a signed-in dashboard user only (keys, triage, silences, retries): no key, not even an `admin` key;
  * - `config`: the routing config kept as code: a signed-in user, or a key with the `admin` scope (CI).
  */
-export type AccessScope = Scope | "config";
+export type AccessScope = Exclude<Scope, "admin"> | "user" | "config";
 
 export type Caller =
   | { kind: "key"; keyId: string; keyName: string; scopes: Scope[] }
   | { kind: "user"; userId: string; username: string };
 
 /** What a signed-in user may do: read everything and administer; ingestion is for keys. */
-const USER_SCOPES: AccessScope[] = ["read", "admin", "config"];
+const USER_SCOPES: AccessScope[] = ["read", "user", "config"];
 
 /** Reads: a cross-site page may trigger them, but cannot read the answer. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -44,7 +44,7 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   const found = await findActiveKeyByHash(hashKey(key));
   if (!found) throw unauthorized("unknown or revoked ingestion key");
   const scopes = found.scopes as Scope[];
-  if (scope === "admin")
+  if (scope === "user")
     throw forbidden("only a signed-in dashboard user may do this; keys (admin keys included) may not");
   const needed: Scope = scope === "config" ? "admin" : scope;
   const granted = scopes.includes(needed) || (needed === "read" && scopes.includes("admin"));

@@ -19,7 +19,7 @@ export const GET = apiRoute(
 );
 
 export const POST = apiRoute(
-  { scope: "admin", params: pathParams("chainId"), body: ZTriageActionBody },
+  { scope: "user", params: pathParams("chainId"), body: ZTriageActionBody },
   async ({ params, body, caller }): Promise<{ item: TriageItemView }> => ({
     item: await triageChain(params.chainId, body, caller),
   }),

@@ -7,7 +7,7 @@ import { resolveProblem } from "@/lib/server/problems/problems-service";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
-  { scope: "admin", params: pathParams("key") },
+  { scope: "user", params: pathParams("key") },
   async ({ params, caller }): Promise<ProblemResolutionResult> => resolveProblem(params.key, caller),
 );
 

@@ -6,7 +6,7 @@ import { pathParams } from "@/lib/server/http/path-params";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ scope: "admin", params: pathParams("id") }, ({ request, params, caller }) =>
+export const POST = apiRoute({ scope: "config", params: pathParams("id") }, ({ request, params, caller }) =>
   restoreVersion({ rawId: params.id, ifMatch: request.headers.get("if-match"), actor: actorName(caller) }),
 );
 
