@@ -15,6 +15,7 @@ let app: RunningApp;
 let receiver: WebhookReceiver;
 let admin: ReturnType<typeof routingApi>;
 let readKey: string;
+let adminKey: string;
 
 const FIRST_SECRET = "versions-first-secret-0001";
 
@@ -35,6 +36,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
   readKey = createKeyWithCli(db.url, "reader", ["read"]);
+  adminKey = createKeyWithCli(db.url, "ci-routing", ["admin"]);
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   // v1 has the tool-owner webhook, v2 drops it, v3 only changes a timing.
@@ -150,6 +152,23 @@ describe("restore", () => {
     const [got] = receiver.received("/hook/tool");
     expect(verifySignature(got?.body ?? "", got?.headers ?? {}, FIRST_SECRET, Date.now())).toEqual({
       ok: true,
+    });
+  });
+});
+
+describe("restore from CI", () => {
+  it("an admin key restores like it applies (the config scope), and the version names the key", async () => {
+    const before = (await admin.get("/config")).json.version as string;
+    const response = await readAs(adminKey, "/config/versions/2/restore", {
+      method: "POST",
+      headers: { "if-match": `"${before}"` },
+    });
+    expect(response.status).toBe(201);
+    const [newest] = (await admin.get("/config/versions?limit=1")).json.versions;
+    expect(newest).toMatchObject({
+      version: String(Number(before) + 1),
+      createdBy: "key:ci-routing",
+      comment: "Restore version 2",
     });
   });
 });
