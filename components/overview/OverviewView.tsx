@@ -26,7 +26,7 @@ export function OverviewView() {
         </div>
         <WindowPicker current={window} />
       </div>
-      <StateCounts since={since} />
+      <StateCounts since={since} window={window} />
       <div className={styles.columns}>
         <TrendChart window={window} />
         <QueueSizes />

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import type { TimeWindow } from "@/lib/dashboard/api-types";
 import { formatCount } from "@/lib/dashboard/format";
 import { STATE_META, STATES_BY_SEVERITY } from "@/lib/dashboard/state-meta";
 import { useStats } from "../api/queries";
@@ -8,8 +9,11 @@ import { StateIcon } from "../state/StateIcon";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import styles from "./Overview.module.css";
 
-/** Ten tiles, most dangerous first; each links to the chain list filtered to that state and window. */
-export function StateCounts({ since }: { since: string }) {
+/**
+ * Ten tiles, most dangerous first; each links to the chain list filtered to that state and window. The link keeps
+ * the window relative (`since=24h`), so a shared or bookmarked link still means "the last 24 hours" tomorrow.
+ */
+export function StateCounts({ since, window }: { since: string; window: TimeWindow }) {
   const stats = useStats(since);
   if (stats.isPending) return <LoadingState label="Loading counts" rows={2} />;
   if (stats.isError)
@@ -30,7 +34,7 @@ export function StateCounts({ since }: { since: string }) {
           return (
             <li key={state}>
               <Link
-                href={`/chains?state=${state}&since=${encodeURIComponent(since)}`}
+                href={`/chains?state=${state}&since=${window}`}
                 className={`${styles.tile} ${count > 0 && meta.tone === "bad" ? styles.alarm : ""}`}
                 style={{ "--state-color": meta.color } as React.CSSProperties}
                 data-state={state}
