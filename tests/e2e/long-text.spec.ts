@@ -32,9 +32,29 @@ function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** How far the page is wider than the viewport, in CSS pixels (0 when it fits). */
-async function overflow(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+/** How far the page is wider than the viewport, in CSS pixels (0 when it fits), and the elements that stick out. */
+async function overflow(page: Page): Promise<{ px: number; culprits: string[] }> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const culprits = [...document.querySelectorAll("body *")]
+      .filter((element) => {
+        const box = element.getBoundingClientRect();
+        if (box.right <= width + 1) return false;
+        // Inside a scroller that clips it, it does not widen the page.
+        for (let up = element.parentElement; up; up = up.parentElement) {
+          if (["auto", "scroll", "hidden"].includes(getComputedStyle(up).overflowX)) {
+            return up.getBoundingClientRect().right > width + 1 && up === element.parentElement;
+          }
+        }
+        return true;
+      })
+      .slice(0, 5)
+      .map(
+        (element) =>
+          `${element.tagName.toLowerCase()}.${element.className} (${element.textContent?.slice(0, 40)})`,
+      );
+    return { px: document.documentElement.scrollWidth - width, culprits };
+  });
 }
 
 test.beforeAll(async ({ browser }) => {
@@ -85,7 +105,8 @@ for (const { name, path } of pages()) {
         timeout: 30_000,
       });
       await page.waitForLoadState("networkidle");
-      expect(await overflow(page), `${path} at ${viewport.width} px`).toBeLessThanOrEqual(0);
+      const wide = await overflow(page);
+      expect(wide.px, `${path} at ${viewport.width} px: ${wide.culprits.join("; ")}`).toBeLessThanOrEqual(0);
     }
     await snap(page, `long-text-${name}`);
     expect(problems).toEqual([]);
