@@ -146,41 +146,26 @@ export function AlertsView() {
           update({ q: text.trim() });
         }}
       >
-        <label>
-          State
-          <select value={filters.state} onChange={(e) => update({ state: e.target.value })}>
-            <option value="">any</option>
-            {STATES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Severity
-          <select value={filters.severity} onChange={(e) => update({ severity: e.target.value })}>
-            <option value="">any</option>
-            {SEVERITIES.map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label>
-          Receiver
-          <select value={filters.receiver} onChange={(e) => update({ receiver: e.target.value })}>
-            <option value="">any</option>
-            {[...new Set([...(answer.data?.receivers ?? []), ...receivers, filters.receiver])]
-              .filter(Boolean)
-              .map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-          </select>
-        </label>
+        <FilterSelect
+          label="State"
+          value={filters.state}
+          options={STATES}
+          onChange={(state) => update({ state })}
+        />
+        <FilterSelect
+          label="Severity"
+          value={filters.severity}
+          options={SEVERITIES}
+          onChange={(severity) => update({ severity })}
+        />
+        <FilterSelect
+          label="Receiver"
+          value={filters.receiver}
+          options={[...new Set([...(answer.data?.receivers ?? []), ...receivers, filters.receiver])].filter(
+            Boolean,
+          )}
+          onChange={(receiver) => update({ receiver })}
+        />
         <label className={styles.search}>
           Text (chain or label)
           <input type="search" value={text} onChange={(e) => setText(e.target.value)} />
@@ -234,5 +219,27 @@ export function AlertsView() {
       )}
       {silencing && <SilenceDialog alert={silencing} onClose={() => setSilencing(null)} />}
     </div>
+  );
+}
+
+/** One filter of the list: "any" or one of `options`, kept in the URL by the caller. */
+function FilterSelect(props: {
+  label: string;
+  value: string;
+  options: readonly string[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <label>
+      {props.label}
+      <select value={props.value} onChange={(e) => props.onChange(e.target.value)}>
+        <option value="">any</option>
+        {props.options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
+      </select>
+    </label>
   );
 }

@@ -4,6 +4,7 @@ import { type FormEvent, type ReactNode, useId, useState } from "react";
 import type { TInhibitRule } from "@/lib/routing/config";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { FieldIssues, FormError } from "./FormError";
+import { SaveVersionFooter } from "./SaveVersionFooter";
 import styles from "./Routing.module.css";
 
 const Chips = ({ matchers }: { matchers: string[] }) => (
@@ -116,25 +117,14 @@ function InhibitRuleForm({
           placeholder={'state=~"tool_failed|protocol_error"'}
         />,
       )}
-      <div className={`${styles.actions} ${styles.wide}`}>
-        <input
-          aria-label="Comment for this version"
-          placeholder="why (optional)"
-          value={draft.comment}
-          onChange={set("comment")}
-        />
-        <button type="submit" className="button primary" disabled={busy}>
-          {submitLabel}
-        </button>
-        {onCancel && (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <div className={styles.wide}>
-        <FormError error={error} />
-      </div>
+      <SaveVersionFooter
+        comment={draft.comment}
+        onComment={set("comment")}
+        submitLabel={submitLabel}
+        busy={busy}
+        onCancel={onCancel}
+        error={error}
+      />
     </form>
   );
 }

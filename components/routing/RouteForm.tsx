@@ -3,7 +3,8 @@
 import { type ChangeEvent, type FormEvent, type ReactNode, useId, useState } from "react";
 import type { RouteFields } from "@/lib/routing/route-edit";
 import { SEVERITIES } from "@/lib/routing/types";
-import { FieldIssues, FormError, issuesUnder } from "./FormError";
+import { FieldIssues, issuesUnder } from "./FormError";
+import { SaveVersionFooter } from "./SaveVersionFooter";
 import styles from "./Routing.module.css";
 
 const lines = (text: string) =>
@@ -207,39 +208,32 @@ export function RouteForm({
             : "No matchers: this is the catch-all, taking every alert that no earlier route took."}
         </p>
       )}
-      <div className={`${styles.actions} ${styles.wide}`}>
-        <label>
-          <input type="checkbox" checked={draft.continueOn} onChange={flag("continueOn")} />
-          continue to later routes
-        </label>
-        {draft.delay.trim() !== "" && (
-          <label>
-            <input
-              type="checkbox"
-              checked={draft.confirmOnNextRecord}
-              onChange={flag("confirmOnNextRecord")}
-            />
-            send early when the next record confirms
-          </label>
-        )}
-        <input
-          aria-label="Comment for this version"
-          placeholder="why (optional)"
-          value={draft.comment}
-          onChange={set("comment")}
-        />
-        <button type="submit" className="button primary" disabled={busy}>
-          {submitLabel}
-        </button>
-        {onCancel && (
-          <button type="button" className="button" onClick={onCancel}>
-            Cancel
-          </button>
-        )}
-      </div>
-      <div className={styles.wide}>
-        <FormError error={error} />
-      </div>
+      <SaveVersionFooter
+        comment={draft.comment}
+        onComment={set("comment")}
+        submitLabel={submitLabel}
+        busy={busy}
+        onCancel={onCancel}
+        error={error}
+        extra={
+          <>
+            <label>
+              <input type="checkbox" checked={draft.continueOn} onChange={flag("continueOn")} />
+              continue to later routes
+            </label>
+            {draft.delay.trim() !== "" && (
+              <label>
+                <input
+                  type="checkbox"
+                  checked={draft.confirmOnNextRecord}
+                  onChange={flag("confirmOnNextRecord")}
+                />
+                send early when the next record confirms
+              </label>
+            )}
+          </>
+        }
+      />
     </form>
   );
 }
