@@ -48,7 +48,10 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
     try {
       if ((await fetch(`${baseUrl}/api/health`)).ok) break;
     } catch {}
-    if (Date.now() > deadline) throw new Error(`app did not become healthy:\n${output}`);
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL"); // never left running, its workers ticking, after the test gave up on it
+      throw new Error(`app did not become healthy:\n${output}`);
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   return {
