@@ -105,11 +105,11 @@ beforeAll(async () => {
   await sql.connect();
   receiver = await startScriptedReceiver();
   key = createKeyWithCli(db.url, "collectors");
-  // One after another: three cold starts at once on a busy machine can outlast startApp's wait.
-  for (let i = 0; i < 3; i++) apps.push(await startApp(db.url, ENV));
+  // One after another, each given longer than usual: three cold starts at once on a busy machine took longer.
+  for (let i = 0; i < 3; i++) apps.push(await startApp(db.url, ENV, 90_000));
   const first = apps[0] as RunningApp;
   await routingApi(first.baseUrl, await adminCookie(first.baseUrl)).saveConfig(config());
-}, 180_000);
+}, 300_000);
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop()));
   await receiver?.stop();
@@ -139,7 +139,7 @@ describe("three app instances on one PostgreSQL", () => {
     expect([...firstSeen.values()].filter((n) => n !== 1)).toEqual([]);
     expect(firstSeen.size).toBe(records.length);
     expect(await chainProblems(sql, records)).toEqual([]);
-  });
+  }, 120_000);
 
   it("deadlines expiring while all three workers run: one expiry and one alert per chain", async () => {
     const writes = Array.from({ length: 30 }, (_, i) => expiringWrite(`so-deadline-${i}`, 1500, "deadline"));
@@ -156,7 +156,7 @@ describe("three app instances on one PostgreSQL", () => {
       await settled(async () => ((await stillWorking(chainIds)) === 0 ? [] : ["working"]), 20_000),
     ).toEqual([]);
     expect(await settled(() => deadlineProblems(chainIds), 10_000)).toEqual([]);
-  });
+  }, 120_000);
 
   it("alerts: every change reaches the receiver once, and deliveries agree with their attempts", async () => {
     const problems = await settled(() => ledgerProblems(sql, receiver.received(), "exact"), 30_000);
@@ -165,7 +165,7 @@ describe("three app instances on one PostgreSQL", () => {
     expect(rows[0]?.n).toBeGreaterThan(60);
     const ids = new Set(receiver.received().map((r) => r.headers["receipt-delivery-id"]));
     expect(ids.size).toBe(rows[0]?.n);
-  });
+  }, 120_000);
 
   it("one instance killed with SIGKILL mid-run: the other two finish its leased work", async () => {
     // The kill channel's receiver holds its first requests open: each instance has four sends in flight there.
@@ -223,5 +223,5 @@ describe("three app instances on one PostgreSQL", () => {
        from deliveries d where d.channel = 'kill'`,
     );
     expect(rows[0]).toEqual({ lost: HELD / 3, delivered: HELD });
-  });
+  }, 120_000);
 });

@@ -18,7 +18,12 @@ export type RunningApp = {
  * Starts the production build (`next start`) on a free port against `databaseUrl`: the tests speak real HTTP to
  * the real server. `npm test` builds first; run `npm run build` before running integration tests alone.
  */
-export async function startApp(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningApp> {
+export async function startApp(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  /** How long the app may take to answer /api/health: longer for tests that start several on a busy machine. */
+  healthyWithinMs = 30_000,
+): Promise<RunningApp> {
   if (!existsSync(path.join(root, ".next/BUILD_ID")))
     throw new Error("no production build: run `npm run build`");
   const port = await freePort();
@@ -42,7 +47,7 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + healthyWithinMs;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
     try {
