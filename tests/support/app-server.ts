@@ -35,7 +35,15 @@ export async function startApp(databaseUrl: string, env: Record<string, string> 
       "70000",
     ],
     {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      // Test records carry fixed dates: retention would prune them as the calendar moves on, so only the
+      // retention tests switch it on.
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        NEXT_TELEMETRY_DISABLED: "1",
+        RECEIPT_RETENTION: "0",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );
