@@ -115,7 +115,8 @@ beforeAll(async () => {
       fingerprint,
     ]);
   }
-  // Deliveries: finished 100 days ago (go), pending 100 days ago (stays), delivered 10 days ago (stays).
+  // Deliveries: finished 100 days ago (go), pending 100 days ago (stays), delivered 10 days ago (stays). The pending
+  // one's next attempt is a day away, so the delivery worker leaves it alone.
   for (const [tag, status, daysAgo] of [
     ["old-delivered", "delivered", 100],
     ["old-dead", "dead", 100],
@@ -124,8 +125,9 @@ beforeAll(async () => {
   ] as const) {
     const { rows } = await client.query<{ id: string }>(
       `insert into deliveries (group_key, channel, target_index, target_type, url, body, alert_fingerprints, status,
-          created_at)
-        values ($1, 'c', 0, 'webhook', 'http://127.0.0.1:9/', '{}', '{}', $2, $3) returning id`,
+          created_at, next_attempt_at)
+        values ($1, 'c', 0, 'webhook', 'http://127.0.0.1:9/', '{}', '{}', $2, $3, now() + interval '1 day')
+        returning id`,
       [tag, status, new Date(now - daysAgo * DAY)],
     );
     await client.query(`insert into delivery_attempts (delivery_id, latency_ms) values ($1, 5), ($1, 6)`, [
