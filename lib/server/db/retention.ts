@@ -1,3 +1,4 @@
+import { deleteChainsKeepingRollups } from "./chain-rollups";
 import type { Sql } from "./sql";
 
 // What retention deletes, in bounded steps (lib/server/retention/prune-job.ts). A chain is prunable when its newest
@@ -32,7 +33,8 @@ export async function lockPrunableChains(sql: Sql, cutoff: Date, limit: number):
 
 /**
  * Deletes chains with their state history and operator evidence, and their records held by the DEFAULT
- * partition. Their records in weekly partitions go with the partition (dropRecordPartition) or, in a week a kept
+ * partition; the chain rows through deleteChainsKeepingRollups, which takes them out of the rollups in the same
+ * statement. Their records in weekly partitions go with the partition (dropRecordPartition) or, in a week a kept
  * chain shares, row by row (deleteOrphanRecords): no read reaches a record but through its chain. The one place
  * chains are deleted. Returns the chains deleted.
  */
@@ -41,7 +43,7 @@ export async function deleteChains(sql: Sql, chainIds: string[]): Promise<number
   await sql.execute("delete from health_records_default where chain_id = any($1::text[])", [chainIds]);
   await sql.execute("delete from chain_state_changes where chain_id = any($1::text[])", [chainIds]);
   await sql.execute("delete from operator_effects where chain_id = any($1::text[])", [chainIds]);
-  return sql.execute("delete from chains where chain_id = any($1::text[])", [chainIds]);
+  return deleteChainsKeepingRollups(sql, chainIds);
 }
 
 /**
