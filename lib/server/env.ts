@@ -87,7 +87,7 @@ const ZRetentionEnv = z.object({
   /** Rows (chains, alerts, deliveries, records) one pruning transaction deletes at most. */
   RECEIPT_RETENTION_BATCH: count(500, 1, 10_000),
   /** Pause between two pruning steps while work is left, so a backlog never crowds ingestion out. */
-  RECEIPT_RETENTION_PAUSE_MS: ms(50, 0, 60_000),
+  RECEIPT_RETENTION_PAUSE_MS: ms(1000, 0, 60_000),
 });
 
 const ZEnv = ZServerEnv.extend(ZJobsEnv.shape)
