@@ -46,6 +46,8 @@ export default defineConfig({
       PORT: String(port),
       RECEIPT_ADMIN_USER: E2E_ADMIN.username,
       RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password,
+      // Seeded records carry fixed dates: no retention, so they stay whatever the day.
+      RECEIPT_RETENTION: "0",
     },
     timeout: 180_000,
     reuseExistingServer: false,

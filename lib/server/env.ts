@@ -75,7 +75,25 @@ const ZSignInEnv = z.object({
   RECEIPT_TRUST_PROXY: count(0, 0, 10),
 });
 
-const ZEnv = ZServerEnv.extend(ZJobsEnv.shape).extend(ZDeliveryEnv.shape).extend(ZSignInEnv.shape);
+const ZRetentionEnv = z.object({
+  /** "0": this instance prunes nothing and makes no partition ahead (keep everything, or tests on fixed dates). */
+  RECEIPT_RETENTION: flag("1"),
+  /** Days a chain is kept after its newest record (unless firing or in open triage), with records and history. */
+  RECEIPT_RETENTION_DAYS: count(30, 1, 3650),
+  /** Days resolved alerts and finished deliveries are kept: longer than chains, for incident reviews. */
+  RECEIPT_ALERT_RETENTION_DAYS: count(90, 1, 3650),
+  /** How often the retention job looks for work (lib/server/retention). */
+  RECEIPT_RETENTION_TICK_MS: ms(60_000, 10),
+  /** Rows (chains, alerts, deliveries, records) one pruning transaction deletes at most. */
+  RECEIPT_RETENTION_BATCH: count(500, 1, 10_000),
+  /** Pause between two pruning steps while work is left, so a backlog never crowds ingestion out. */
+  RECEIPT_RETENTION_PAUSE_MS: ms(1000, 0, 60_000),
+});
+
+const ZEnv = ZServerEnv.extend(ZJobsEnv.shape)
+  .extend(ZDeliveryEnv.shape)
+  .extend(ZSignInEnv.shape)
+  .extend(ZRetentionEnv.shape);
 
 export type Env = z.infer<typeof ZEnv>;
 

@@ -40,7 +40,15 @@ export async function startApp(
       "70000",
     ],
     {
-      env: { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1", ...env },
+      // Test records carry fixed dates: retention would prune them as the calendar moves on, so only the
+      // retention tests switch it on.
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        NEXT_TELEMETRY_DISABLED: "1",
+        RECEIPT_RETENTION: "0",
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     },
   );

@@ -17,6 +17,11 @@ describe("environment validation", () => {
     [{ PORT: "70000" }, "PORT"],
     [{ DATABASE_URL: "mysql://x" }, "DATABASE_URL"],
     [{ RECEIPT_ADMIN_PASSWORD: "short" }, "RECEIPT_ADMIN_PASSWORD"],
+    [{ RECEIPT_RETENTION_DAYS: "0" }, "RECEIPT_RETENTION_DAYS"],
+    [{ RECEIPT_RETENTION_DAYS: "thirty" }, "RECEIPT_RETENTION_DAYS"],
+    [{ RECEIPT_ALERT_RETENTION_DAYS: "-1" }, "RECEIPT_ALERT_RETENTION_DAYS"],
+    [{ RECEIPT_RETENTION_BATCH: "0" }, "RECEIPT_RETENTION_BATCH"],
+    [{ RECEIPT_RETENTION: "yes" }, "RECEIPT_RETENTION"],
   ])("rejects %o naming the variable %s", (source, name) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(new RegExp(`${name}:`));
@@ -24,6 +29,15 @@ describe("environment validation", () => {
 });
 
 describe("one schema for every variable", () => {
+  it("keeps chains 30 days and resolved alerts and deliveries 90 by default", () => {
+    const env = parseEnv({});
+    expect([env.RECEIPT_RETENTION, env.RECEIPT_RETENTION_DAYS, env.RECEIPT_ALERT_RETENTION_DAYS]).toEqual([
+      "1",
+      30,
+      90,
+    ]);
+  });
+
   it("gives the alert, job and sign-in settings their production defaults", () => {
     const env = parseEnv({});
     expect([

@@ -1,6 +1,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import pg from "pg";
+import { ensureRecordPartitions } from "./retention-partitions";
 import { withSchemaEngine } from "./schema-engine";
+import { type Sql, sqlOver } from "./sql";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 export const schemaPath = path.join(projectRoot, "prisma/schema.prisma");
@@ -37,12 +40,52 @@ export function readMigrations() {
   };
 }
 
-/** Applies every pending migration and records it in `_prisma_migrations`; returns the names applied now. */
-export async function applyMigrations(connectionString: string): Promise<string[]> {
-  return withSchemaEngine(connectionString, readFileSync(schemaPath, "utf8"), async (engine) => {
-    const output = await engine.applyMigrations({ migrationsList: readMigrations(), filters: noFilters });
-    return output.appliedMigrationNames;
-  });
+/**
+ * Applies every pending migration and records it in `_prisma_migrations`, then makes the weekly record partitions
+ * due now (a migration's SQL is fixed text and cannot name this week's); returns the migrations applied now.
+ * `through` stops at that migration, partitions left out (tests of a data migration start from the schema before it).
+ */
+export async function applyMigrations(
+  connectionString: string,
+  options: { through?: string } = {},
+): Promise<string[]> {
+  const { through } = options;
+  const migrations = readMigrations();
+  if (through) {
+    migrations.migrationDirectories = migrations.migrationDirectories.filter((dir) => dir.path <= through);
+  }
+  const applied = await withSchemaEngine(
+    connectionString,
+    readFileSync(schemaPath, "utf8"),
+    async (engine) => {
+      const output = await engine.applyMigrations({ migrationsList: migrations, filters: noFilters });
+      return output.appliedMigrationNames;
+    },
+  );
+  if (!through) await makeRecordPartitions(connectionString);
+  return applied;
+}
+
+async function makeRecordPartitions(connectionString: string): Promise<void> {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    const sql = sqlOver(client);
+    const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+      await client.query("begin");
+      try {
+        const result = await work(sql);
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    };
+    await ensureRecordPartitions(transaction, new Date(), sql);
+  } finally {
+    await client.end();
+  }
 }
 
 /** SQL that turns the schema of `fromDatamodel` (or an empty database) into prisma/schema.prisma. */

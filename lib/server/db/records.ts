@@ -13,13 +13,17 @@ export type RecordToInsert = {
   classification: Classification;
 };
 
-/** A recordId of the batch is stored already: the caller runs the transaction again with "skipping stored". */
+/**
+ * A unique key of the records met a stored row. Ingestion checks record ids under their locks before it loads
+ * (insertRecords), so this is a safety net: the caller runs the transaction again with "skipping stored". A
+ * partition's own index reports the violation, so its name is matched by its end.
+ */
 export const isRecordStoredAlready = (error: unknown) =>
   error instanceof Error &&
   (error as { code?: string }).code === "23505" &&
-  (error as { constraint?: string }).constraint === "health_records_record_id_key";
+  /record_id_observed_at_key$/.test((error as { constraint?: string }).constraint ?? "");
 
-/** The first try loads with COPY; the second, after a stored recordId was met, skips stored records. */
+/** The first try of a batch and the try after a unique violation: both load with COPY what is not stored yet. */
 export type RecordLoad = "copy" | "skipping stored";
 
 const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
@@ -31,35 +35,42 @@ const DRAW_RECORD_SEQS = prepared(
   "select nextval('health_records_seq_seq') as seq from generate_series(1, $1::int) order by 1",
 );
 
+// Record ids in a keyspace of their own beside the chain locks (lockChains hashes the bare chain id), in sorted
+// order so two batches sharing record ids wait for each other instead of deadlocking.
+const LOCK_RECORD_IDS = prepared(
+  "receipt_lock_record_ids",
+  `select count(pg_advisory_xact_lock(hashtextextended('record:' || r, 0)))::int as locked
+      from (select unnest($1::text[]) as r order by 1) ordered`,
+);
+
+const READ_STORED_RECORD_IDS = prepared(
+  "receipt_read_stored_record_ids",
+  "select record_id from health_records where record_id = any($1::text[])",
+);
+
 /**
- * Loads a batch's records with COPY: no statement to plan and no JSON document of rows to parse, which costs
- * PostgreSQL less CPU a record than an INSERT from JSON documents (and the app a little more). COPY cannot skip a stored
- * recordId, so the second try stages the same rows in a temporary table and inserts from there, skipping stored ones.
- * Returns the seq of each record stored.
+ * Loads a batch's new records with COPY: no statement to plan and no JSON document of rows to parse, which costs
+ * PostgreSQL less CPU a record than an INSERT from JSON documents. Records are partitioned by `observed_at`, so
+ * `record_id` alone has no unique index: the batch's record ids are locked (the same id in a concurrent batch,
+ * whatever its chain or time, waits for this transaction) and those stored already are left out, in every
+ * partition. Returns the seq of each record stored.
  */
 export async function insertRecords(
   sql: TransactionSql,
   items: RecordToInsert[],
-  load: RecordLoad,
+  _load: RecordLoad,
 ): Promise<Map<string, bigint>> {
-  const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [items.length])).map((row) => row.seq);
-  if (seqs.length !== items.length) throw new Error(`drew ${seqs.length} seqs for ${items.length} records`);
-  const text = recordsAsCopyText(items, seqs);
-  if (load === "copy") {
-    await sql.copyIn(`copy health_records (${RECORD_COLUMNS}) from stdin`, text);
-    return new Map(items.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
-  }
-  await sql.execute(
-    `create temporary table staged_records on commit drop as
-      select ${RECORD_COLUMNS} from health_records with no data`,
+  const recordIds = items.map((item) => item.record.recordId);
+  await sql.query(LOCK_RECORD_IDS, [[...new Set(recordIds)].sort()]);
+  const stored = new Set(
+    (await sql.query<{ record_id: string }>(READ_STORED_RECORD_IDS, [recordIds])).map((row) => row.record_id),
   );
-  await sql.copyIn(`copy staged_records (${RECORD_COLUMNS}) from stdin`, text);
-  const inserted = await sql.query<{ record_id: string; seq: bigint }>(
-    `insert into health_records (${RECORD_COLUMNS})
-      select ${RECORD_COLUMNS} from staged_records order by seq
-      on conflict (record_id) do nothing returning record_id, seq`,
-  );
-  return new Map(inserted.map((row) => [row.record_id, row.seq]));
+  const fresh = items.filter((item) => !stored.has(item.record.recordId));
+  if (fresh.length === 0) return new Map();
+  const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [fresh.length])).map((row) => row.seq);
+  if (seqs.length !== fresh.length) throw new Error(`drew ${seqs.length} seqs for ${fresh.length} records`);
+  await sql.copyIn(`copy health_records (${RECORD_COLUMNS}) from stdin`, recordsAsCopyText(fresh, seqs));
+  return new Map(fresh.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
 }
 
 function recordsAsCopyText(items: RecordToInsert[], seqs: bigint[]): string {

@@ -50,7 +50,8 @@ const types = {
       : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
 };
 
-function sqlOver(target: pg.Pool | pg.PoolClient): Sql {
+/** Statements on one connection of the caller's (a pooled one, or a client a script opened itself). */
+export function sqlOver(target: pg.Pool | pg.ClientBase): Sql {
   const config = (statement: Statement, values: readonly unknown[]) => ({
     ...(typeof statement === "string" ? { text: statement } : statement),
     values: [...values],

@@ -33,9 +33,8 @@ export async function saveRecords(batch: PreparedRecord[]): Promise<SavedRecord[
     duplicates = await storeBatch(unique, "copy");
   } catch (error) {
     if (!isRecordStoredAlready(error)) throw error;
-    // Some recordId of the batch is stored already (a re-sent batch, or an identical one that committed first): the
-    // whole transaction runs again, now setting stored records aside. The first try is a plain COPY because it is
-    // the cheapest load PostgreSQL has, and COPY cannot skip conflicts; re-sent batches are the exception.
+    // A unique key met a stored record: insertRecords leaves stored record ids out under their locks, so this is
+    // a safety net, and the whole transaction runs again setting stored records aside.
     duplicates = await storeBatch(unique, "skipping stored");
   }
   const seen = new Set<string>();

@@ -1,6 +1,8 @@
 import { alertJobs } from "../routing/jobs";
 import { alertSettings } from "../routing/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
+import { runRetention } from "../retention/prune-job";
+import { retentionSettings } from "../retention/settings";
 import { foldRollups } from "../rollups/fold-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
@@ -38,6 +40,10 @@ const jobs: Job[] = [
   },
   // Alert routing: outbox → notification groups → deliveries (lib/server/routing).
   ...alertJobs(),
+  // Retention: old chains, alerts and deliveries, and weekly record partitions (lib/server/retention).
+  ...(retentionSettings().enabled
+    ? [{ name: "retention", everyMs: retentionSettings().tickMs, run: () => runRetention() }]
+    : []),
 ];
 
 /** Which job each wake channel starts. */

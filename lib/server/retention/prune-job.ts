@@ -1,0 +1,114 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  deleteChains,
+  deleteFinishedDeliveries,
+  deleteResolvedAlerts,
+  lockPrunableChains,
+  tryLockPruning,
+} from "../db/retention";
+import {
+  deleteOrphanRecords,
+  dropRecordPartition,
+  ensureRecordPartitions,
+  listRecordPartitions,
+  partitionHoldsStoredChains,
+  type RecordPartition,
+} from "../db/retention-partitions";
+import { inTransaction, poolSql } from "../db/sql";
+import { type RetentionSettings, retentionSettings } from "./settings";
+
+const DAY_MS = 24 * 60 * 60_000;
+/** Longer than any ingestion transaction: a record received this long before a week's check is seen by it. */
+const LONGEST_WRITE_MS = 10 * 60_000;
+/** A week found holding a kept chain's records is read again after this long, not on every run. */
+const HELD_WEEK_RECHECK_MS = 60 * 60_000;
+
+export type PruneStep = {
+  chains: number;
+  alerts: number;
+  deliveries: number;
+  records: number;
+  partitionsDropped: string[];
+  partitionsMade: string[];
+  /** A batch limit was reached: the job runs again at once. */
+  workLeft: boolean;
+};
+
+const heldWeeks = new Map<string, number>();
+
+/**
+ * One step of retention (docs/ARCHITECTURE.md, "Retention"): weekly partitions made ahead, then at most one batch of
+ * each kind — prunable chains with their history, resolved alerts, finished deliveries — and, once no prunable
+ * chain is left, the weeks past the cutoff: dropped whole, or their pruned chains' records deleted a batch at a
+ * time while a kept chain holds the week. Every transaction is short and holds the pruning lock, so several app
+ * instances never prune at once, and ingestion never waits on pruning but for a moment's lock of a week's table.
+ */
+export async function pruneStep(
+  now: Date = new Date(),
+  settings: RetentionSettings = retentionSettings(),
+): Promise<PruneStep> {
+  const step: PruneStep = {
+    chains: 0,
+    alerts: 0,
+    deliveries: 0,
+    records: 0,
+    partitionsDropped: [],
+    partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
+    workLeft: false,
+  };
+  const recordCutoff = new Date(now.getTime() - settings.recordDays * DAY_MS);
+  const alertCutoff = new Date(now.getTime() - settings.alertDays * DAY_MS);
+  const locked = await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return false;
+    const chainIds = await lockPrunableChains(sql, recordCutoff, settings.batch);
+    step.chains = await deleteChains(sql, chainIds);
+    step.workLeft ||= chainIds.length > 0;
+    return true;
+  });
+  if (!locked) return step;
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
+    step.alerts = await deleteResolvedAlerts(sql, alertCutoff, settings.batch);
+    step.deliveries = await deleteFinishedDeliveries(sql, alertCutoff, settings.batch);
+    step.workLeft ||= step.alerts === settings.batch || step.deliveries === settings.batch;
+  });
+  if (step.chains === 0) await pruneOldWeeks(step, now, recordCutoff, settings.batch);
+  return step;
+}
+
+async function pruneOldWeeks(step: PruneStep, now: Date, cutoff: Date, batch: number): Promise<void> {
+  const old = (await listRecordPartitions(poolSql())).filter((week) => week.to <= cutoff);
+  for (const week of old) {
+    if ((heldWeeks.get(week.name) ?? 0) > now.getTime()) continue;
+    const checkedFrom = new Date(Date.now() - LONGEST_WRITE_MS);
+    if (!(await partitionHoldsStoredChains(poolSql(), week))) {
+      if (await dropWeek(week, checkedFrom)) step.partitionsDropped.push(week.name);
+      continue;
+    }
+    const deleted = await inTransaction(async (sql) =>
+      (await tryLockPruning(sql)) ? deleteOrphanRecords(sql, week.name, cutoff, batch) : 0,
+    );
+    step.records += deleted;
+    if (deleted === batch) step.workLeft = true;
+    else heldWeeks.set(week.name, now.getTime() + HELD_WEEK_RECHECK_MS);
+  }
+}
+
+async function dropWeek(week: RecordPartition, checkedFrom: Date): Promise<boolean> {
+  try {
+    return await inTransaction(async (sql) =>
+      (await tryLockPruning(sql)) ? dropRecordPartition(sql, week, checkedFrom) : false,
+    );
+  } catch (error) {
+    // 55P03: the brief wait for health_records' lock ran out (a long read or write held it): the next run tries.
+    if ((error as { code?: string }).code === "55P03") return false;
+    throw error;
+  }
+}
+
+/** The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion. */
+export async function runRetention(): Promise<boolean> {
+  const step = await pruneStep();
+  if (step.workLeft) await sleep(retentionSettings().pauseMs);
+  return step.workLeft;
+}

@@ -1,0 +1,201 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
+import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
+import { legacyRecord } from "@/tests/support/record-builders";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// Retention by the server's own background job, on real PostgreSQL: data is written first with retention off, then
+// an instance with it on prunes. Old chains go with their records, history and operator evidence; firing chains and
+// chains in open triage stay; resolved alerts and finished deliveries go by their own setting; a week no kept chain
+// shares is dropped whole, a week one does keeps its records.
+const DAY = 24 * 60 * 60_000;
+const now = Date.now();
+const RETENTION_ENV = {
+  RECEIPT_RETENTION: "1",
+  RECEIPT_RETENTION_DAYS: "30",
+  RECEIPT_ALERT_RETENTION_DAYS: "90",
+  RECEIPT_RETENTION_TICK_MS: "200",
+  RECEIPT_RETENTION_BATCH: "7",
+  RECEIPT_RETENTION_PAUSE_MS: "0",
+};
+// Two old weeks with partitions of their own (made here: the job only makes weeks ahead).
+const droppedWeek = partitionOfWeek(weekStart(new Date(now - 70 * DAY)));
+const heldWeek = partitionOfWeek(weekStart(new Date(now - 84 * DAY)));
+
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let client: pg.Client;
+let key: string;
+let pruner: RunningApp | undefined;
+
+const record = (tag: string, atMs: number) => rebased(legacyRecord(), atMs, tag);
+
+async function ingest(app: RunningApp, records: unknown[]) {
+  const response = await apiClient(app.baseUrl, key).post(records);
+  expect(response.status, await response.clone().text()).toBe(200);
+}
+
+async function count(sqlText: string, values: unknown[] = []): Promise<number> {
+  const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from ${sqlText}`, values);
+  return rows[0]?.n ?? -1;
+}
+
+async function waitFor(probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for retention");
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+const chainIds = (tag: string) => `${legacyRecord().chainId}:${tag}`;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  for (const week of [droppedWeek, heldWeek]) {
+    await client.query(
+      `create table ${week.name} partition of health_records
+        for values from ('${week.from.toISOString()}') to ('${week.to.toISOString()}')`,
+    );
+  }
+  const writer = await startApp(db.url);
+  try {
+    const old = now - 60 * DAY;
+    await ingest(writer, [
+      ...Array.from({ length: 12 }, (_, i) => record(`old-${i}`, old + i * 1000)),
+      record("recent", now - DAY),
+      record("firing", old),
+      record("triaged", old),
+      record("triage-resolved", old),
+      ...Array.from({ length: 9 }, (_, i) =>
+        record(`dropped-week-${i}`, droppedWeek.from.getTime() + DAY + i),
+      ),
+      record("held-week-pruned", heldWeek.from.getTime() + DAY),
+    ]);
+    // A chain that began in the held week and goes on now: kept, with its old record.
+    const spanning = record("held-week-span", heldWeek.from.getTime() + 2 * DAY);
+    await ingest(writer, [spanning]);
+    await ingest(writer, [laterSnapshot(spanning, now - DAY - (heldWeek.from.getTime() + 2 * DAY), "now")]);
+  } finally {
+    await writer.stop();
+  }
+  await client.query(
+    `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, reasons, starts_at)
+      values ('fp-firing', $1, 's', 'tool_failed', 'critical', 'firing', '{}', '{}', now())`,
+    [chainIds("firing")],
+  );
+  await client.query(
+    `insert into triage_items (chain_id, queue, status) values ($1, 'false_success', 'open'),
+      ($2, 'false_success', 'resolved')`,
+    [chainIds("triaged"), chainIds("triage-resolved")],
+  );
+  await client.query(`insert into triage_events (chain_id, actor, action) values ($1, 'ops', 'resolve')`, [
+    chainIds("triage-resolved"),
+  ]);
+  await client.query(
+    `insert into operator_effects (chain_id, status, checked_at, actor) values ($1, 'committed', now(), 'ops')`,
+    [chainIds("old-0")],
+  );
+  // Alerts resolved 100 and 10 days ago, each a member of a group.
+  for (const [fingerprint, daysAgo] of [
+    ["fp-old", 100],
+    ["fp-recent", 10],
+  ] as const) {
+    await client.query(
+      `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, reasons, starts_at,
+          ends_at)
+        values ($1, 'gone-chain', 's', 'tool_failed', 'critical', 'resolved', '{}', '{}', $2, $2)`,
+      [fingerprint, new Date(now - daysAgo * DAY)],
+    );
+    await client.query(`insert into notification_group_members (group_key, fingerprint) values ('g', $1)`, [
+      fingerprint,
+    ]);
+  }
+  // Deliveries: finished 100 days ago (go), pending 100 days ago (stays), delivered 10 days ago (stays). The pending
+  // one's next attempt is a day away, so the delivery worker leaves it alone.
+  for (const [tag, status, daysAgo] of [
+    ["old-delivered", "delivered", 100],
+    ["old-dead", "dead", 100],
+    ["old-pending", "pending", 100],
+    ["recent-delivered", "delivered", 10],
+  ] as const) {
+    const { rows } = await client.query<{ id: string }>(
+      `insert into deliveries (group_key, channel, target_index, target_type, url, body, alert_fingerprints, status,
+          created_at, next_attempt_at)
+        values ($1, 'c', 0, 'webhook', 'http://127.0.0.1:9/', '{}', '{}', $2, $3, now() + interval '1 day')
+        returning id`,
+      [tag, status, new Date(now - daysAgo * DAY)],
+    );
+    await client.query(`insert into delivery_attempts (delivery_id, latency_ms) values ($1, 5), ($1, 6)`, [
+      rows[0]?.id,
+    ]);
+  }
+  pruner = await startApp(db.url, RETENTION_ENV);
+  await waitFor(
+    async () =>
+      (await count("pg_class where relname = $1", [droppedWeek.name])) === 0 &&
+      (await count("chains where chain_id like $1", [`%:old-%`])) === 0 &&
+      (await count(`${heldWeek.name}`)) === 1,
+  );
+}, 120_000);
+
+afterAll(async () => {
+  await pruner?.stop();
+  await client?.end();
+  await db?.drop();
+});
+
+describe("retention", () => {
+  it("deletes chains older than the setting with their records, history and operator evidence", async () => {
+    const old = Array.from({ length: 12 }, (_, i) => chainIds(`old-${i}`));
+    expect(await count("chains where chain_id = any($1)", [old])).toBe(0);
+    expect(await count("health_records where chain_id = any($1)", [old])).toBe(0);
+    expect(await count("chain_state_changes where chain_id = any($1)", [old])).toBe(0);
+    expect(await count("operator_effects")).toBe(0);
+    expect(await count("chains where chain_id = $1", [chainIds("triage-resolved")])).toBe(0);
+  });
+
+  it("keeps recent chains, firing chains and chains in open triage, with their records and history", async () => {
+    for (const tag of ["recent", "firing", "triaged", "held-week-span"]) {
+      expect(await count("chains where chain_id = $1", [chainIds(tag)]), tag).toBe(1);
+      expect(await count("chain_state_changes where chain_id = $1", [chainIds(tag)]), tag).toBeGreaterThan(0);
+    }
+    expect(await count("health_records where chain_id = $1", [chainIds("held-week-span")])).toBe(2);
+    expect(await count("health_records where chain_id = $1", [chainIds("firing")])).toBe(1);
+  });
+
+  it("keeps triage items and the audit trail of deleted chains", async () => {
+    expect(await count("triage_items where chain_id = $1", [chainIds("triage-resolved")])).toBe(1);
+    expect(await count("triage_events where chain_id = $1", [chainIds("triage-resolved")])).toBe(1);
+  });
+
+  it("drops a week no kept chain shares, and deletes only pruned chains' rows in a week one does", async () => {
+    expect(await count("pg_class where relname = $1", [droppedWeek.name])).toBe(0);
+    expect(await count("pg_class where relname = $1", [heldWeek.name])).toBe(1);
+    const { rows } = await client.query<{ chain_id: string }>(`select chain_id from ${heldWeek.name}`);
+    expect(rows.map((row) => row.chain_id)).toEqual([chainIds("held-week-span")]);
+    // Weeks ahead are made by the job (and at migration): this one and four after it.
+    const ahead = partitionOfWeek(weekStart(new Date(now + 28 * DAY)));
+    expect(await count("pg_class where relname = $1", [ahead.name])).toBe(1);
+  });
+
+  it("deletes resolved alerts and finished deliveries by their own setting, with members and attempts", async () => {
+    const { rows: alerts } = await client.query<{ fingerprint: string }>(
+      "select fingerprint from alerts order by 1",
+    );
+    expect(alerts.map((row) => row.fingerprint)).toEqual(["fp-firing", "fp-recent"]);
+    const { rows: members } = await client.query<{ fingerprint: string }>(
+      "select fingerprint from notification_group_members",
+    );
+    expect(members.map((row) => row.fingerprint)).toEqual(["fp-recent"]);
+    const { rows: deliveries } = await client.query<{ group_key: string }>(
+      "select group_key from deliveries order by 1",
+    );
+    expect(deliveries.map((row) => row.group_key)).toEqual(["old-pending", "recent-delivered"]);
+    expect(await count("delivery_attempts")).toBe(4);
+  });
+});
