@@ -23,7 +23,8 @@ const ENV = {
   ...FAST_ROUTING_ENV,
   RECEIPT_DEADLINE_TICK_MS: "100",
   RECEIPT_DELIVERY_PER_TARGET: "4",
-  RECEIPT_DELIVERY_TIMEOUT_MS: "2000",
+  // Long enough that the first held sends do not time out before every instance holds its four, even when slow.
+  RECEIPT_DELIVERY_TIMEOUT_MS: "4000",
   RECEIPT_DELIVERY_LEASE_MARGIN_MS: "500",
 };
 const HELD = 12; // three instances × RECEIPT_DELIVERY_PER_TARGET in flight each
