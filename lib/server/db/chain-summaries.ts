@@ -32,6 +32,15 @@ export const chainSummaryColumns = {
 
 type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
 
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** The same columns for raw SQL over `chains c`, named as Prisma names them, so rows go through toChainSummary. */
+export const chainSummarySql = Prisma.raw(
+  Object.keys(chainSummaryColumns)
+    .map((name) => `c.${snakeCase(name)} as "${name}"`)
+    .join(", "),
+);
+
 export function toChainSummary(row: Row): ChainSummary {
   return {
     chainId: row.chainId,

@@ -43,19 +43,31 @@ export async function listQueueChains(query: QueueQuery): Promise<{
     ? Prisma.sql`and (c.observed_at, c.chain_id) ${beyond} (${new Date(cursor.observedAt)}::timestamptz, ${cursor.chainId}::text)`
     : Prisma.empty;
   const includesLeft = query.status === "resolved" || query.status === "all";
+  const columns = Prisma.sql`c.chain_id, c.observed_at, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
+      t.resolved_at, t.resolved_by, t.updated_at`;
+  // Open (or all): the queue's chains by time, each with its item if any — items that are not open are few, so the
+  // walk stops within a page. Acknowledged or resolved: only chains with such an item can match, so the read starts
+  // from triage_items (by queue and status), never walking the queue's chains in search of them.
+  const inQueue =
+    query.status === "open" || query.status === "all"
+      ? Prisma.sql`select ${columns}, true as in_queue
+        from chains c
+        left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
+        where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
+          ${afterCursor}`
+      : Prisma.sql`select ${columns}, true as in_queue
+        from triage_items t
+        join chains c on c.chain_id = t.chain_id
+        where t.queue = ${query.queue} and t.status = ${query.status}
+          and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          ${afterCursor}`;
   const rows = await getPrisma().$queryRaw<QueueRow[]>`
-    (select c.chain_id, c.observed_at, true as in_queue, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
-      t.resolved_at, t.resolved_by, t.updated_at
-    from chains c
-    left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
-    where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
-      and (${query.status}::text = 'all' or coalesce(t.status, 'open') = ${query.status}::text)
-      ${afterCursor}
+    (${inQueue}
     order by c.observed_at ${direction}, c.chain_id ${direction}
     limit ${query.limit + 1})
     union all
-    (select c.chain_id, c.observed_at, false as in_queue, t.status, t.owner, t.acknowledged_at,
-      t.acknowledged_by, t.resolved_at, t.resolved_by, t.updated_at
+    (select ${columns}, false as in_queue
     from triage_items t
     join chains c on c.chain_id = t.chain_id
     where ${includesLeft}::boolean and t.queue = ${query.queue} and t.status = 'resolved'
