@@ -40,7 +40,7 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   const where = filtersOf(query);
   const [rows, total] = await Promise.all([
     query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
-    countCapped(where),
+    onlyStatesAndTime(query) ? countStatesCapped(query) : countCapped(where),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -66,6 +66,30 @@ async function countCapped(where: Prisma.Sql[]): Promise<number> {
   const rows = await getPrisma().$queryRaw<{ n: number }[]>`
     select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${CHAIN_TOTAL_CAP + 1}) t`;
   return rows[0]?.n ?? 0;
+}
+
+const onlyStatesAndTime = (query: ChainListQuery) =>
+  Boolean(query.state?.length) &&
+  !(query.server || query.client || query.tool || query.session || query.reason || query.label.length);
+
+/**
+ * The capped total of a state filter (with or without a time range): chains by their current state, an index-only
+ * count on `(state, observed_at)`; only when that stays under the cap, the chains matching through their shadowed
+ * state alone (they need the heap for `state`) — instead of reading up to CHAIN_TOTAL_CAP heap rows for
+ * `state in (…) or shadowed_state in (…)`.
+ */
+async function countStatesCapped(query: ChainListQuery): Promise<number> {
+  const states = Prisma.join(query.state ?? []);
+  const time = filtersOf({ ...query, state: undefined }, false);
+  const count = async (where: Prisma.Sql[], limit: number) => {
+    const rows = await getPrisma().$queryRaw<{ n: number }[]>`
+      select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${limit}) t`;
+    return rows[0]?.n ?? 0;
+  };
+  const current = await count([...time, Prisma.sql`c.state in (${states})`], CHAIN_TOTAL_CAP + 1);
+  if (current > CHAIN_TOTAL_CAP) return current;
+  const shadowedOnly = Prisma.sql`c.shadowed_state in (${states}) and c.state not in (${states})`;
+  return current + (await count([...time, shadowedOnly], CHAIN_TOTAL_CAP + 1 - current));
 }
 
 /** The filters as SQL conditions on `chains c`; `withStates: false` leaves the state filter to the caller. */

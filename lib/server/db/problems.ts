@@ -21,6 +21,9 @@ type BucketRow = TupleRow & {
   last_written: Date;
 };
 
+// Prisma's 5 s default would turn a slow read (a 30-day window over fine-grained rollup rows) into a 500.
+const PROBLEMS_TRANSACTION = { timeout: 60_000 };
+
 /** Distinct sessions are counted among each problem's newest this many chains of the window, no further. */
 export const PROBLEM_SESSION_SAMPLE = 1000;
 
@@ -50,7 +53,7 @@ export async function groupProblemChains(query: ProblemGroupQuery): Promise<Prob
       ${query.tool ? Prisma.sql`and r.tool = ${query.tool}` : Prisma.empty}
     group by 1, 2, 3, 4, 5
     having sum(r.chains) > 0`;
-  });
+  }, PROBLEMS_TRANSACTION);
   return rows.map((row) => ({
     server: row.server_name,
     tool: row.tool,
