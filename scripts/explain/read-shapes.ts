@@ -56,7 +56,7 @@ export async function readShapes(): Promise<ReadShape[]> {
   const { listNewestNeedingAttention } = await import("../../lib/server/db/chain-summaries");
   const { chainFacets } = await import("../../lib/server/db/chain-facets");
   const { outcomeCoverage } = await import("../../lib/server/db/coverage");
-  const { groupProblemChains } = await import("../../lib/server/db/problems");
+  const { listProblems } = await import("../../lib/server/problems/problems-service");
   const { parseCursor } = await import("../../lib/dashboard/cursor");
   const shapes: ReadShape[] = [];
   for (const [label, filters] of CHAIN_LISTS) {
@@ -85,10 +85,11 @@ export async function readShapes(): Promise<ReadShape[]> {
   shapes.push({ label: "facets", run: () => chainFacets() });
   shapes.push({ label: "coverage all time", run: () => outcomeCoverage() });
   shapes.push({ label: "coverage since=7d", run: () => outcomeCoverage(new Date(ago(168 * HOUR))) });
-  const day = 24 * HOUR;
-  shapes.push({
-    label: "problems 7d",
-    run: () => groupProblemChains({ since: new Date(ago(7 * day)), bucketMs: 6 * HOUR }),
-  });
+  for (const window of ["24h", "7d", "30d"] as const) {
+    shapes.push({
+      label: `problems ${window}`,
+      run: () => listProblems({ window, status: "open", sort: "last_seen", limit: 100 }),
+    });
+  }
   return shapes;
 }
