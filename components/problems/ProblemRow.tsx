@@ -53,8 +53,18 @@ export function ProblemRow({ problem, since }: { problem: Problem; since: string
           <span>
             <strong>{formatCount(problem.count)}</strong> {problem.count === 1 ? "chain" : "chains"}
           </span>
-          <span>
-            <strong>{formatCount(problem.sessions)}</strong> {problem.sessions === 1 ? "session" : "sessions"}
+          <span
+            title={
+              problem.sessionsCapped
+                ? "Distinct sessions among the problem's newest 1,000 chains: there may be more"
+                : "Distinct sessions among the problem's chains in the window"
+            }
+          >
+            <strong>
+              {formatCount(problem.sessions)}
+              {problem.sessionsCapped ? "+" : ""}
+            </strong>{" "}
+            {problem.sessions === 1 && !problem.sessionsCapped ? "session" : "sessions"}
           </span>
           <span>
             first <Time iso={problem.firstSeen} />

@@ -19,8 +19,11 @@ export type ProblemBucketRow = ProblemTuple & {
   lastWrittenMs: number;
 };
 
-/** The distinct sessions of a problem's chains in the window (not a sum over buckets: a session spans them). */
-export type ProblemSessionsRow = ProblemTuple & { sessions: number };
+/**
+ * The distinct sessions of a problem's chains in the window (not a sum over buckets: a session spans them);
+ * `capped` when they were counted among the problem's newest chains only, so there may be more.
+ */
+export type ProblemSessionsRow = ProblemTuple & { sessions: number; capped?: boolean };
 
 export type AssembleOptions = {
   window: ProblemWindow;
@@ -60,6 +63,7 @@ export function assembleProblems(
           key,
           count: 0,
           sessions: 0,
+          sessionsCapped: false,
           firstSeen: "",
           lastSeen: "",
           trend: new Array<number>(buckets).fill(0),
@@ -78,7 +82,7 @@ export function assembleProblems(
   }
   for (const row of sessions) {
     const entry = byKey.get(problemKey(row));
-    if (entry) entry.problem.sessions = row.sessions;
+    if (entry) setSessions(entry.problem, row);
   }
   const needle = options.text?.trim().toLowerCase() ?? "";
   const problems: Problem[] = [];
@@ -105,3 +109,9 @@ const byLastSeen = (a: Problem, b: Problem) =>
   b.lastSeen.localeCompare(a.lastSeen) || b.count - a.count || a.key.localeCompare(b.key);
 const byCount = (a: Problem, b: Problem) =>
   b.count - a.count || b.lastSeen.localeCompare(a.lastSeen) || a.key.localeCompare(b.key);
+
+/** Puts a session count on its problem (the service counts them for the page's problems only, after assembly). */
+export function setSessions(problem: Problem, row: ProblemSessionsRow): void {
+  problem.sessions = row.sessions;
+  problem.sessionsCapped = row.capped ?? false;
+}

@@ -27,7 +27,10 @@ export type ProblemStatus = "open" | "resolved" | "regressed";
 export type Problem = ProblemTuple & {
   key: string;
   count: number;
+  /** Distinct sessions among the problem's chains; a lower bound when `sessionsCapped` (shown as "N+"). */
   sessions: number;
+  /** Sessions were counted among the problem's newest chains only (server: PROBLEM_SESSION_SAMPLE). */
+  sessionsCapped: boolean;
   /** The earliest and the latest observedAt among the problem's chains in the window (the agents' clocks). */
   firstSeen: string;
   lastSeen: string;

@@ -131,6 +131,8 @@ describe("the total is capped", () => {
     const capped = await page("server=cap-server&limit=5");
     expect(capped.total).toEqual({ count: 10_000, capped: true });
     expect(capped.chains).toHaveLength(5);
+    // A state filter alone is counted on the state index (then the shadowed-only rest): capped the same way.
+    expect((await page("state=healthy&limit=5")).total).toEqual({ count: 10_000, capped: true });
     const exact = await page("server=cap-server&since=1h");
     expect(exact.total).toEqual({ count: 0, capped: false });
   });

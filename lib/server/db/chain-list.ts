@@ -2,8 +2,8 @@ import { STATE_SEVERITY_ORDER, type State } from "@/lib/contract";
 import type { ChainPage } from "@/lib/dashboard/api-types";
 import { CHAIN_TOTAL_CAP, type ChainSort } from "@/lib/dashboard/chain-list-query";
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -32,13 +32,15 @@ type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
 /**
  * A page of chains with keyset pagination: by time on (observedAt, chainId), or by danger — the current state's
  * rank in STATE_SEVERITY_ORDER, then newest first — read one state at a time down `chains_state_observed_at_idx`,
- * so neither order sorts more than a page. The total is counted up to CHAIN_TOTAL_CAP + 1 rows, never further.
+ * so neither order sorts more than a page. The total is counted up to CHAIN_TOTAL_CAP + 1 rows, never further, in
+ * no particular order (so it stops at the cap on whichever index or scan finds matches soonest). Raw SQL: a label
+ * is tested by JSON containment (`@>`), which the GIN index on labels serves; Prisma's JSON path filter is not.
  */
 export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   const where = filtersOf(query);
   const [rows, total] = await Promise.all([
     query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
-    getPrisma().chain.count({ where: { AND: where }, take: CHAIN_TOTAL_CAP + 1 }),
+    onlyStatesAndTime(query) ? countStatesCapped(query) : countCapped(where),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -60,43 +62,80 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   };
 }
 
-/** The filters as Prisma conditions; `withStates: false` leaves the state filter to the caller. */
-function filtersOf(query: ChainListQuery, withStates = true): Prisma.ChainWhereInput[] {
-  const where: Prisma.ChainWhereInput[] = [];
+async function countCapped(where: Prisma.Sql[]): Promise<number> {
+  const rows = await getPrisma().$queryRaw<{ n: number }[]>`
+    select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${CHAIN_TOTAL_CAP + 1}) t`;
+  return rows[0]?.n ?? 0;
+}
+
+const onlyStatesAndTime = (query: ChainListQuery) =>
+  Boolean(query.state?.length) &&
+  !(query.server || query.client || query.tool || query.session || query.reason || query.label.length);
+
+/**
+ * The capped total of a state filter (with or without a time range): chains by their current state, an index-only
+ * count on `(state, observed_at)`; only when that stays under the cap, the chains matching through their shadowed
+ * state alone (they need the heap for `state`) — instead of reading up to CHAIN_TOTAL_CAP heap rows for
+ * `state in (…) or shadowed_state in (…)`.
+ */
+async function countStatesCapped(query: ChainListQuery): Promise<number> {
+  const states = Prisma.join(query.state ?? []);
+  const time = filtersOf({ ...query, state: undefined }, false);
+  const count = async (where: Prisma.Sql[], limit: number) => {
+    const rows = await getPrisma().$queryRaw<{ n: number }[]>`
+      select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${limit}) t`;
+    return rows[0]?.n ?? 0;
+  };
+  const current = await count([...time, Prisma.sql`c.state in (${states})`], CHAIN_TOTAL_CAP + 1);
+  if (current > CHAIN_TOTAL_CAP) return current;
+  const shadowedOnly = Prisma.sql`c.shadowed_state in (${states}) and c.state not in (${states})`;
+  return current + (await count([...time, shadowedOnly], CHAIN_TOTAL_CAP + 1 - current));
+}
+
+/** The filters as SQL conditions on `chains c`; `withStates: false` leaves the state filter to the caller. */
+function filtersOf(query: ChainListQuery, withStates = true): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
   if (withStates && query.state?.length) {
-    where.push({ OR: [{ state: { in: query.state } }, { shadowedState: { in: query.state } }] });
+    const states = Prisma.join(query.state);
+    where.push(Prisma.sql`(c.state in (${states}) or c.shadowed_state in (${states}))`);
   }
-  if (query.server) where.push({ serverName: query.server });
-  if (query.client) where.push({ clientName: query.client });
-  if (query.tool) where.push({ tool: query.tool });
-  if (query.session) where.push({ sessionId: query.session });
-  if (query.reason) where.push({ reasons: { has: query.reason } });
+  if (query.server) where.push(Prisma.sql`c.server_name = ${query.server}`);
+  if (query.client) where.push(Prisma.sql`c.client_name = ${query.client}`);
+  if (query.tool) where.push(Prisma.sql`c.tool = ${query.tool}`);
+  if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
+  if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   for (const label of query.label) {
     const split = label.indexOf(":");
-    where.push({ labels: { path: [label.slice(0, split)], equals: label.slice(split + 1) } });
+    const pair = JSON.stringify({ [label.slice(0, split)]: label.slice(split + 1) });
+    where.push(Prisma.sql`c.labels @> ${pair}::jsonb`);
   }
-  if (query.since) where.push({ observedAt: { gte: new Date(query.since) } });
-  if (query.until) where.push({ observedAt: { lte: new Date(query.until) } });
+  if (query.since) where.push(Prisma.sql`c.observed_at >= ${new Date(query.since)}`);
+  if (query.until) where.push(Prisma.sql`c.observed_at <= ${new Date(query.until)}`);
   return where;
 }
 
+const whereSql = (where: Prisma.Sql[]) =>
+  where.length === 0 ? Prisma.empty : Prisma.sql`where ${Prisma.join(where, " and ")}`;
+
 /** After the cursor in (observedAt, chainId) order, descending or ascending. */
-function afterCursor(cursor: Cursor, order: "asc" | "desc"): Prisma.ChainWhereInput {
-  const before = order === "desc" ? "lt" : "gt";
+function afterCursor(cursor: Cursor, order: "asc" | "desc"): Prisma.Sql {
   const at = new Date(cursor.observedAt);
-  return {
-    OR: [{ observedAt: { [before]: at } }, { observedAt: at, chainId: { [before]: cursor.chainId } }],
-  };
+  return order === "desc"
+    ? Prisma.sql`(c.observed_at, c.chain_id) < (${at}::timestamptz, ${cursor.chainId}::text)`
+    : Prisma.sql`(c.observed_at, c.chain_id) > (${at}::timestamptz, ${cursor.chainId}::text)`;
 }
 
-async function pageByTime(query: ChainListQuery, where: Prisma.ChainWhereInput[]): Promise<Row[]> {
+function readPage(where: Prisma.Sql[], order: "asc" | "desc", take: number): Promise<Row[]> {
+  const direction = Prisma.raw(order === "desc" ? "desc" : "asc");
+  return getPrisma().$queryRaw<Row[]>`
+    select ${chainSummarySql} from chains c ${whereSql(where)}
+    order by c.observed_at ${direction}, c.chain_id ${direction}
+    limit ${take}`;
+}
+
+function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<Row[]> {
   const keyset = query.cursor ? [afterCursor(query.cursor, query.order)] : [];
-  return getPrisma().chain.findMany({
-    where: { AND: [...where, ...keyset] },
-    orderBy: [{ observedAt: query.order }, { chainId: query.order }],
-    take: query.limit + 1,
-    select: chainSummaryColumns,
-  });
+  return readPage([...where, ...keyset], query.order, query.limit + 1);
 }
 
 const dangerRank = (state: string) => {
@@ -118,21 +157,15 @@ async function pageByDanger(query: ChainListQuery): Promise<Row[]> {
     if (wanted.size > 0 && !wanted.has(state) && !SHADOWING_STATES.has(state)) continue;
     const keyset = query.cursor && rank === firstRank ? [afterCursor(query.cursor, "desc")] : [];
     const take = query.limit + 1 - rows.length;
-    const read = (match: Prisma.ChainWhereInput) =>
-      getPrisma().chain.findMany({
-        where: { AND: [...where, match, ...keyset] },
-        orderBy: [{ observedAt: "desc" }, { chainId: "desc" }],
-        take,
-        select: chainSummaryColumns,
-      });
+    const read = (match: Prisma.Sql) => readPage([...where, match, ...keyset], "desc", take);
     if (wanted.size === 0 || wanted.has(state)) {
-      rows.push(...(await read({ state })));
+      rows.push(...(await read(Prisma.sql`c.state = ${state}`)));
       continue;
     }
     // Outside the filter, a state matches only through its shadowed state: one ordered read of
     // `chains_shadowed_state_observed_at_idx` per wanted state, merged, so nothing sorts more than a page.
     const shadowedReads = await Promise.all(
-      [...wanted].map((shadowed) => read({ state, shadowedState: shadowed })),
+      [...wanted].map((shadowed) => read(Prisma.sql`c.state = ${state} and c.shadowed_state = ${shadowed}`)),
     );
     rows.push(...shadowedReads.flat().sort(newestFirst).slice(0, take));
   }

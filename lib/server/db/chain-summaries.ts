@@ -1,6 +1,6 @@
-import type { State } from "@/lib/contract";
+import { STATES, type State } from "@/lib/contract";
 import type { ChainSummary } from "@/lib/dashboard/api-types";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
 
 // The dashboard's view of a chain row. Kept beside the dashboard queries (not in chains.ts, which belongs to the
@@ -31,6 +31,15 @@ export const chainSummaryColumns = {
 } satisfies Prisma.ChainSelect;
 
 type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
+
+const snakeCase = (name: string) => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** The same columns for raw SQL over `chains c`, named as Prisma names them, so rows go through toChainSummary. */
+export const chainSummarySql = Prisma.raw(
+  Object.keys(chainSummaryColumns)
+    .map((name) => `c.${snakeCase(name)} as "${name}"`)
+    .join(", "),
+);
 
 export function toChainSummary(row: Row): ChainSummary {
   return {
@@ -69,18 +78,25 @@ export async function findChainSummaries(chainIds: string[]): Promise<ChainSumma
   return chainIds.flatMap((id) => byId.get(id) ?? []);
 }
 
-const QUIET_STATES: State[] = ["healthy", "working"];
+const QUIET_STATES: readonly State[] = ["healthy", "working"];
+const ATTENTION_STATES = STATES.filter((state) => !QUIET_STATES.includes(state));
 
 /**
- * The newest chains that need a person (neither healthy nor in flight), for the overview. Walks the
- * observed_at index backwards, so it stays fast however many chains there are.
+ * The newest chains that need a person (neither healthy nor in flight), for the overview. One short read of
+ * `(state, observed_at)` per such state, merged: the cost is (states × limit) index entries however many quiet
+ * chains there are (walking the observed_at index instead passed every quiet chain newer than the last match).
  */
 export async function listNewestNeedingAttention(limit: number, since?: Date): Promise<ChainSummary[]> {
-  const rows = await getPrisma().chain.findMany({
-    where: { state: { notIn: QUIET_STATES }, ...(since ? { observedAt: { gte: since } } : {}) },
-    orderBy: [{ observedAt: "desc" }, { chainId: "desc" }],
-    take: limit,
-    select: chainSummaryColumns,
-  });
-  return rows.map(toChainSummary);
+  const rows = await getPrisma().$queryRaw<{ chain_id: string }[]>`
+    select newest.chain_id
+    from unnest(${ATTENTION_STATES}::text[]) as wanted(state)
+    cross join lateral (
+      select c.chain_id, c.observed_at from chains c
+      where c.state = wanted.state ${since ? Prisma.sql`and c.observed_at >= ${since}` : Prisma.empty}
+      order by c.observed_at desc, c.chain_id desc
+      limit ${limit}
+    ) newest
+    order by newest.observed_at desc, newest.chain_id desc
+    limit ${limit}`;
+  return findChainSummaries(rows.map((row) => row.chain_id));
 }

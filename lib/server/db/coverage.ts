@@ -13,27 +13,43 @@ type Row = {
   no_verifier: number;
 };
 
+const HOUR_MS = 3_600_000;
+
 /**
  * Outcome coverage per server and tool, read from each call's current classification (the outcome rules 20–22
  * already sorted every call that reached them): a verdict, pass or fail, is a receipt; `outcome.pending` waits for a
  * declared verifier; `outcome.unavailable` could not be read back; `outcome.no_receipt` had no verifier at all. Calls
  * that failed, are in doubt, in flight, or stopped at the session or catalog never reached the outcome check and
- * are counted apart (calls − the four). Reading the classification, not the stored JSON, keeps the report to one
- * pass over the chains table instead of reading every record body.
+ * are counted apart (calls − the four). Counted from the rollups (chains per observed hour, state, server, tool,
+ * deciding reason and weak evidence, with their unfolded deltas): whole hours from `chain_rollup_rows`, and a
+ * `since` inside an hour adds that hour's rest from `chains` (at most an hour of rows), so the answer is exact.
  */
 export async function outcomeCoverage(since?: Date): Promise<Coverage> {
+  const wholeHoursFrom = since ? new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS) : null;
+  const partialHour =
+    since && wholeHoursFrom && since < wholeHoursFrom
+      ? Prisma.sql`union all
+        select coalesce(server_name, ''), tool, state, coalesce(reasons[1], ''), coalesce(evidence = 'weak', false),
+          1 from chains
+        where tool is not null and observed_at >= ${since} and observed_at < ${wholeHoursFrom}`
+      : Prisma.empty;
   const rows = await getPrisma().$queryRaw<Row[]>`
-    select server_name as server, tool,
-      count(*)::int as calls,
-      count(*) filter (where state = 'healthy' or reasons[1] = 'outcome.verifier_failed')::int as with_receipt,
-      count(*) filter (where evidence = 'weak')::int as weak,
-      count(*) filter (where reasons[1] = 'outcome.pending')::int as pending,
-      count(*) filter (where reasons[1] = 'outcome.unavailable')::int as unavailable,
-      count(*) filter (where reasons[1] = 'outcome.no_receipt')::int as no_verifier
-    from chains
-    where tool is not null ${since ? Prisma.sql`and observed_at >= ${since}` : Prisma.empty}
+    select nullif(server_name, '') as server, tool,
+      sum(chains)::int as calls,
+      coalesce(sum(chains) filter (where state = 'healthy' or reason = 'outcome.verifier_failed'), 0)::int
+        as with_receipt,
+      coalesce(sum(chains) filter (where weak), 0)::int as weak,
+      coalesce(sum(chains) filter (where reason = 'outcome.pending'), 0)::int as pending,
+      coalesce(sum(chains) filter (where reason = 'outcome.unavailable'), 0)::int as unavailable,
+      coalesce(sum(chains) filter (where reason = 'outcome.no_receipt'), 0)::int as no_verifier
+    from (
+      select server_name, tool, state, reason, weak, chains from chain_rollup_rows
+      where tool <> '' ${wholeHoursFrom ? Prisma.sql`and bucket >= ${wholeHoursFrom}` : Prisma.empty}
+      ${partialHour}
+    ) counted(server_name, tool, state, reason, weak, chains)
     group by server_name, tool
-    order by count(*) desc, server_name, tool
+    having sum(chains) > 0
+    order by sum(chains) desc, nullif(server_name, ''), tool
     limit 500`;
   const coverageRows: CoverageRow[] = rows.map((row) => ({
     server: row.server,

@@ -21,56 +21,83 @@ type BucketRow = TupleRow & {
   last_written: Date;
 };
 
+// Prisma's 5 s default would turn a slow read (a 30-day window over fine-grained rollup rows) into a 500.
+const PROBLEMS_TRANSACTION = { timeout: 60_000 };
+
+/** Distinct sessions are counted among each problem's newest this many chains of the window, no further. */
+export const PROBLEM_SESSION_SAMPLE = 1000;
+
 /**
- * Chains last observed since the window's start that need a person (neither healthy nor working), grouped by
- * (server, tool, state, deciding reason): counts per bucket, and distinct sessions per group. The state test is
- * written out (not a parameter) so a partial index on it could serve it. One transaction, for `work_mem`.
+ * Chains last observed since the window's start (a whole hour: windows are whole buckets of an hour or more) that
+ * need a person (neither healthy nor working), grouped by (server, tool, state, deciding reason): counts per bucket,
+ * first and last observed and last written, from the rollups' whole hours with their unfolded deltas. First seen is
+ * the earliest observedAt counted into a rollup row still holding chains (a chain that left it since may have set
+ * it); last written only ever grows, so a chain written after a resolution keeps the problem regressed.
  */
-export async function groupProblemChains(
-  query: ProblemGroupQuery,
-): Promise<{ buckets: ProblemBucketRow[]; sessions: ProblemSessionsRow[] }> {
-  const where = Prisma.sql`where c.observed_at >= ${query.since} and c.state not in ('healthy', 'working')
-    ${query.state ? Prisma.sql`and c.state = ${query.state}` : Prisma.empty}
-    ${query.server ? Prisma.sql`and c.server_name = ${query.server}` : Prisma.empty}
-    ${query.tool ? Prisma.sql`and c.tool = ${query.tool}` : Prisma.empty}`;
-  const [buckets, sessions] = await getPrisma().$transaction(async (tx) => {
-    // Memory for the hash aggregates: with the default 4 MB the planner sorts the window's rows on disk instead.
+export async function groupProblemChains(query: ProblemGroupQuery): Promise<ProblemBucketRow[]> {
+  const rows = await getPrisma().$transaction(async (tx) => {
+    // Memory for the hash aggregate: with the default 4 MB the planner sorts the window's rows on disk instead.
     await tx.$executeRaw`set local work_mem = '32MB'`;
-    const bucketRows = await tx.$queryRaw<BucketRow[]>`
-      select b.server_name, b.tool, b.state, b.reason, (extract(epoch from b.start) * 1000)::bigint as bucket,
-        b.n, b.first_seen, b.last_seen, b.last_written
-      from (
-        select c.server_name, c.tool, c.state, c.reasons[1] as reason,
-          date_bin(make_interval(secs => ${query.bucketMs / 1000}), c.observed_at, 'epoch'::timestamptz) as start,
-          count(*)::int as n, min(c.observed_at) as first_seen, max(c.observed_at) as last_seen,
-          max(c.updated_at) as last_written
-        from chains c ${where}
-        group by 1, 2, 3, 4, 5
-      ) b`;
-    const sessionRows = await tx.$queryRaw<(TupleRow & { sessions: number })[]>`
-      select d.server_name, d.tool, d.state, d.reason, count(*)::int as sessions
-      from (select distinct c.server_name, c.tool, c.state, c.reasons[1] as reason, c.session_id
-        from chains c ${where}) d
-      group by 1, 2, 3, 4`;
-    return [bucketRows, sessionRows] as const;
-  });
-  const tuple = (row: TupleRow) => ({
+    return tx.$queryRaw<BucketRow[]>`
+    select nullif(r.server_name, '') as server_name, nullif(r.tool, '') as tool, r.state,
+      nullif(r.reason, '') as reason,
+      (extract(epoch from date_bin(make_interval(secs => ${query.bucketMs / 1000}), r.bucket,
+        'epoch'::timestamptz)) * 1000)::bigint as bucket,
+      sum(r.chains)::int as n, min(r.first_observed_at) filter (where r.chains > 0) as first_seen,
+      max(r.last_observed_at) filter (where r.chains > 0) as last_seen,
+      max(r.last_written_at) as last_written
+    from chain_rollup_rows r
+    where r.bucket >= ${query.since} and r.state not in ('healthy', 'working')
+      ${query.state ? Prisma.sql`and r.state = ${query.state}` : Prisma.empty}
+      ${query.server ? Prisma.sql`and r.server_name = ${query.server}` : Prisma.empty}
+      ${query.tool ? Prisma.sql`and r.tool = ${query.tool}` : Prisma.empty}
+    group by 1, 2, 3, 4, 5
+    having sum(r.chains) > 0`;
+  }, PROBLEMS_TRANSACTION);
+  return rows.map((row) => ({
     server: row.server_name,
     tool: row.tool,
     state: row.state as State,
     reason: row.reason,
+    bucketStartMs: Number(row.bucket),
+    count: row.n,
+    firstSeenMs: row.first_seen.getTime(),
+    lastSeenMs: row.last_seen.getTime(),
+    lastWrittenMs: row.last_written.getTime(),
+  }));
+}
+
+/**
+ * Distinct sessions of each problem's chains in the window, counted among its newest PROBLEM_SESSION_SAMPLE chains
+ * (`capped` when it has more): sessions span buckets, so they cannot be summed from the rollups. One index-only
+ * range of `chains_problem_sessions_idx` a problem, for the problems on the page only. In the order given.
+ */
+export async function countProblemSessions(
+  problems: readonly ProblemTuple[],
+  since: Date,
+): Promise<ProblemSessionsRow[]> {
+  if (problems.length === 0) return [];
+  const equals = (column: string, value: string | null) =>
+    value === null ? Prisma.sql`${Prisma.raw(column)} is null` : Prisma.sql`${Prisma.raw(column)} = ${value}`;
+  const ranges = problems.map(
+    (
+      problem,
+      index,
+    ) => Prisma.sql`select ${index}::int as problem, count(distinct s.session_id)::int as sessions,
+      count(*)::int as chains
+      from (select c.session_id from chains c
+        where c.state = ${problem.state} and c.state not in ('healthy', 'working')
+          and ${equals("c.server_name", problem.server)} and ${equals("c.tool", problem.tool)}
+          and ${equals("c.reasons[1]", problem.reason)} and c.observed_at >= ${since}
+        order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) s`,
+  );
+  const rows = await getPrisma().$queryRaw<{ problem: number; sessions: number; chains: number }[]>`
+    ${Prisma.join(ranges, " union all ")}`;
+  const byIndex = new Map(rows.map((row) => [row.problem, row]));
+  return problems.map((problem, index) => {
+    const row = byIndex.get(index);
+    return { ...problem, sessions: row?.sessions ?? 0, capped: (row?.chains ?? 0) > PROBLEM_SESSION_SAMPLE };
   });
-  return {
-    buckets: buckets.map((row) => ({
-      ...tuple(row),
-      bucketStartMs: Number(row.bucket),
-      count: row.n,
-      firstSeenMs: row.first_seen.getTime(),
-      lastSeenMs: row.last_seen.getTime(),
-      lastWrittenMs: row.last_written.getTime(),
-    })),
-    sessions: sessions.map((row) => ({ ...tuple(row), sessions: row.sessions })),
-  };
 }
 
 /** The stored resolutions of these problems, by key. */

@@ -43,19 +43,31 @@ export async function listQueueChains(query: QueueQuery): Promise<{
     ? Prisma.sql`and (c.observed_at, c.chain_id) ${beyond} (${new Date(cursor.observedAt)}::timestamptz, ${cursor.chainId}::text)`
     : Prisma.empty;
   const includesLeft = query.status === "resolved" || query.status === "all";
+  const columns = Prisma.sql`c.chain_id, c.observed_at, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
+      t.resolved_at, t.resolved_by, t.updated_at`;
+  // Open (or all): the queue's chains by time, each with its item if any — items that are not open are few, so the
+  // walk stops within a page. Acknowledged or resolved: only chains with such an item can match, so the read starts
+  // from triage_items (by queue and status), never walking the queue's chains in search of them.
+  const inQueue =
+    query.status === "open" || query.status === "all"
+      ? Prisma.sql`select ${columns}, true as in_queue
+        from chains c
+        left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
+        where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
+          ${afterCursor}`
+      : Prisma.sql`select ${columns}, true as in_queue
+        from triage_items t
+        join chains c on c.chain_id = t.chain_id
+        where t.queue = ${query.queue} and t.status = ${query.status}
+          and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          ${afterCursor}`;
   const rows = await getPrisma().$queryRaw<QueueRow[]>`
-    (select c.chain_id, c.observed_at, true as in_queue, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
-      t.resolved_at, t.resolved_by, t.updated_at
-    from chains c
-    left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
-    where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
-      and (${query.status}::text = 'all' or coalesce(t.status, 'open') = ${query.status}::text)
-      ${afterCursor}
+    (${inQueue}
     order by c.observed_at ${direction}, c.chain_id ${direction}
     limit ${query.limit + 1})
     union all
-    (select c.chain_id, c.observed_at, false as in_queue, t.status, t.owner, t.acknowledged_at,
-      t.acknowledged_by, t.resolved_at, t.resolved_by, t.updated_at
+    (select ${columns}, false as in_queue
     from triage_items t
     join chains c on c.chain_id = t.chain_id
     where ${includesLeft}::boolean and t.queue = ${query.queue} and t.status = 'resolved'
@@ -102,25 +114,30 @@ function toTriageItem(queue: QueueName, row: QueueRow | undefined): TriageItemVi
 
 /**
  * How many chains of the queue are open, acknowledged and resolved (a chain without an item is open); resolved
- * counts the chains that left the queue's state with their item resolved too, as the list shows them.
+ * counts the chains that left the queue's state with their item resolved too, as the list shows them. The chains in
+ * the queue's state (current or shadowed) come from the rollups; the items that are not open (few: people set them)
+ * are joined to their chains and taken off the open count. One statement, one snapshot.
  */
 export async function countQueueByStatus(queue: QueueName): Promise<Record<TriageStatus, number>> {
-  const rows = await getPrisma().$queryRaw<{ status: string; n: number }[]>`
-    select status, sum(n)::int as n from (
-      select coalesce(t.status, 'open') as status, count(*) as n
-      from chains c
-      left join triage_items t on t.chain_id = c.chain_id and t.queue = ${queue}
-      where c.state = ${queue} or c.shadowed_state = ${queue}
-      group by 1
-      union all
-      select 'resolved', count(*)
+  const rows = await getPrisma().$queryRaw<
+    { in_queue: number; acknowledged: number; resolved_in_queue: number; resolved_left: number }[]
+  >`
+    with items as (
+      select t.status, (c.state = ${queue} or c.shadowed_state is not distinct from ${queue}) as in_queue
       from triage_items t
       join chains c on c.chain_id = t.chain_id
-      where t.queue = ${queue} and t.status = 'resolved'
-        and c.state <> ${queue} and c.shadowed_state is distinct from ${queue}
-    ) counted
-    group by status`;
-  const counts: Record<TriageStatus, number> = { open: 0, acknowledged: 0, resolved: 0 };
-  for (const row of rows) if (row.status in counts) counts[row.status as TriageStatus] = row.n;
-  return counts;
+      where t.queue = ${queue} and t.status in ('acknowledged', 'resolved')
+    )
+    select
+      (select coalesce(sum(chains), 0)::int from chain_state_rollups_live
+        where state = ${queue} or shadowed_state = ${queue}) as in_queue,
+      (select count(*)::int from items where status = 'acknowledged' and in_queue) as acknowledged,
+      (select count(*)::int from items where status = 'resolved' and in_queue) as resolved_in_queue,
+      (select count(*)::int from items where status = 'resolved' and not in_queue) as resolved_left`;
+  const row = rows[0] ?? { in_queue: 0, acknowledged: 0, resolved_in_queue: 0, resolved_left: 0 };
+  return {
+    open: row.in_queue - row.acknowledged - row.resolved_in_queue,
+    acknowledged: row.acknowledged,
+    resolved: row.resolved_in_queue + row.resolved_left,
+  };
 }

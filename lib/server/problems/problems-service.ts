@@ -1,8 +1,9 @@
-import { assembleProblems } from "@/lib/problems/assemble";
+import { assembleProblems, setSessions } from "@/lib/problems/assemble";
 import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
 import type { Problem, ProblemResolutionResult, ProblemsPage } from "@/lib/problems/types";
 import { PROBLEM_WINDOW_SPEC, problemWindowStart } from "@/lib/problems/windows";
 import {
+  countProblemSessions,
   deleteProblemResolution,
   groupProblemChains,
   readProblemResolutions,
@@ -13,21 +14,33 @@ import { notFound } from "../http/api-error";
 import type { ProblemsQuery } from "../reading/problems-query";
 
 /** The problems of a window: grouped chains with their trend, status (resolved, regressed) and the page's filters. */
-export async function listProblems(query: ProblemsQuery, now = new Date()): Promise<ProblemsPage> {
+export async function listProblems(
+  query: ProblemsQuery,
+  now = new Date(),
+  withSessions = true,
+): Promise<ProblemsPage> {
   const since = problemWindowStart(query.window, now.getTime());
   const { bucketMs } = PROBLEM_WINDOW_SPEC[query.window];
-  const { buckets, sessions } = await groupProblemChains({
+  const buckets = await groupProblemChains({
     since,
     bucketMs,
     state: query.state,
     server: query.server,
     tool: query.tool,
   });
-  const resolutions = await readProblemResolutions([...new Set(sessions.map(problemKey))]);
-  const { problems, truncated } = assembleProblems(buckets, sessions, resolutions, {
+  const resolutions = await readProblemResolutions([...new Set(buckets.map(problemKey))]);
+  const { problems, truncated } = assembleProblems(buckets, [], resolutions, {
     ...query,
     sinceMs: since.getTime(),
   });
+  // Sessions for the page's problems only: each is a bounded index range, the whole window's would not be.
+  if (withSessions) {
+    const counted = await countProblemSessions(problems, since);
+    for (const [index, row] of counted.entries()) {
+      const problem = problems[index];
+      if (problem) setSessions(problem, row);
+    }
+  }
   return { window: query.window, since: since.toISOString(), bucketMs, problems, truncated };
 }
 
@@ -68,6 +81,7 @@ async function findProblem(key: string, now: Date): Promise<Problem | null> {
   const page = await listProblems(
     { window: "30d", status: "all", sort: "last_seen", limit: Number.MAX_SAFE_INTEGER },
     now,
+    false,
   );
   return page.problems.find((problem) => problem.key === key) ?? null;
 }

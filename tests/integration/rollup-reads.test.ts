@@ -1,0 +1,169 @@
+import { spawnSync } from "node:child_process";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HealthRecord } from "@/lib/contract";
+import type { Coverage, QueueName } from "@/lib/dashboard/api-types";
+import type { ProblemsPage } from "@/lib/problems/types";
+import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
+import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
+import { seedCases } from "@/tests/support/seed-cases";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// Coverage, problems and the queue counts read the rollups (whole hours) plus `chains` for a `since` inside an hour.
+// Chains observed on and around hour edges, some moved to a later hour after they were counted, every seed state
+// (shadowed ones included), deltas folded or not: each answer must equal a full count over `chains`.
+const HOUR = 3_600_000;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: RunningApp;
+let ui: ReturnType<typeof dashboardClient>;
+let client: pg.Client;
+const edge = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
+const offsets = [-1, 0, 1, 20 * 60_000, HOUR - 1, HOUR + 5 * 60_000];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  app = await startApp(db.url, { RECEIPT_ROLLUP_FOLD_MS: String(HOUR) });
+  ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
+  client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  const records: HealthRecord[] = seedCases().flatMap((seed) =>
+    offsets.map((offset, index) => rebased(seed.record, edge + offset, `edge${index}`)),
+  );
+  const agent = apiClient(app.baseUrl, key);
+  expect((await agent.post(records)).status).toBe(200);
+  // Later snapshots move some chains out of the hour they were counted in (a −1 there, a +1 in the next).
+  const moved = records.filter((_, index) => index % 4 === 0).map((r) => laterSnapshot(r, HOUR, "moved"));
+  expect((await agent.post(moved)).status).toBe(200);
+  const acknowledged = await client.query<{ chain_id: string }>(
+    "select chain_id from chains where state = 'false_success' order by chain_id limit 2",
+  );
+  for (const [index, row] of acknowledged.rows.entries()) {
+    const action = index === 0 ? "acknowledge" : "resolve";
+    const response = await ui.post(`/api/v1/chains/${encodeURIComponent(row.chain_id)}/triage`, {
+      action,
+      queue: "false_success",
+    });
+    expect(response.status, action).toBe(200);
+  }
+});
+afterAll(async () => {
+  await client?.end();
+  await app?.stop();
+  await db?.drop();
+});
+
+/** Coverage as it was counted before the rollups: one pass over `chains`. */
+async function coverageFromChains(since: Date | null) {
+  const { rows } = await client.query(
+    `select server_name as server, tool, count(*)::int as calls,
+      count(*) filter (where state = 'healthy' or reasons[1] = 'outcome.verifier_failed')::int as with_receipt,
+      count(*) filter (where evidence = 'weak')::int as weak,
+      count(*) filter (where reasons[1] = 'outcome.pending')::int as pending,
+      count(*) filter (where reasons[1] = 'outcome.unavailable')::int as unavailable,
+      count(*) filter (where reasons[1] = 'outcome.no_receipt')::int as no_verifier
+    from chains where tool is not null and ($1::timestamptz is null or observed_at >= $1)
+    group by 1, 2 order by count(*) desc, server_name, tool`,
+    [since],
+  );
+  return rows.map((row) => ({
+    server: row.server,
+    tool: row.tool,
+    calls: row.calls,
+    withReceipt: row.with_receipt,
+    weak: row.weak,
+    pending: row.pending,
+    unavailable: row.unavailable,
+    noVerifier: row.no_verifier,
+  }));
+}
+
+const folds = ["unfolded", "folded"] as const;
+
+describe.each(folds)("with the deltas %s", (fold) => {
+  beforeAll(async () => {
+    if (fold === "folded") {
+      const folded = spawnSync(process.execPath, ["--import", "tsx", "scripts/rollups.ts", "fold"], {
+        cwd: path.resolve(import.meta.dirname, "../.."),
+        env: { ...process.env, DATABASE_URL: db.url },
+        encoding: "utf8",
+      });
+      expect(folded.status, folded.stderr).toBe(0);
+      const left = await client.query("select count(*)::int as n from chain_rollup_deltas");
+      expect(left.rows[0].n).toBe(0);
+    } else {
+      const pending = await client.query("select count(*)::int as n from chain_rollup_deltas");
+      expect(pending.rows[0].n).toBeGreaterThan(0);
+    }
+  });
+
+  it.each([
+    ["all time", null],
+    ["on an hour", edge],
+    ["1 ms after an hour", edge + 1],
+    ["1 ms before an hour", edge - 1],
+    ["inside an hour", edge + 20 * 60_000 + 1],
+  ])("coverage %s equals a full count over chains", async (_, sinceMs) => {
+    const since = sinceMs === null ? null : new Date(sinceMs);
+    const query = since ? `?since=${since.toISOString()}` : "";
+    const coverage = await ui.json<Coverage>(`/api/v1/coverage${query}`);
+    const expected = await coverageFromChains(since);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(coverage.rows.map(({ notReached: _, ...row }) => row)).toEqual(expected);
+  });
+
+  it.each<QueueName>(["false_success", "effect_unknown"])(
+    "queue counts of %s equal a full count",
+    async (queue) => {
+      const slug = queue.replace("_", "-");
+      const page = await ui.json<{ counts: Record<string, number> }>(`/api/v1/queues/${slug}`);
+      const { rows } = await client.query<{ status: "open" | "acknowledged" | "resolved"; n: number }>(
+        `select status, sum(n)::int as n from (
+        select coalesce(t.status, 'open') as status, count(*) as n
+        from chains c left join triage_items t on t.chain_id = c.chain_id and t.queue = $1
+        where c.state = $1 or c.shadowed_state = $1 group by 1
+        union all
+        select 'resolved', count(*) from triage_items t join chains c on c.chain_id = t.chain_id
+        where t.queue = $1 and t.status = 'resolved' and c.state <> $1
+          and c.shadowed_state is distinct from $1
+      ) counted group by 1`,
+        [queue],
+      );
+      const expected = { open: 0, acknowledged: 0, resolved: 0 };
+      for (const row of rows) expected[row.status] = row.n;
+      expect(page.counts).toEqual(expected);
+      if (queue === "false_success") expect(expected.acknowledged + expected.resolved).toBe(2);
+    },
+  );
+
+  it("problems count each tuple's chains and distinct sessions as the chains do", async () => {
+    const page = await ui.json<ProblemsPage>("/api/v1/problems?window=24h&status=all&limit=200");
+    const { rows } = await client.query(
+      `select server_name, tool, state, reasons[1] as reason, count(*)::int as n,
+        count(distinct session_id)::int as sessions, min(observed_at) as first_seen,
+        max(observed_at) as last_seen
+      from chains where observed_at >= $1 and state not in ('healthy', 'working') group by 1, 2, 3, 4`,
+      [page.since],
+    );
+    expect(page.problems.length).toBe(rows.length);
+    for (const row of rows) {
+      const problem = page.problems.find(
+        (p) =>
+          p.server === row.server_name &&
+          p.tool === row.tool &&
+          p.state === row.state &&
+          p.reason === row.reason,
+      );
+      expect(problem, JSON.stringify(row)).toMatchObject({
+        count: row.n,
+        sessions: row.sessions,
+        sessionsCapped: false,
+        lastSeen: row.last_seen.toISOString(),
+      });
+      // First seen may come from a chain that has left its rollup row since: never later than the chains say.
+      expect(Date.parse(problem?.firstSeen ?? "")).toBeLessThanOrEqual(row.first_seen.getTime());
+    }
+  });
+});
