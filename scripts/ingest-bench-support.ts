@@ -158,9 +158,12 @@ export async function startBenchApp() {
   const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
   await admin.connect();
-  const createDatabase = async (name: string) => {
+  const createEmptyDatabase = async (name: string) => {
     await admin.query(`create database "${name}"`);
-    const url = server.serverUrl(name);
+    return server.serverUrl(name);
+  };
+  const createDatabase = async (name: string) => {
+    const url = await createEmptyDatabase(name);
     await applyMigrations(url);
     return url;
   };
@@ -176,6 +179,8 @@ export async function startBenchApp() {
     /** The throwaway cluster's directory (removed by stop()). */
     dataDir,
     createDatabase,
+    /** Without migrations: for another build's own (bench:ingest --baseline). */
+    createEmptyDatabase,
     async stop() {
       try {
         await app.stop();
