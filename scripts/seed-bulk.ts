@@ -25,7 +25,7 @@ import { createRandom } from "./seed/demo-world";
 
 const CHUNK_CHAINS = 20_000;
 /** On-disk bytes (heap, TOAST, indexes) per byte of COPY text, measured on a loaded set (docs/BENCHMARKS.md). */
-const DISK_PER_TEXT_BYTE = 1.9;
+const DISK_PER_TEXT_BYTE = 1.5;
 const DISK_RESERVE_BYTES = 8 * 1024 ** 3;
 
 export type BulkSeedOptions = {
