@@ -44,7 +44,7 @@ if (!values["seed-only"] && !existsSync(path.join(root, ".next/BUILD_ID"))) {
 const { openDatabase } = await import("../lib/server/db/connection-string");
 const { applyMigrations } = await import("../lib/server/db/migrate");
 let db = await openDatabase();
-let app: ReturnType<typeof spawnNext> | null = null;
+const running: { app?: ReturnType<typeof spawnNext> } = {};
 try {
   await applyMigrations(db.url);
   const missing = target - (await countChains(db.url));
@@ -71,7 +71,7 @@ try {
   if (values["seed-only"]) await sql.end();
   else await timeReads(sql, chains, records);
 } finally {
-  if (app?.pid) process.kill(-app.pid, "SIGTERM");
+  if (running.app?.pid) process.kill(-running.app.pid, "SIGTERM");
   await db.stop();
   if (!values["data-dir"]) rmSync(dataDir, { recursive: true, force: true });
 }
@@ -90,7 +90,7 @@ async function timeReads(sql: pg.Client, chains: number, records: number) {
   await sql.end();
 
   const port = await freePort();
-  app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
+  running.app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
     env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
     stdio: "ignore",
     detached: true,
