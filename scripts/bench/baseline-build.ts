@@ -1,9 +1,9 @@
 // A git ref's production build for before/after benches: exported with `git archive` into a throwaway folder under the
-// system temp dir (kept, and reused by the next invocation for the same commit), node_modules symlinked from this
+// system temp dir (kept, and reused by the next invocation for the same commit), node_modules hard-linked from this
 // checkout, its Prisma client generated from its own schema, `next build`; then started on a database migrated by its
 // own migrations, with an ingestion key made by its own CLI.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, symlinkSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { freePort } from "../../lib/server/db/embedded";
@@ -21,12 +21,16 @@ export function baselineBuild(ref: string): { dir: string; commit: string } {
   if (existsSync(path.join(dir, ".next/BUILD_ID"))) return { dir, commit };
   mkdirSync(dir, { recursive: true });
   execFileSync("sh", ["-c", `git archive ${commit} | tar -x -C '${dir}'`], { cwd: root, stdio: "inherit" });
-  if (!existsSync(path.join(dir, "node_modules")))
-    symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  // Turbopack resolves nothing outside the project folder, so a symlink will not do: hard links, no copy of the bytes.
+  if (!lstatSync(path.join(dir, "node_modules"), { throwIfNoEntry: false })?.isDirectory()) {
+    rmSync(path.join(dir, "node_modules"), { recursive: true, force: true });
+    execFileSync("cp", ["-al", path.join(root, "node_modules"), path.join(dir, "node_modules")]);
+  }
   const run = (args: string[]) => execFileSync(process.execPath, args, { cwd: dir, stdio: "inherit" });
   console.error(`baseline ${commit.slice(0, 12)}: prisma generate, next build in ${dir}…`);
   run(["--import", "tsx", "scripts/prisma-generate.ts"]);
-  run([path.join(root, "node_modules/next/dist/bin/next"), "build"]);
+  rmSync(path.join(dir, ".next"), { recursive: true, force: true }); // a failed build's lock and leftovers
+  run([path.join(dir, "node_modules/next/dist/bin/next"), "build"]);
   return { dir, commit };
 }
 
@@ -42,7 +46,7 @@ export async function startBaselineApp(dir: string, databaseUrl: string) {
     process.execPath,
     [
       ...NEXT_NODE_FLAGS,
-      path.join(root, "node_modules/next/dist/bin/next"),
+      path.join(dir, "node_modules/next/dist/bin/next"),
       "start",
       "--port",
       String(port),
