@@ -33,6 +33,8 @@ const ZJobsEnv = z.object({
   /** "1": this instance runs no background job (another instance does). */
   RECEIPT_DISABLE_WORKERS: flag("0"),
   RECEIPT_DEADLINE_TICK_MS: ms(1000, 10),
+  /** How often the rollup deltas appended by chain writes are folded into the rollups. */
+  RECEIPT_ROLLUP_FOLD_MS: ms(1000, 10),
   // Wake-ups and safety ticks (lib/server/worker/background.ts). A commit wakes routing and delivery at once, in this
   // process and, through LISTEN/NOTIFY, in every other; a timer flushes each group when it is due. The ticks only
   // catch what a lost notification missed.

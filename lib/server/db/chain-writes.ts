@@ -1,4 +1,5 @@
 import type { ChainRow, StateChange } from "@/lib/chains/transitions";
+import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
 import { isoTime, jsonRows } from "./json-rows";
 import { prepared, type Sql } from "./sql";
 
@@ -23,28 +24,39 @@ export async function writeChainState(sql: Sql, rows: ChainRow[], changes: State
   await appendStateChanges(sql, changes);
 }
 
+// The rows written, the chains' rollup keys before (the statement's snapshot: the writer holds the chains' locks)
+// and after, and the grouped rollup deltas, all in one statement (lib/server/db/chain-rollups.ts).
 const UPSERT_CHAINS = prepared(
   "receipt_upsert_chains",
-  `insert into chains (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
-      shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
-      server_version, client_name, client_version, transport, tool, labels, record_count, request_id,
-      operation_key, updated_at)
-    select u.*, now()
-    from json_to_recordset($1::json) as u(chain_id text, session_id text, state text, layer text,
-      reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
-      next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
-      evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
-      transport text, tool text, labels jsonb, record_count int, request_id text, operation_key text)
-    on conflict (chain_id) do update set
-      session_id = excluded.session_id, state = excluded.state, layer = excluded.layer, reasons = excluded.reasons,
-      retry_safe = excluded.retry_safe, evidence = excluded.evidence, shadowed_state = excluded.shadowed_state,
-      shadowed_reason = excluded.shadowed_reason, next_check_at = excluded.next_check_at,
-      current_record_id = excluded.current_record_id, current_seq = excluded.current_seq,
-      observed_at = excluded.observed_at, evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
-      server_version = excluded.server_version, client_name = excluded.client_name,
-      client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
-      labels = excluded.labels, record_count = excluded.record_count, request_id = excluded.request_id,
-      operation_key = excluded.operation_key, updated_at = now()`,
+  `with u as (
+      select * from json_to_recordset($1::json) as u(chain_id text, session_id text, state text, layer text,
+        reasons text[], retry_safe boolean, evidence text, shadowed_state text, shadowed_reason text,
+        next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
+        evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
+        transport text, tool text, labels jsonb, record_count int, request_id text, operation_key text)
+    ), old as (
+      select ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at, null::timestamptz as written_at
+      from chains c join u on u.chain_id = c.chain_id
+    ), written as (
+      insert into chains as c (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
+        shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
+        server_version, client_name, client_version, transport, tool, labels, record_count, request_id,
+        operation_key, updated_at)
+      select u.*, now() from u
+      on conflict (chain_id) do update set
+        session_id = excluded.session_id, state = excluded.state, layer = excluded.layer,
+        reasons = excluded.reasons, retry_safe = excluded.retry_safe, evidence = excluded.evidence,
+        shadowed_state = excluded.shadowed_state, shadowed_reason = excluded.shadowed_reason,
+        next_check_at = excluded.next_check_at, current_record_id = excluded.current_record_id,
+        current_seq = excluded.current_seq, observed_at = excluded.observed_at,
+        evaluated_at = excluded.evaluated_at, server_name = excluded.server_name,
+        server_version = excluded.server_version, client_name = excluded.client_name,
+        client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
+        labels = excluded.labels, record_count = excluded.record_count, request_id = excluded.request_id,
+        operation_key = excluded.operation_key, updated_at = now()
+      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
+    ), changes as (select * from old union all select * from written)
+    ${appendRollupDeltasFrom("changes")}`,
 );
 
 /** Writes chain rows in one statement, whatever the batch size. */
@@ -79,16 +91,23 @@ async function upsertChains(sql: Sql, rows: ChainRow[]): Promise<void> {
   await sql.execute(UPSERT_CHAINS, [jsonRows(json)]);
 }
 
-/** Only the record count moves when every new record of a chain is older than its current one. */
+/**
+ * Only the record count moves when every new record of a chain is older than its current one. The rollups keep
+ * the write's time only (a delta of 0 chains): the problems page reads when a tuple was last written.
+ */
 export async function setRecordCounts(
   sql: Sql,
   counts: { chainId: string; recordCount: number }[],
 ): Promise<void> {
   if (counts.length === 0) return;
   await sql.execute(
-    `update chains c set record_count = u.n, updated_at = now()
-      from unnest($1::text[], $2::int[]) as u(id, n)
-      where c.chain_id = u.id`,
+    `with touched as (
+        update chains c set record_count = u.n, updated_at = now()
+        from unnest($1::text[], $2::int[]) as u(id, n)
+        where c.chain_id = u.id
+        returning ${ROLLUP_KEY_OF_CHAIN}, 0 as chains, null::timestamptz as observed_at, c.updated_at as written_at
+      )
+      ${appendRollupDeltasFrom("touched")}`,
     [counts.map((c) => c.chainId), counts.map((c) => c.recordCount)],
   );
 }

@@ -1,5 +1,6 @@
 import { type HealthRecord, type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { ChainDetail, ChainSummary, SessionView } from "@/lib/dashboard/api-types";
+import { countStatePairs } from "./chain-rollup-reads";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 import { readChainSetAside } from "./set-aside";
@@ -77,17 +78,19 @@ export async function getSessionChains(sessionId: string): Promise<SessionView |
   };
 }
 
-/** Chains per current state (and per shadowed state) among chains observed since `since`. */
+/**
+ * Chains per current state (and per shadowed state) among chains observed since `since`: from the rollups, and
+ * `chains` for the part of an hour before the first whole one (lib/server/db/chain-rollup-reads.ts).
+ */
 export async function countStates(since?: Date) {
-  const where = since ? { observedAt: { gte: since } } : {};
-  const [byState, byShadowed] = await Promise.all([
-    getPrisma().chain.groupBy({ by: ["state"], where, _count: { _all: true } }),
-    getPrisma().chain.groupBy({ by: ["shadowedState"], where, _count: { _all: true } }),
-  ]);
+  const pairs = await countStatePairs(since);
   const states = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
-  for (const row of byState) states[row.state as State] = row._count._all;
   const shadowed = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
-  for (const row of byShadowed) if (row.shadowedState) shadowed[row.shadowedState as State] = row._count._all;
+  for (const pair of pairs) {
+    states[pair.state as State] = (states[pair.state as State] ?? 0) + pair.chains;
+    if (pair.shadowedState)
+      shadowed[pair.shadowedState as State] = (shadowed[pair.shadowedState as State] ?? 0) + pair.chains;
+  }
   return {
     since: since?.toISOString() ?? null,
     total: Object.values(states).reduce((a, b) => a + b, 0),

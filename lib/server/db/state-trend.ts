@@ -1,17 +1,26 @@
-import type { State } from "@/lib/contract";
 import type { TimeWindow, Trend } from "@/lib/dashboard/api-types";
+import { bucketTrend, HOUR_MS } from "@/lib/dashboard/rollup-hours";
 import { WINDOW_SPEC, windowStart } from "@/lib/dashboard/time-windows";
+import { countStatesPerHour } from "./chain-rollup-reads";
 import { getPrisma } from "./client";
 
 /**
  * Chains per current state, bucketed by when they were observed, for the overview chart. Every bucket of the
- * window is present (empty ones too) so the chart's time axis is even. date_bin works on timestamps per row; epoch
- * (numeric) arithmetic per row was three times slower over 100,000 chains.
+ * window is present (empty ones too) so the chart's time axis is even. Windows bucketed by whole hours read the
+ * rollups (countStatesPerHour); the last hour's five-minute buckets are counted from `chains` (one hour of rows).
  */
 export async function stateTrend(window: TimeWindow, now = new Date()): Promise<Trend> {
   const { bucketMs } = WINDOW_SPEC[window];
   const since = windowStart(window, now.getTime());
-  // Bucket on timestamps per row; turn the few bucket starts into epoch numbers only after grouping.
+  const rows =
+    bucketMs % HOUR_MS === 0
+      ? await countStatesPerHour(since, now)
+      : await countStatesPerBucket(since, now, bucketMs);
+  return bucketTrend(window, bucketMs, since.getTime(), now.getTime(), rows);
+}
+
+/** Buckets shorter than an hour, from `chains`. date_bin per row; epoch arithmetic per row was slower. */
+async function countStatesPerBucket(since: Date, now: Date, bucketMs: number) {
   const rows = await getPrisma().$queryRaw<{ bucket: bigint; state: string; n: number }[]>`
     select (extract(epoch from b.start) * 1000)::bigint as bucket, b.state, b.n
     from (
@@ -21,15 +30,5 @@ export async function stateTrend(window: TimeWindow, now = new Date()): Promise<
       where observed_at >= ${since} and observed_at <= ${now}
       group by 1, 2
     ) b`;
-  const buckets = new Map<number, Partial<Record<State, number>>>();
-  for (let start = since.getTime(); start <= now.getTime(); start += bucketMs) buckets.set(start, {});
-  for (const row of rows) {
-    const counts = buckets.get(Number(row.bucket));
-    if (counts) counts[row.state as State] = row.n;
-  }
-  return {
-    window,
-    bucketMs,
-    buckets: [...buckets].map(([start, counts]) => ({ start: new Date(start).toISOString(), counts })),
-  };
+  return rows.map((row) => ({ startMs: Number(row.bucket), state: row.state, chains: row.n }));
 }

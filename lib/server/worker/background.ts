@@ -1,6 +1,7 @@
 import { alertJobs } from "../routing/jobs";
 import { alertSettings } from "../routing/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
+import { foldRollups } from "../rollups/fold-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { env, readEnv } from "../env";
@@ -28,6 +29,12 @@ const jobs: Job[] = [
     name: "deadline",
     everyMs: env().RECEIPT_DEADLINE_TICK_MS,
     run: () => reclassifyDueChains(),
+  },
+  // Folds the rollup deltas appended by chain writes (lib/server/db/chain-rollups.ts).
+  {
+    name: "rollups",
+    everyMs: env().RECEIPT_ROLLUP_FOLD_MS,
+    run: () => foldRollups(),
   },
   // Alert routing: outbox → notification groups → deliveries (lib/server/routing).
   ...alertJobs(),

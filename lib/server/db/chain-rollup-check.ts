@@ -1,0 +1,75 @@
+import { ROLLUP_KEY_COLUMNS, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
+import type { Sql } from "./sql";
+
+/** One rollup key whose kept count differs from a full count of `chains`, or whose times fall behind it. */
+export type RollupDifference = {
+  rollup: "chain_rollups" | "chain_state_rollups";
+  key: Record<string, unknown>;
+  counted: number;
+  kept: number;
+  problem: "count" | "times";
+};
+
+const toNumber = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
+
+/**
+ * Compares both rollups as readers see them (`_live` views: folded rows plus pending deltas) with a full
+ * `group by` of `chains`: every count must be equal, and each key's first/last observed and last written times
+ * must cover the chains' (they only move forward, so they may be wider, never narrower). One snapshot: run it in a
+ * REPEATABLE READ transaction, or on a database nobody writes, for a consistent answer.
+ */
+export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
+  const wide = await sql.query<Record<string, unknown>>(
+    `with counted as (
+        select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int as n, min(c.observed_at) as first_at,
+          max(c.observed_at) as last_at, max(c.updated_at) as written_at
+        from chains c group by 1, 2, 3, 4, 5, 6, 7, 8
+      ), kept as (
+        select ${ROLLUP_KEY_COLUMNS}, chains as n, first_observed_at as first_at, last_observed_at as last_at,
+          last_written_at as written_at
+        from chain_rollups_live where chains <> 0
+      )
+      select ${ROLLUP_KEY_COLUMNS}, counted.n as counted, kept.n as kept,
+        case when counted.n is distinct from kept.n then 'count' else 'times' end as problem
+      from counted full join kept using (${ROLLUP_KEY_COLUMNS})
+      where counted.n is distinct from kept.n or kept.first_at > counted.first_at
+        or kept.last_at < counted.last_at or kept.written_at < counted.written_at
+      order by 1, 2, 3, 4, 5, 6, 7, 8`,
+  );
+  const narrow = await sql.query<Record<string, unknown>>(
+    `with counted as (
+        select date_bin('1 hour', observed_at, 'epoch'::timestamptz) as bucket, state,
+          coalesce(shadowed_state, '') as shadowed_state, count(*)::int as n
+        from chains group by 1, 2, 3
+      ), kept as (select bucket, state, shadowed_state, chains as n from chain_state_rollups_live where chains <> 0)
+      select bucket, state, shadowed_state, counted.n as counted, kept.n as kept
+      from counted full join kept using (bucket, state, shadowed_state)
+      where counted.n is distinct from kept.n
+      order by 1, 2, 3`,
+  );
+  const split = (row: Record<string, unknown>) => {
+    const { counted, kept, problem, ...key } = row;
+    return { key, counted: toNumber(counted), kept: toNumber(kept), problem };
+  };
+  return [
+    ...wide.map((row) => {
+      const { problem, ...rest } = split(row);
+      return {
+        rollup: "chain_rollups" as const,
+        ...rest,
+        problem: problem === "times" ? "times" : "count",
+      } as const;
+    }),
+    ...narrow.map((row) => ({
+      rollup: "chain_state_rollups" as const,
+      ...split(row),
+      problem: "count" as const,
+    })),
+  ];
+}
+
+/** Deltas written but not folded yet. */
+export async function countPendingRollupDeltas(sql: Sql): Promise<number> {
+  const [row] = await sql.query<{ n: bigint }>("select count(*) as n from chain_rollup_deltas");
+  return Number(row?.n ?? 0);
+}

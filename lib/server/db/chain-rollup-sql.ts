@@ -1,0 +1,24 @@
+// The SQL pieces every writer of chains shares to keep the rollups (lib/server/db/chain-rollups.ts). Kept apart,
+// importing nothing, so chain-writes.ts and chain-rollups.ts can both use them.
+
+/** The rollup key of a `chains` row (alias `c`): '' for none, so every key column can be in a primary key. */
+export const ROLLUP_KEY_OF_CHAIN = `date_bin('1 hour', c.observed_at, 'epoch'::timestamptz) as bucket, c.state,
+  coalesce(c.shadowed_state, '') as shadowed_state, coalesce(c.server_name, '') as server_name,
+  coalesce(c.tool, '') as tool, c.client_name, coalesce(c.reasons[1], '') as reason,
+  coalesce(c.evidence = 'weak', false) as weak`;
+
+export const ROLLUP_KEY_COLUMNS =
+  "bucket, state, shadowed_state, server_name, tool, client_name, reason, weak";
+
+export const DELTA_COLUMNS = `${ROLLUP_KEY_COLUMNS}, chains, first_observed_at, last_observed_at, last_written_at`;
+
+/**
+ * The insert that ends a statement writing chains: `changes` is a CTE of rollup keys with `chains` (+1, −1 or 0),
+ * `observed_at` (of an added chain, else null) and `written_at` (when the chain row was written, else null). Rows
+ * that cancel out are dropped unless they carry a write: the problems page reads when a tuple was last written.
+ */
+export const appendRollupDeltasFrom = (changes: string) => `insert into chain_rollup_deltas (${DELTA_COLUMNS})
+  select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(observed_at), max(observed_at), max(written_at)
+  from ${changes}
+  group by 1, 2, 3, 4, 5, 6, 7, 8
+  having sum(chains) <> 0 or max(written_at) is not null`;

@@ -1,0 +1,101 @@
+import {
+  appendRollupDeltasFrom,
+  DELTA_COLUMNS,
+  ROLLUP_KEY_COLUMNS,
+  ROLLUP_KEY_OF_CHAIN,
+} from "./chain-rollup-sql";
+import { lockChains } from "./chain-writes";
+import type { Sql } from "./sql";
+
+// Chain counts kept with the writes (docs/ARCHITECTURE.md, "Rollups"). Every statement that changes a chain's
+// dimensions appends its grouped changes to chain_rollup_deltas in the same statement: −1 for the tuple a chain
+// leaves, +1 for the one it enters. The `rollups` job folds the deltas into chain_rollups (every dimension) and
+// chain_state_rollups (state and shadowed state only, for stats and the trend). Readers read the `_live` views:
+// rollups plus the deltas not folded yet, one snapshot, so a fold running meanwhile changes nothing they see.
+
+/**
+ * Deletes chains and takes them out of the rollups in one statement (retention). Runs in the caller's transaction:
+ * the chains are locked first (lockChains), as every writer of chains does, so a write of the same chain cannot
+ * count the removed row as its old value too. Returns the chains deleted.
+ */
+export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): Promise<number> {
+  if (chainIds.length === 0) return 0;
+  await lockChains(sql, chainIds);
+  const rows = await sql.query<{ deleted: number }>(
+    `with gone as (
+        delete from chains c where c.chain_id = any($1::text[])
+        returning ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at,
+          null::timestamptz as written_at
+      ), appended as (${appendRollupDeltasFrom("gone")} returning 1)
+      select count(*)::int as deleted from gone`,
+    [chainIds],
+  );
+  return rows[0]?.deleted ?? 0;
+}
+
+/** Only one instance folds at a time: two folds upserting the same rollup rows in another order could deadlock. */
+const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
+
+/**
+ * Moves up to `limit` deltas (oldest first) into both rollups in one statement: deleted and added together, so a
+ * reader sees each change exactly once, before or after. Returns the deltas moved; 0 when another instance is
+ * folding. Run it in a transaction (the fold lock is held until commit).
+ */
+export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<number> {
+  const [lock] = await sql.query<{ locked: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked",
+    [FOLD_LOCK_KEY],
+  );
+  if (!lock?.locked) return 0;
+  const rows = await sql.query<{ moved: number }>(
+    `with batch as (
+        select id from chain_rollup_deltas order by id limit $1 for update skip locked
+      ), moved as (
+        delete from chain_rollup_deltas d using batch where d.id = batch.id
+        returning d.bucket, d.state, d.shadowed_state, d.server_name, d.tool, d.client_name, d.reason, d.weak,
+          d.chains, d.first_observed_at, d.last_observed_at, d.last_written_at
+      ), wide as (
+        insert into chain_rollups (${DELTA_COLUMNS})
+        select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(first_observed_at), max(last_observed_at),
+          max(last_written_at)
+        from moved group by 1, 2, 3, 4, 5, 6, 7, 8
+        on conflict (${ROLLUP_KEY_COLUMNS}) do update set
+          chains = chain_rollups.chains + excluded.chains,
+          first_observed_at = least(chain_rollups.first_observed_at, excluded.first_observed_at),
+          last_observed_at = greatest(chain_rollups.last_observed_at, excluded.last_observed_at),
+          last_written_at = greatest(chain_rollups.last_written_at, excluded.last_written_at)
+        returning 1
+      ), narrow as (
+        insert into chain_state_rollups (bucket, state, shadowed_state, chains)
+        select bucket, state, shadowed_state, sum(chains)::int
+        from moved group by 1, 2, 3 having sum(chains) <> 0
+        on conflict (bucket, state, shadowed_state) do update set
+          chains = chain_state_rollups.chains + excluded.chains
+        returning 1
+      )
+      select count(*)::int as moved from moved`,
+    [limit],
+  );
+  return rows[0]?.moved ?? 0;
+}
+
+/**
+ * Recounts both rollups from `chains` (the migration's backfill, the benchmark's bulk seed, repairs). Run it in a
+ * transaction: it holds writers of chains back (SHARE lock) until it commits, so no change is counted twice or lost.
+ */
+export async function rebuildChainRollups(sql: Sql): Promise<void> {
+  await sql.execute("lock table chains in share mode");
+  await sql.execute("lock table chain_rollup_deltas, chain_rollups, chain_state_rollups in exclusive mode");
+  await sql.execute("delete from chain_rollup_deltas");
+  await sql.execute("delete from chain_rollups");
+  await sql.execute("delete from chain_state_rollups");
+  await sql.execute(
+    `insert into chain_rollups (${DELTA_COLUMNS})
+      select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int, min(c.observed_at), max(c.observed_at), max(c.updated_at)
+      from chains c group by 1, 2, 3, 4, 5, 6, 7, 8`,
+  );
+  await sql.execute(
+    `insert into chain_state_rollups (bucket, state, shadowed_state, chains)
+      select bucket, state, shadowed_state, sum(chains)::int from chain_rollups group by 1, 2, 3`,
+  );
+}
