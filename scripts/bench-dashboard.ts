@@ -161,6 +161,9 @@ async function restartWithWal(
   await setMinimalWal(sql, wal === "minimal");
   await sql.end();
   await running.stop();
+  // Until its postmaster.pid is gone, the cluster counts as running and would be handed back on its old port.
+  const pidFile = path.join(dataDir, "pg", "postmaster.pid");
+  for (let i = 0; i < 600 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
   return openDatabase();
 }
 

@@ -2,7 +2,8 @@
 // The bulk seed path for the 10 M chain benchmark (docs/BENCHMARKS.md): the demo mix (scripts/seed-bulk-rows.ts) loaded
 // with COPY into chains, health_records and chain_state_changes with secondary indexes and foreign keys dropped and
 // built again after; then what the writes would have built (rollups), a small tail through the real ingestion path
-// (alert events, routed once the app runs), a little triage through the triage services, and `vacuum analyze`.
+// (alert events, routed once the app runs), a little triage through the triage services, the rollups recounted from
+// chains (rebuildChainRollups), and `vacuum analyze`.
 // Into DATABASE_URL or the embedded PostgreSQL under .data/, like `npm run db:seed`. Into empty tables each table is
 // loaded in one transaction after a TRUNCATE, with COPY FREEZE: on a `wal_level = minimal` cluster (bench:dashboard
 // restarts its throwaway cluster so) that writes no WAL.
@@ -114,7 +115,7 @@ export async function seedBulk(url: string, options: BulkSeedOptions) {
   return { ...loaded, runTag };
 }
 
-/** What the writes would have built, a tail through the real ingestion path, some triage, then `vacuum analyze`. */
+/** A tail through the real ingestion path, some triage, what the writes would have built, then `vacuum analyze`. */
 async function finishSeed(
   url: string,
   runTag: string,
@@ -137,6 +138,11 @@ async function finishSeed(
   }
   const { seedTriage } = await import("./seed/demo-triage");
   log(`${tail} chains through the ingestion path; ${await seedTriage(runTag)}`);
+  const { inTransaction } = await import("../lib/server/db/sql");
+  const { rebuildChainRollups } = await import("../lib/server/db/chain-rollups");
+  const rebuilt = performance.now();
+  await inTransaction((sql) => rebuildChainRollups(sql));
+  log(`rollups rebuilt from chains in ${secondsSince(rebuilt)} s`);
   const { getPool } = await import("../lib/server/db/client");
   const started = performance.now();
   await getPool().query("vacuum analyze");
