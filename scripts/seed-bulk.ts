@@ -1,4 +1,4 @@
-// npx tsx scripts/seed-bulk.ts --chains 1000000 [--days 30] [--seed 42]
+// npm run db:seed-bulk -- --chains 1000000 [--days 30] [--seed 42]
 // The bulk seed path for the 10 M chain benchmark (docs/BENCHMARKS.md): the demo mix (scripts/seed-bulk-rows.ts) loaded
 // with COPY into chains, health_records and chain_state_changes with secondary indexes and foreign keys dropped and
 // built again after; then what the writes would have built (rollups), a small tail through the real ingestion path
