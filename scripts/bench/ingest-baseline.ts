@@ -43,6 +43,7 @@ export async function compareWithBaseline(
             target.appPid,
           );
           runs[name]?.push(run);
+          console.error(`batch ${size}, round ${round + 1}: ${name} ${Math.round(run.rate)} records/s`);
         }
       }
       load.push(loadavg()[0]);
