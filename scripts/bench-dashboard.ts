@@ -102,7 +102,11 @@ async function timeReads(sql: pg.Client, chains: number, records: number) {
   const loadBefore = loadavg().map((n) => n.toFixed(1));
   const results: Timed[] = [];
   for (const request of await dashboardRequests(base, cookie, sample)) {
-    results.push(await timeRequest(base, cookie, request, runs));
+    const timed = await timeRequest(base, cookie, request, runs);
+    results.push(timed);
+    console.error(
+      `${timed.label}: p50 ${timed.p50}, p95 ${timed.p95}${timed.failed ? `, HTTP ${timed.failed}` : ""}`,
+    );
   }
   const loadAfter = loadavg().map((n) => n.toFixed(1));
   console.log(
@@ -112,10 +116,10 @@ async function timeReads(sql: pg.Client, chains: number, records: number) {
     "| request | kind | runs | p50 ms | p95 ms | max ms | budget |\n|---|---|---:|---:|---:|---:|---|",
   );
   for (const r of results) {
-    const over = r.p95 > BUDGET_MS ? "**over**" : "ok";
+    const over = r.failed ? `**HTTP ${r.failed}**` : r.p95 > BUDGET_MS ? "**over**" : "ok";
     console.log(`| \`${r.label}\` | ${r.kind} | ${r.runs} | ${r.p50} | ${r.p95} | ${r.max} | ${over} |`);
   }
-  const slow = results.filter((r) => r.p95 > BUDGET_MS);
+  const slow = results.filter((r) => r.failed || r.p95 > BUDGET_MS);
   console.log(`\n${results.length - slow.length} of ${results.length} reads within p95 ≤ ${BUDGET_MS} ms`);
   if (slow.length > 0) {
     console.error(`over ${BUDGET_MS} ms at p95: ${slow.map((r) => r.label).join(", ")}`);

@@ -2,7 +2,14 @@
 import { chainFilterRequests } from "./chain-filter-requests";
 
 export type BenchRequest = { label: string; path: string; kind: "list" | "detail" | "page" | "report" };
-export type Timed = BenchRequest & { p50: number; p95: number; max: number; runs: number };
+export type Timed = BenchRequest & {
+  p50: number;
+  p95: number;
+  max: number;
+  runs: number;
+  /** The HTTP status of a read that failed (it counts as over budget); undefined when every answer was 2xx. */
+  failed?: number;
+};
 
 /** Every dashboard read, lists, reports, detail reads and pages alike (issue 21): p95 at most this many ms. */
 export const BUDGET_MS = 100;
@@ -122,14 +129,16 @@ export async function timeRequest(
   request: BenchRequest,
   runs: number,
 ): Promise<Timed> {
+  let failed: number | undefined;
   const once = async () => {
     const started = performance.now();
     const response = await fetch(`${base}${request.path}`, { headers: { cookie }, redirect: "manual" });
     await response.arrayBuffer();
-    if (!response.ok) throw new Error(`${request.path}: ${response.status}`);
+    if (!response.ok) failed = response.status;
     return performance.now() - started;
   };
   for (let i = 0; i < 3; i++) await once();
+  if (failed !== undefined) return { ...request, p50: 0, p95: 0, max: 0, runs: 0, failed };
   const times: number[] = [];
   let spent = 0;
   for (let i = 0; i < runs && (i < 5 || spent < TIME_CAP_MS); i++) {
@@ -140,5 +149,12 @@ export async function timeRequest(
   times.sort((a, b) => a - b);
   const at = (q: number) =>
     Math.round(times[Math.min(times.length - 1, Math.ceil(q * times.length) - 1)] ?? 0);
-  return { ...request, p50: at(0.5), p95: at(0.95), max: Math.round(times.at(-1) ?? 0), runs: times.length };
+  return {
+    ...request,
+    p50: at(0.5),
+    p95: at(0.95),
+    max: Math.round(times.at(-1) ?? 0),
+    runs: times.length,
+    failed,
+  };
 }
