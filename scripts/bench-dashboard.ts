@@ -1,75 +1,99 @@
-// npx tsx scripts/bench-dashboard.ts [--chains 100000] [--data-dir DIR] [--runs 30]
-// Seeds N chains through the real ingestion path into a throwaway embedded PostgreSQL (or DIR, reused when it already
-// holds the data set), starts the production build on it, signs in, and times every list endpoint and page the
-// dashboard reads. Prints a Markdown table for docs/BENCHMARKS.md; exits 1 when a list endpoint's p95 is over 300 ms.
+// npx tsx scripts/bench-dashboard.ts [--chains 100000] [--seed-path http|bulk] [--data-dir DIR] [--runs 30] [--seed-only]
+// Seeds N chains into a throwaway embedded PostgreSQL (or DIR, reused when it already holds the data set): up to
+// 100,000 through the real ingestion path (scripts/db-seed.ts), above that by the bulk path (scripts/seed-bulk.ts:
+// COPY, 30 days). Starts the production build on it, signs in, and times every dashboard read: the chain list in
+// every filter combination the UI offers, the aggregates, queues, detail reads and pages. Prints a Markdown table
+// for docs/BENCHMARKS.md and the load average; exits 1 when any read's p95 is over its budget (BUDGET_MS).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { freePort } from "../lib/server/db/embedded";
+import { freePort, type RunningDatabase } from "../lib/server/db/embedded";
 import { spawnNext } from "../lib/server/next-server";
-import { dashboardRequests, type Timed, timeRequest } from "./bench/dashboard-requests";
+import { BUDGET_MS, dashboardRequests, type Timed, timeRequest } from "./bench/dashboard-requests";
 
 const { values } = parseArgs({
   options: {
     chains: { type: "string", default: "100000" },
     "data-dir": { type: "string" },
     runs: { type: "string", default: "30" },
+    "seed-path": { type: "string" },
+    days: { type: "string", default: "30" },
+    "seed-only": { type: "boolean", default: false },
   },
 });
 const root = path.resolve(import.meta.dirname, "..");
 const target = Number(values.chains);
 const runs = Number(values.runs);
+const seedPath = values["seed-path"] ?? (target > 100_000 ? "bulk" : "http");
+if (seedPath !== "bulk" && seedPath !== "http") {
+  console.error("--seed-path is bulk or http");
+  process.exit(1);
+}
 const dataDir = values["data-dir"] ?? mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
 process.env.RECEIPT_DATA_DIR = dataDir;
 delete process.env.DATABASE_URL; // always the throwaway cluster, never a developer's database
 
-if (!existsSync(path.join(root, ".next/BUILD_ID"))) {
+if (!values["seed-only"] && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   console.error("no production build: run `npm run build` first");
   process.exit(1);
 }
 
 const { openDatabase } = await import("../lib/server/db/connection-string");
 const { applyMigrations } = await import("../lib/server/db/migrate");
-const db = await openDatabase();
-let app: ReturnType<typeof spawnNext> | null = null;
+let db = await openDatabase();
+const running: { app?: ReturnType<typeof spawnNext> } = {};
 try {
   await applyMigrations(db.url);
-  const sql = new pg.Client({ connectionString: db.url });
-  await sql.connect();
-  const count = async () => Number((await sql.query("select count(*) as n from chains")).rows[0].n);
-  if ((await count()) < target) {
-    console.error(`seeding ${target} chains through prepareRecords + saveRecords…`);
+  const missing = target - (await countChains(db.url));
+  if (missing > 0 && seedPath === "bulk") {
+    db = await seedInBulk(db, missing);
+  } else if (missing > 0) {
+    console.error(`seeding ${missing} chains through prepareRecords + saveRecords…`);
     const seed = spawnSync(
       "npx",
-      [
-        "tsx",
-        "scripts/db-seed.ts",
-        "--chains",
-        String(target - (await count())),
-        "--no-triage",
-        "--seed",
-        "42",
-      ],
-      {
-        cwd: root,
-        env: { ...process.env, DATABASE_URL: db.url },
-        stdio: "inherit",
-      },
+      ["tsx", "scripts/db-seed.ts", "--chains", String(missing), "--no-triage", "--seed", "42"],
+      { cwd: root, env: { ...process.env, DATABASE_URL: db.url }, stdio: "inherit" },
     );
     if (seed.status !== 0) throw new Error("seed failed");
   }
-  await sql.query("vacuum analyze"); // what autovacuum does on a live database; keeps plans realistic
-  const chains = await count();
+  const sql = new pg.Client({ connectionString: db.url });
+  await sql.connect();
+  if (seedPath === "http") await sql.query("vacuum analyze"); // what autovacuum does on a live database
+  const chains = Number((await sql.query("select count(*) as n from chains")).rows[0].n);
+  const records = Number((await sql.query("select count(*) as n from health_records")).rows[0].n);
+  const bytes = Number((await sql.query("select pg_database_size(current_database()) as n")).rows[0].n);
+  console.error(
+    `${chains} chains, ${records} records, ${(bytes / 1024 ** 3).toFixed(1)} GiB on disk (${Math.round(bytes / chains)} bytes a chain)`,
+  );
+  if (values["seed-only"]) await sql.end();
+  else await timeReads(sql, chains, records);
+} finally {
+  if (running.app?.pid) process.kill(-running.app.pid, "SIGTERM");
+  await db.stop();
+  if (!values["data-dir"]) rmSync(dataDir, { recursive: true, force: true });
+}
+// A run over budget ended with 0 although exitCode was 1 (something at exit, likely the embedded cluster's hook):
+// the verdict is passed on explicitly.
+process.exit(process.exitCode ?? 0);
+
+/** Starts the production build on the seeded database (`app`, stopped at the end) and times every read. */
+async function timeReads(sql: pg.Client, chains: number, records: number) {
+  // A chain with history and a session of several chains: the detail pages' heavier case.
   const sample = (
-    await sql.query("select chain_id, session_id from chains where state = 'effect_unknown' limit 1")
+    await sql.query(
+      `select chain_id, session_id from chains
+        where state = 'effect_unknown' and session_id in (select session_id from chains where state = 'effect_unknown'
+          group by session_id having count(*) > 2 limit 1)
+        limit 1`,
+    )
   ).rows[0];
   await sql.end();
 
   const port = await freePort();
-  app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
+  running.app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
     env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
     stdio: "ignore",
     detached: true,
@@ -78,24 +102,76 @@ try {
   await waitForHealth(base);
   const cookie = await signIn(base);
 
+  const loadBefore = loadavg().map((n) => n.toFixed(1));
   const results: Timed[] = [];
   for (const request of await dashboardRequests(base, cookie, sample)) {
-    results.push(await timeRequest(base, cookie, request, runs));
+    const timed = await timeRequest(base, cookie, request, runs);
+    results.push(timed);
+    console.error(
+      `${timed.label}: p50 ${timed.p50}, p95 ${timed.p95}${timed.failed ? `, HTTP ${timed.failed}` : ""}`,
+    );
   }
+  const loadAfter = loadavg().map((n) => n.toFixed(1));
   console.log(
-    `\n${chains.toLocaleString("en-US")} chains, ${runs} sequential requests each after 3 warm-ups, localhost:\n`,
+    `\n${chains.toLocaleString("en-US")} chains (${records.toLocaleString("en-US")} records), up to ${runs} sequential requests each after 3 warm-ups (fewer past 20 s), localhost; load average (1/5/15 min) ${loadBefore.join("/")} before, ${loadAfter.join("/")} after:\n`,
   );
-  console.log("| request | kind | p50 ms | p95 ms | max ms |\n|---|---|---:|---:|---:|");
-  for (const r of results) console.log(`| \`${r.label}\` | ${r.kind} | ${r.p50} | ${r.p95} | ${r.max} |`);
-  const slow = results.filter((r) => r.kind === "list" && r.p95 > 300);
+  console.log(
+    "| request | kind | runs | p50 ms | p95 ms | max ms | budget |\n|---|---|---:|---:|---:|---:|---|",
+  );
+  for (const r of results) {
+    const over = r.failed ? `**HTTP ${r.failed}**` : r.p95 > BUDGET_MS ? "**over**" : "ok";
+    console.log(`| \`${r.label}\` | ${r.kind} | ${r.runs} | ${r.p50} | ${r.p95} | ${r.max} | ${over} |`);
+  }
+  const slow = results.filter((r) => r.failed || r.p95 > BUDGET_MS);
+  console.log(`\n${results.length - slow.length} of ${results.length} reads within p95 ≤ ${BUDGET_MS} ms`);
   if (slow.length > 0) {
-    console.error(`\nover 300 ms at p95: ${slow.map((r) => r.label).join(", ")}`);
+    console.error(`over ${BUDGET_MS} ms at p95: ${slow.map((r) => r.label).join(", ")}`);
     process.exitCode = 1;
   }
-} finally {
-  if (app?.pid) process.kill(-app.pid, "SIGTERM");
-  await db.stop();
-  if (!values["data-dir"]) rmSync(dataDir, { recursive: true, force: true });
+}
+
+async function countChains(url: string): Promise<number> {
+  const sql = new pg.Client({ connectionString: url });
+  await sql.connect();
+  try {
+    return Number((await sql.query("select count(*) as n from chains")).rows[0].n);
+  } finally {
+    await sql.end();
+  }
+}
+
+/**
+ * The bulk seed on a cluster this script started: restarted with `wal_level = minimal` for the load (COPY into the
+ * tables truncated in its transaction writes no WAL), then restarted with the defaults. Returns the running cluster.
+ */
+async function seedInBulk(running: RunningDatabase, chains: number): Promise<RunningDatabase> {
+  const { seedBulk } = await import("./seed-bulk");
+  let db = running;
+  if (db.startedHere) db = await restartWithWal(db, "minimal");
+  await seedBulk(db.url, {
+    chains,
+    days: Number(values.days),
+    seed: 42,
+    dataDir: db.startedHere ? dataDir : undefined,
+  });
+  if (db.startedHere) db = await restartWithWal(db, "default");
+  return db;
+}
+
+async function restartWithWal(
+  running: RunningDatabase,
+  wal: "minimal" | "default",
+): Promise<RunningDatabase> {
+  const { setMinimalWal } = await import("./seed-bulk-schema");
+  const sql = new pg.Client({ connectionString: running.url });
+  await sql.connect();
+  await setMinimalWal(sql, wal === "minimal");
+  await sql.end();
+  await running.stop();
+  // Until its postmaster.pid is gone, the cluster counts as running and would be handed back on its old port.
+  const pidFile = path.join(dataDir, "pg", "postmaster.pid");
+  for (let i = 0; i < 600 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+  return openDatabase();
 }
 
 async function waitForHealth(base: string) {

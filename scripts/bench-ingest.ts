@@ -6,8 +6,13 @@
  * alerting state) through POST /api/v1/records in batches of 100 and of 1000, three collectors in parallel. In the
  * same run, the same rows (records, chains, state history) are written by raw `pg` multi-row INSERTs, one
  * transaction per batch: the ceiling that HTTP + validation + classification + the app's writes are compared with.
+ *
+ * `npm run bench:ingest -- --baseline <git-ref>`: instead of the ceiling, that ref's own production build
+ * (scripts/bench/baseline-build.ts) on its own database in the same cluster, runs alternating between the two builds;
+ * prints each build's records/s and the ratio current ÷ baseline (issue 21: at most a 10 % drop).
  */
 import http from "node:http";
+import { parseArgs } from "node:util";
 import pg from "pg";
 import { prepareRecords } from "../lib/server/ingest/prepare-records";
 import {
@@ -148,10 +153,28 @@ async function viaRawInsert(url: string, size: number, prefix: string): Promise<
   return run;
 }
 
+const { values: args } = parseArgs({ options: { baseline: { type: "string" } } });
+const baselineRef = args.baseline;
+// The baseline is built before anything is started, so the build does not share the machine with a measured run.
+const baseline = baselineRef
+  ? (await import("./bench/baseline-build")).baselineBuild(baselineRef)
+  : undefined;
 const bench = await startBenchApp();
 const { baseUrl, key, appPid } = bench;
 
 try {
+  if (baseline) {
+    const { compareWithBaseline } = await import("./bench/ingest-baseline");
+    await compareWithBaseline(bench, baseline, { total: TOTAL, rounds: ROUNDS, viaHttp });
+  } else {
+    await againstCeiling();
+  }
+} finally {
+  await bench.stop();
+}
+
+/** The current build against raw `pg` INSERTs of the same rows, batch 100 and 1000. */
+async function againstCeiling() {
   // Warm-up (JIT, connection pools, Next.js route compilation) with records of its own: the measured runs must
   // store new records, not answer duplicates.
   await viaHttp(baseUrl, key, 100, "warm");
@@ -179,6 +202,4 @@ try {
   );
   console.log("|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
-} finally {
-  await bench.stop();
 }

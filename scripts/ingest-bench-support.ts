@@ -78,12 +78,19 @@ export function cpuMsOf(pid: number | string): number {
   }
 }
 
-/** CPU time of each PostgreSQL process alive now, by pid. */
+/** The bench's own cluster: other clusters on a shared machine are not counted (set by startBenchApp). */
+let ownPostmaster: number | null = null;
+
+/** CPU time of each process of the bench's PostgreSQL (the postmaster and its children) alive now, by pid. */
 export function postgresCpu(): Map<string, number> {
   const byPid = new Map<string, number>();
   for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     try {
-      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() === "postgres") byPid.set(pid, cpuMsOf(pid));
+      if (readFileSync(`/proc/${pid}/comm`, "utf8").trim() !== "postgres") continue;
+      const parent = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      if (ownPostmaster === null || Number(pid) === ownPostmaster || parent === ownPostmaster) {
+        byPid.set(pid, cpuMsOf(pid));
+      }
     } catch {}
   }
   return byPid;
@@ -156,11 +163,15 @@ export function postRecords(
 export async function startBenchApp() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
   const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
+  ownPostmaster = server.postmasterPid;
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
   await admin.connect();
-  const createDatabase = async (name: string) => {
+  const createEmptyDatabase = async (name: string) => {
     await admin.query(`create database "${name}"`);
-    const url = server.serverUrl(name);
+    return server.serverUrl(name);
+  };
+  const createDatabase = async (name: string) => {
+    const url = await createEmptyDatabase(name);
     await applyMigrations(url);
     return url;
   };
@@ -176,6 +187,8 @@ export async function startBenchApp() {
     /** The throwaway cluster's directory (removed by stop()). */
     dataDir,
     createDatabase,
+    /** Without migrations: for another build's own (bench:ingest --baseline). */
+    createEmptyDatabase,
     async stop() {
       try {
         await app.stop();

@@ -1,0 +1,54 @@
+// The chain list's filter combinations as the UI offers them (components/chains/ChainFilters.tsx: states, server,
+// tool, client, session, labels, a time range, oldest first, by danger): each alone, every pair, and a few triples.
+import type { BenchRequest } from "./dashboard-requests";
+
+const HOUR = 3_600_000;
+
+type Filter = { name: string; query: string };
+
+export function chainFilterRequests(sample: { session_id: string } | undefined): BenchRequest[] {
+  const until = encodeURIComponent(
+    new Date(Math.floor((Date.now() - 48 * HOUR) / HOUR) * HOUR).toISOString(),
+  );
+  const paired: Filter[] = [
+    { name: "state", query: "state=effect_unknown" },
+    { name: "states", query: "state=false_success,tool_failed" },
+    { name: "server", query: "server=billing-api" },
+    { name: "tool", query: "tool=create_invoice" },
+    { name: "client", query: "client=nightly-etl" },
+    { name: "label", query: "label=env:staging" },
+    { name: "since", query: "since=24h" },
+    { name: "order", query: "order=asc" },
+    { name: "sort", query: "sort=danger" },
+  ];
+  const alone: Filter[] = [
+    { name: "labels", query: "label=env:prod&label=team:data" },
+    { name: "since 1h", query: "since=1h" },
+    { name: "since 7d", query: "since=7d" },
+    { name: "until", query: `since=7d&until=${until}` },
+    ...(sample ? [{ name: "session", query: `session=${encodeURIComponent(sample.session_id)}` }] : []),
+  ];
+  const combos: Filter[][] = [...paired.map((f) => [f]), ...alone.map((f) => [f])];
+  for (const [i, a] of paired.entries()) {
+    for (const b of paired.slice(i + 1)) {
+      if (a.name === "state" && b.name === "states") continue; // one state filter at a time
+      if (a.name === "order" && b.name === "sort") continue; // danger has no oldest-first
+      combos.push([a, b]);
+    }
+  }
+  const find = (name: string) => paired.find((f) => f.name === name) as Filter;
+  combos.push(
+    [find("state"), find("server"), find("since")],
+    [find("server"), find("tool"), find("client")],
+    [find("states"), find("label"), find("sort")],
+    [find("states"), find("server"), find("tool"), find("client"), find("label"), find("since")],
+  );
+  return combos.map((filters) => {
+    const query = filters.map((f) => f.query).join("&");
+    return {
+      label: `/api/v1/chains?${filters.map((f) => f.name).join("+")}`,
+      path: `/api/v1/chains?${query}`,
+      kind: "list" as const,
+    };
+  });
+}

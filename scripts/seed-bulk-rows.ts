@@ -1,0 +1,177 @@
+// The bulk seed's rows: the demo mix of scripts/seed (servers, tools, clients, scenarios, sessions of 1–6 chains)
+// validated and classified as ingestion does, folded into chains and state history by the same pure functions the
+// write path uses (applyRecordsToChain, and reclassifyAtDeadline for the deadlines already past), as COPY text.
+import { reclassifyAtDeadline } from "../lib/chains/deadline";
+import {
+  applyRecordsToChain,
+  type ChainRow,
+  type StateChange,
+  type StoredRecord,
+} from "../lib/chains/transitions";
+import { copyField, copyRow, copyTextArray } from "../lib/server/db/copy-text";
+import { prepareRecord } from "../lib/server/ingest/prepare-records";
+import { demoSession } from "./seed/demo-records";
+import type { Random } from "./seed/demo-world";
+
+export const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons,
+  retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
+export const CHAIN_COLUMNS = `chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
+  shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, first_seen_at,
+  updated_at, server_name, server_version, client_name, client_version, transport, tool, labels, record_count,
+  request_id, operation_key`;
+export const CHANGE_COLUMNS = "chain_id, from_state, to_state, reason, at, record_id, cause, created_at";
+
+export type SeedChunk = {
+  records: string;
+  chains: string;
+  changes: string;
+  chainCount: number;
+  recordCount: number;
+};
+
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
+
+/**
+ * Sessions until `chainTarget` chains, their first call at a time over the last `days` days: recent hours busiest,
+ * so every overview window (1 h, 24 h, 7 d, 30 d) has something to show. `nextSeq` numbers the records in order.
+ */
+export function seedChunk(
+  random: Random,
+  options: { runTag: string; firstSession: number; chainTarget: number; nowMs: number; days: number },
+  nextSeq: () => bigint,
+): SeedChunk & { sessions: number } {
+  const records: string[] = [];
+  const chains: string[] = [];
+  const changes: string[] = [];
+  let chainCount = 0;
+  let recordCount = 0;
+  let session = options.firstSession;
+  while (chainCount < options.chainTarget) {
+    const firstMs = observedAt(random, options.nowMs, options.days);
+    const sessionRecords = demoSession(random, `${options.runTag}-${session}`, firstMs, options.nowMs);
+    session++;
+    const byChain = new Map<string, StoredRecord[]>();
+    for (const [index, input] of sessionRecords.entries()) {
+      const result = prepareRecord(input, index);
+      if (!result.ok) throw new Error(`the demo made an invalid record: ${JSON.stringify(result.issues)}`);
+      const prepared = result.prepared;
+      const stored: StoredRecord = { ...prepared, seq: nextSeq() };
+      records.push(recordRow(stored, prepared.json));
+      const list = byChain.get(prepared.record.chainId) ?? [];
+      list.push(stored);
+      byChain.set(prepared.record.chainId, list);
+      recordCount++;
+    }
+    for (const list of byChain.values()) {
+      const applied = applyRecordsToChain(null, list);
+      if (!applied.row) continue;
+      const { row, history } = pastDeadlines(applied.row, applied.changes, list, options.nowMs);
+      chains.push(chainRow(row, list[0]?.observedAtMs ?? row.observedAt.getTime()));
+      for (const change of history) changes.push(changeRow(change));
+      chainCount++;
+    }
+  }
+  return {
+    records: records.join(""),
+    chains: chains.join(""),
+    changes: changes.join(""),
+    chainCount,
+    recordCount,
+    sessions: session - options.firstSession,
+  };
+}
+
+/** What the deadline worker would have done by now: a `working` chain past its nextCheckAt is classified again. */
+function pastDeadlines(row: ChainRow, changes: StateChange[], list: StoredRecord[], nowMs: number) {
+  let current = row;
+  const history = [...changes];
+  const record = list.find((stored) => stored.seq === row.currentSeq)?.record;
+  for (let step = 0; step < 4 && record && current.state === "working"; step++) {
+    if (!current.nextCheckAt || current.nextCheckAt.getTime() >= nowMs) break;
+    const decision = reclassifyAtDeadline({
+      chainId: current.chainId,
+      nextCheckAt: current.nextCheckAt,
+      currentSeq: current.currentSeq,
+      currentRecordId: current.currentRecordId,
+      recordCount: current.recordCount,
+      record,
+    });
+    current = decision.row;
+    if (decision.change) history.push(decision.change);
+  }
+  return { row: current, history };
+}
+
+function observedAt(random: Random, nowMs: number, days: number): number {
+  const span = random.weighted({ hour: 2, day: 14, week: 34, rest: 50 });
+  const range = span === "hour" ? HOUR : span === "day" ? DAY : span === "week" ? 7 * DAY : days * DAY;
+  return nowMs - Math.floor(random.next() * (range - 15 * 60_000)) - 15 * 60_000;
+}
+
+const iso = (date: Date | null) => (date ? date.toISOString() : "\\N");
+
+function recordRow(stored: StoredRecord, json: string): string {
+  const { record, classification: c } = stored;
+  return copyRow([
+    String(stored.seq),
+    copyField(record.recordId),
+    copyField(record.chainId),
+    copyField(record.session.id),
+    new Date(stored.observedAtMs).toISOString(),
+    copyField(json),
+    copyField(c.state),
+    copyField(c.layer),
+    copyTextArray(c.reasons),
+    copyField(c.retrySafe),
+    copyField(c.evidence),
+    copyField(c.shadowed?.state),
+    copyField(c.shadowed?.reason),
+    copyField(c.nextCheckAt),
+  ]);
+}
+
+function chainRow(r: ChainRow, firstSeenMs: number): string {
+  const firstSeen = new Date(firstSeenMs);
+  return copyRow([
+    copyField(r.chainId),
+    copyField(r.sessionId),
+    copyField(r.state),
+    copyField(r.layer),
+    copyTextArray(r.reasons),
+    copyField(r.retrySafe),
+    copyField(r.evidence),
+    copyField(r.shadowedState),
+    copyField(r.shadowedReason),
+    iso(r.nextCheckAt),
+    copyField(r.currentRecordId),
+    String(r.currentSeq),
+    iso(r.observedAt),
+    iso(r.evaluatedAt),
+    iso(firstSeen),
+    iso(r.evaluatedAt),
+    copyField(r.serverName),
+    copyField(r.serverVersion),
+    copyField(r.clientName),
+    copyField(r.clientVersion),
+    copyField(r.transport),
+    copyField(r.tool),
+    copyField(JSON.stringify(r.labels)),
+    String(r.recordCount),
+    copyField(r.requestId),
+    copyField(r.operationKey),
+  ]);
+}
+
+function changeRow(c: StateChange): string {
+  return copyRow([
+    copyField(c.chainId),
+    copyField(c.fromState),
+    copyField(c.toState),
+    copyField(c.reason),
+    iso(c.at),
+    copyField(c.recordId),
+    copyField(c.cause),
+    iso(c.at),
+  ]);
+}
