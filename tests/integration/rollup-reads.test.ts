@@ -11,15 +11,18 @@ import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session"
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// Coverage, problems and the queue counts read the rollups (whole hours) plus `chains` for a `since` inside an hour.
-// Chains observed on and around hour edges, some moved to a later hour after they were counted, every seed state
+// Coverage, problems and the queue counts read the rollups (whole days, whole hours) plus `chains` for a `since`
+// inside an hour. Chains observed on and around an hour edge and a day edge, some moved to a later hour after they were counted, every seed state
 // (shadowed ones included), deltas folded or not: each answer must equal a full count over `chains`.
 const HOUR = 3_600_000;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 let ui: ReturnType<typeof dashboardClient>;
 let client: pg.Client;
+const DAY = 24 * HOUR;
 const edge = Math.floor(Date.now() / HOUR) * HOUR - 2 * HOUR;
+// Yesterday's start (UTC): whole days are read from the day rollup, the hours before them from the hour rollup.
+const dayEdge = Math.floor(Date.now() / DAY) * DAY - DAY;
 const offsets = [-1, 0, 1, 20 * 60_000, HOUR - 1, HOUR + 5 * 60_000];
 
 beforeAll(async () => {
@@ -30,7 +33,9 @@ beforeAll(async () => {
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
   const records: HealthRecord[] = seedCases().flatMap((seed) =>
-    offsets.map((offset, index) => rebased(seed.record, edge + offset, `edge${index}`)),
+    [edge, dayEdge].flatMap((at, edgeIndex) =>
+      offsets.map((offset, index) => rebased(seed.record, at + offset, `edge${edgeIndex}-${index}`)),
+    ),
   );
   const agent = apiClient(app.baseUrl, key);
   expect((await agent.post(records)).status).toBe(200);
@@ -105,6 +110,12 @@ describe.each(folds)("with the deltas %s", (fold) => {
     ["1 ms after an hour", edge + 1],
     ["1 ms before an hour", edge - 1],
     ["inside an hour", edge + 20 * 60_000 + 1],
+    ["on a day", dayEdge],
+    ["1 ms before a day", dayEdge - 1],
+    ["an hour before a day", dayEdge - HOUR],
+    ["inside the hour before a day", dayEdge - 20 * 60_000],
+    ["inside a day's first hour", dayEdge + 20 * 60_000 + 1],
+    ["two days back", dayEdge - DAY - 3 * HOUR - 7],
   ])("coverage %s equals a full count over chains", async (_, sinceMs) => {
     const since = sinceMs === null ? null : new Date(sinceMs);
     const query = since ? `?since=${since.toISOString()}` : "";
@@ -138,32 +149,35 @@ describe.each(folds)("with the deltas %s", (fold) => {
     },
   );
 
-  it("problems count each tuple's chains and distinct sessions as the chains do", async () => {
-    const page = await ui.json<ProblemsPage>("/api/v1/problems?window=24h&status=all&limit=200");
-    const { rows } = await client.query(
-      `select server_name, tool, state, reasons[1] as reason, count(*)::int as n,
+  it.each(["24h", "30d"])(
+    "problems of %s count each tuple's chains and distinct sessions as the chains do",
+    async (window) => {
+      const page = await ui.json<ProblemsPage>(`/api/v1/problems?window=${window}&status=all&limit=200`);
+      const { rows } = await client.query(
+        `select server_name, tool, state, reasons[1] as reason, count(*)::int as n,
         count(distinct session_id)::int as sessions, min(observed_at) as first_seen,
         max(observed_at) as last_seen
       from chains where observed_at >= $1 and state not in ('healthy', 'working') group by 1, 2, 3, 4`,
-      [page.since],
-    );
-    expect(page.problems.length).toBe(rows.length);
-    for (const row of rows) {
-      const problem = page.problems.find(
-        (p) =>
-          p.server === row.server_name &&
-          p.tool === row.tool &&
-          p.state === row.state &&
-          p.reason === row.reason,
+        [page.since],
       );
-      expect(problem, JSON.stringify(row)).toMatchObject({
-        count: row.n,
-        sessions: row.sessions,
-        sessionsCapped: false,
-        lastSeen: row.last_seen.toISOString(),
-      });
-      // First seen may come from a chain that has left its rollup row since: never later than the chains say.
-      expect(Date.parse(problem?.firstSeen ?? "")).toBeLessThanOrEqual(row.first_seen.getTime());
-    }
-  });
+      expect(page.problems.length).toBe(rows.length);
+      for (const row of rows) {
+        const problem = page.problems.find(
+          (p) =>
+            p.server === row.server_name &&
+            p.tool === row.tool &&
+            p.state === row.state &&
+            p.reason === row.reason,
+        );
+        expect(problem, JSON.stringify(row)).toMatchObject({
+          count: row.n,
+          sessions: row.sessions,
+          sessionsCapped: false,
+          lastSeen: row.last_seen.toISOString(),
+        });
+        // First seen may come from a chain that has left its rollup row since: never later than the chains say.
+        expect(Date.parse(problem?.firstSeen ?? "")).toBeLessThanOrEqual(row.first_seen.getTime());
+      }
+    },
+  );
 });

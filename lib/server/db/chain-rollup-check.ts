@@ -1,9 +1,9 @@
-import { ROLLUP_KEY_COLUMNS, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
+import { DAILY_KEY_COLUMNS, ROLLUP_KEY_COLUMNS, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
 import type { Sql } from "./sql";
 
 /** One rollup key whose kept count differs from a full count of `chains`, or whose times fall behind it. */
 export type RollupDifference = {
-  rollup: "chain_rollups" | "chain_state_rollups";
+  rollup: "chain_rollups" | "chain_state_rollups" | "chain_rollups_daily";
   key: Record<string, unknown>;
   counted: number;
   kept: number;
@@ -13,7 +13,7 @@ export type RollupDifference = {
 const toNumber = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
 
 /**
- * Compares both rollups as readers see them (`_live` views: folded rows plus pending deltas) with a full
+ * Compares the three rollups as readers see them (folded rows plus pending deltas) with a full
  * `group by` of `chains`: every count must be equal, and each key's first/last observed and last written times
  * must cover the chains' (they only move forward, so they may be wider, never narrower). One snapshot: run it in a
  * REPEATABLE READ transaction, or on a database nobody writes, for a consistent answer.
@@ -47,6 +47,25 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
       where counted.n is distinct from kept.n
       order by 1, 2, 3`,
   );
+  const daily = await sql.query<Record<string, unknown>>(
+    `with counted as (
+        select date_bin('1 day', c.observed_at, 'epoch'::timestamptz) as bucket, c.state,
+          coalesce(c.server_name, '') as server_name, coalesce(c.tool, '') as tool,
+          coalesce(c.reasons[1], '') as reason, coalesce(c.evidence = 'weak', false) as weak, count(*)::int as n,
+          min(c.observed_at) as first_at, max(c.observed_at) as last_at, max(c.updated_at) as written_at
+        from chains c group by 1, 2, 3, 4, 5, 6
+      ), kept as (
+        select ${DAILY_KEY_COLUMNS}, sum(chains)::int as n, min(first_observed_at) as first_at,
+          max(last_observed_at) as last_at, max(last_written_at) as written_at
+        from chain_rollup_day_rows group by 1, 2, 3, 4, 5, 6 having sum(chains) <> 0
+      )
+      select ${DAILY_KEY_COLUMNS}, counted.n as counted, kept.n as kept,
+        case when counted.n is distinct from kept.n then 'count' else 'times' end as problem
+      from counted full join kept using (${DAILY_KEY_COLUMNS})
+      where counted.n is distinct from kept.n or kept.first_at > counted.first_at
+        or kept.last_at < counted.last_at or kept.written_at < counted.written_at
+      order by 1, 2, 3, 4, 5, 6`,
+  );
   const split = (row: Record<string, unknown>) => {
     const { counted, kept, problem, ...key } = row;
     return { key, counted: toNumber(counted), kept: toNumber(kept), problem };
@@ -56,6 +75,14 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
       const { problem, ...rest } = split(row);
       return {
         rollup: "chain_rollups" as const,
+        ...rest,
+        problem: problem === "times" ? "times" : "count",
+      } as const;
+    }),
+    ...daily.map((row) => {
+      const { problem, ...rest } = split(row);
+      return {
+        rollup: "chain_rollups_daily" as const,
         ...rest,
         problem: problem === "times" ? "times" : "count",
       } as const;

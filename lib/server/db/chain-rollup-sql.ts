@@ -10,6 +10,11 @@ export const ROLLUP_KEY_OF_CHAIN = `date_bin('1 hour', c.observed_at, 'epoch'::t
 export const ROLLUP_KEY_COLUMNS =
   "bucket, state, shadowed_state, server_name, tool, client_name, reason, weak";
 
+/** The day rollup's key (chain_rollups_daily): the hour key without shadowed state and client. */
+export const DAILY_KEY_COLUMNS = "bucket, state, server_name, tool, reason, weak";
+
+export const DAILY_DELTA_COLUMNS = `${DAILY_KEY_COLUMNS}, chains, first_observed_at, last_observed_at, last_written_at`;
+
 export const DELTA_COLUMNS = `${ROLLUP_KEY_COLUMNS}, chains, first_observed_at, last_observed_at, last_written_at`;
 
 /**

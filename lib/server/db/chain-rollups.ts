@@ -1,5 +1,7 @@
 import {
   appendRollupDeltasFrom,
+  DAILY_DELTA_COLUMNS,
+  DAILY_KEY_COLUMNS,
   DELTA_COLUMNS,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
@@ -10,8 +12,9 @@ import type { Sql } from "./sql";
 // Chain counts kept with the writes (docs/ARCHITECTURE.md, "Rollups"). Every statement that changes a chain's
 // dimensions appends its grouped changes to chain_rollup_deltas in the same statement: −1 for the tuple a chain
 // leaves, +1 for the one it enters. The `rollups` job folds the deltas into chain_rollups (every dimension) and
-// chain_state_rollups (state and shadowed state only, for stats and the trend). Readers read the `_live` views:
-// rollups plus the deltas not folded yet, one snapshot, so a fold running meanwhile changes nothing they see.
+// chain_state_rollups (state and shadowed state only, for stats and the trend) and chain_rollups_daily (days, without
+// shadowed state and client, for coverage and problems). Readers read the `_live` and `_rows` views: rollups plus
+// the deltas not folded yet, one snapshot, so a fold running meanwhile changes nothing they see.
 
 /**
  * Deletes chains and takes them out of the rollups in one statement (retention). Runs in the caller's transaction:
@@ -37,7 +40,7 @@ export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): 
 const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
 
 /**
- * Moves up to `limit` deltas (oldest first) into both rollups in one statement: deleted and added together, so a
+ * Moves up to `limit` deltas (oldest first) into the three rollups in one statement: deleted and added together, so a
  * reader sees each change exactly once, before or after. Returns the deltas moved; 0 when another instance is
  * folding. Run it in a transaction (the fold lock is held until commit).
  */
@@ -72,6 +75,17 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
         on conflict (bucket, state, shadowed_state) do update set
           chains = chain_state_rollups.chains + excluded.chains
         returning 1
+      ), daily as (
+        insert into chain_rollups_daily (${DAILY_DELTA_COLUMNS})
+        select date_bin('1 day', bucket, 'epoch'::timestamptz), state, server_name, tool, reason, weak,
+          sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
+        from moved group by 1, 2, 3, 4, 5, 6
+        on conflict (${DAILY_KEY_COLUMNS}) do update set
+          chains = chain_rollups_daily.chains + excluded.chains,
+          first_observed_at = least(chain_rollups_daily.first_observed_at, excluded.first_observed_at),
+          last_observed_at = greatest(chain_rollups_daily.last_observed_at, excluded.last_observed_at),
+          last_written_at = greatest(chain_rollups_daily.last_written_at, excluded.last_written_at)
+        returning 1
       )
       select count(*)::int as moved from moved`,
     [limit],
@@ -80,15 +94,18 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
 }
 
 /**
- * Recounts both rollups from `chains` (the migration's backfill, the benchmark's bulk seed, repairs). Run it in a
+ * Recounts the rollups from `chains` (the migration's backfill, the benchmark's bulk seed, repairs). Run it in a
  * transaction: it holds writers of chains back (SHARE lock) until it commits, so no change is counted twice or lost.
  */
 export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute("lock table chains in share mode");
-  await sql.execute("lock table chain_rollup_deltas, chain_rollups, chain_state_rollups in exclusive mode");
+  await sql.execute(
+    "lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily in exclusive mode",
+  );
   await sql.execute("delete from chain_rollup_deltas");
   await sql.execute("delete from chain_rollups");
   await sql.execute("delete from chain_state_rollups");
+  await sql.execute("delete from chain_rollups_daily");
   await sql.execute(
     `insert into chain_rollups (${DELTA_COLUMNS})
       select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int, min(c.observed_at), max(c.observed_at), max(c.updated_at)
@@ -97,5 +114,11 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute(
     `insert into chain_state_rollups (bucket, state, shadowed_state, chains)
       select bucket, state, shadowed_state, sum(chains)::int from chain_rollups group by 1, 2, 3`,
+  );
+  await sql.execute(
+    `insert into chain_rollups_daily (${DAILY_DELTA_COLUMNS})
+      select date_bin('1 day', bucket, 'epoch'::timestamptz), state, server_name, tool, reason, weak,
+        sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
+      from chain_rollups group by 1, 2, 3, 4, 5, 6`,
   );
 }

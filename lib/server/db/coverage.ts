@@ -14,24 +14,34 @@ type Row = {
 };
 
 const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+
+const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) * ms);
 
 /**
  * Outcome coverage per server and tool, read from each call's current classification (the outcome rules 20–22
  * already sorted every call that reached them): a verdict, pass or fail, is a receipt; `outcome.pending` waits for a
  * declared verifier; `outcome.unavailable` could not be read back; `outcome.no_receipt` had no verifier at all. Calls
  * that failed, are in doubt, in flight, or stopped at the session or catalog never reached the outcome check and
- * are counted apart (calls − the four). Counted from the rollups (chains per observed hour, state, server, tool,
- * deciding reason and weak evidence, with their unfolded deltas): whole hours from `chain_rollup_rows`, and a
- * `since` inside an hour adds that hour's rest from `chains` (at most an hour of rows), so the answer is exact.
+ * are counted apart (calls − the four). Counted from the rollups with their unfolded deltas, so the answer is
+ * exact: whole days from `chain_rollup_day_rows`, the whole hours before the first of them from
+ * `chain_rollup_rows`, and a `since` inside an hour adds that hour's rest from `chains` (at most an hour of rows).
  */
 export async function outcomeCoverage(since?: Date): Promise<Coverage> {
-  const wholeHoursFrom = since ? new Date(Math.ceil(since.getTime() / HOUR_MS) * HOUR_MS) : null;
+  const wholeHoursFrom = since ? ceilTo(since, HOUR_MS) : null;
+  const wholeDaysFrom = since ? ceilTo(since, DAY_MS) : null;
   const partialHour =
     since && wholeHoursFrom && since < wholeHoursFrom
       ? Prisma.sql`union all
         select coalesce(server_name, ''), tool, state, coalesce(reasons[1], ''), coalesce(evidence = 'weak', false),
           1 from chains
         where tool is not null and observed_at >= ${since} and observed_at < ${wholeHoursFrom}`
+      : Prisma.empty;
+  const wholeHours =
+    wholeHoursFrom && wholeDaysFrom && wholeHoursFrom < wholeDaysFrom
+      ? Prisma.sql`union all
+        select server_name, tool, state, reason, weak, chains from chain_rollup_rows
+        where tool <> '' and bucket >= ${wholeHoursFrom} and bucket < ${wholeDaysFrom}`
       : Prisma.empty;
   const rows = await getPrisma().$queryRaw<Row[]>`
     select nullif(server_name, '') as server, tool,
@@ -43,8 +53,9 @@ export async function outcomeCoverage(since?: Date): Promise<Coverage> {
       coalesce(sum(chains) filter (where reason = 'outcome.unavailable'), 0)::int as unavailable,
       coalesce(sum(chains) filter (where reason = 'outcome.no_receipt'), 0)::int as no_verifier
     from (
-      select server_name, tool, state, reason, weak, chains from chain_rollup_rows
-      where tool <> '' ${wholeHoursFrom ? Prisma.sql`and bucket >= ${wholeHoursFrom}` : Prisma.empty}
+      select server_name, tool, state, reason, weak, chains from chain_rollup_day_rows
+      where tool <> '' ${wholeDaysFrom ? Prisma.sql`and bucket >= ${wholeDaysFrom}` : Prisma.empty}
+      ${wholeHours}
       ${partialHour}
     ) counted(server_name, tool, state, reason, weak, chains)
     group by server_name, tool

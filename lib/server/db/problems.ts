@@ -27,12 +27,21 @@ const PROBLEMS_TRANSACTION = { timeout: 60_000 };
 /** Distinct sessions are counted among each problem's newest this many chains of the window, no further. */
 export const PROBLEM_SESSION_SAMPLE = 1000;
 
+const DAY_MS = 86_400_000;
+
+/** Buckets of whole days from a day's start are read from the day rollup, any other from the hour rollup. */
+const rowsOf = (query: ProblemGroupQuery) =>
+  query.bucketMs % DAY_MS === 0 && query.since.getTime() % DAY_MS === 0
+    ? "chain_rollup_day_rows"
+    : "chain_rollup_rows";
+
 /**
  * Chains last observed since the window's start (a whole hour: windows are whole buckets of an hour or more) that
  * need a person (neither healthy nor working), grouped by (server, tool, state, deciding reason): counts per bucket,
- * first and last observed and last written, from the rollups' whole hours with their unfolded deltas. First seen is
- * the earliest observedAt counted into a rollup row still holding chains (a chain that left it since may have set
- * it); last written only ever grows, so a chain written after a resolution keeps the problem regressed.
+ * first and last observed and last written, from the rollups' whole days (day buckets) or hours, with their unfolded
+ * deltas. First seen is the earliest observedAt counted into a rollup row still holding chains (a chain that left it
+ * since may have set it); last written only ever grows, so a chain written after a resolution keeps the problem
+ * regressed.
  */
 export async function groupProblemChains(query: ProblemGroupQuery): Promise<ProblemBucketRow[]> {
   const rows = await getPrisma().$transaction(async (tx) => {
@@ -46,7 +55,7 @@ export async function groupProblemChains(query: ProblemGroupQuery): Promise<Prob
       sum(r.chains)::int as n, min(r.first_observed_at) filter (where r.chains > 0) as first_seen,
       max(r.last_observed_at) filter (where r.chains > 0) as last_seen,
       max(r.last_written_at) as last_written
-    from chain_rollup_rows r
+    from ${Prisma.raw(rowsOf(query))} r
     where r.bucket >= ${query.since} and r.state not in ('healthy', 'working')
       ${query.state ? Prisma.sql`and r.state = ${query.state}` : Prisma.empty}
       ${query.server ? Prisma.sql`and r.server_name = ${query.server}` : Prisma.empty}
