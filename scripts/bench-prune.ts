@@ -27,7 +27,7 @@ const DAY = 24 * 60 * 60_000;
 // About the size of a real record's body, so deleting a row costs what it would.
 const BODY = JSON.stringify({ padding: "x".repeat(1500) });
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-prune-"));
+const dataDir = mkdtempSync(path.join(tmpdir(), "retention-prune-bench-"));
 const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
 try {
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
