@@ -11,7 +11,7 @@ import { databaseUrl } from "@/tests/support/test-database";
 // health_records becomes a table partitioned by week of observed_at on a database that has records: the migration
 // moves them (DEFAULT partition, then this week's into its own), every seq, body and chain link intact, and
 // ingestion keeps record ids unique across partitions — a duplicate, a conflict — also between concurrent batches.
-const PREVIOUS_MIGRATION = "20261201235318_search_indexes";
+const PREVIOUS_MIGRATION = "20261202022220_chain_rollups";
 const DAY = 24 * 60 * 60_000;
 const now = Date.now();
 const thisWeek = partitionOfWeek(weekStart(new Date(now)));
