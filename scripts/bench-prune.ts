@@ -27,8 +27,13 @@ const DAY = 24 * 60 * 60_000;
 // About the size of a real record's body, so deleting a row costs what it would.
 const BODY = JSON.stringify({ padding: "x".repeat(1500) });
 
-const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-prune-"));
-const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
+const dataDir = mkdtempSync(path.join(tmpdir(), "retention-prune-bench-"));
+const server = await startEmbeddedPostgres(path.join(dataDir, "pg"), {
+  // PostgreSQL's own word when it stops or ends a connection, so a run cut short says why.
+  log: (line) => {
+    if (/shutdown|terminat|FATAL|PANIC/i.test(line)) console.error(`postgres: ${line.trim()}`);
+  },
+});
 try {
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
   await admin.connect();
