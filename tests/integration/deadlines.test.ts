@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
-import { buildCall, inFlightWrite } from "@/tests/support/record-builders";
+import { buildCall, runningWriteRecord } from "@/tests/support/record-builders";
 
 // Waiting never stays green: a `working` chain with no newer record is re-classified at nextCheckAt + 1 ms by the
 // server's own background job — with two app instances on one database, each transition happens exactly once.
@@ -24,23 +24,10 @@ afterAll(async () => {
 
 /** An in-flight write started just now, with a deadline `deadlineMs` away. */
 function runningWrite(id: string, deadlineMs: number, sideEffect: "write" | "none" = "write"): HealthRecord {
-  const now = Date.now();
-  return buildCall((call, r) => {
-    inFlightWrite(call);
+  return runningWriteRecord(deadlineMs, (call, r) => {
     r.recordId = `rec:${id}`;
     r.chainId = `chain:${id}`;
-    r.observedAt = new Date(now).toISOString();
-    r.catalog = {
-      ...(r.catalog as NonNullable<HealthRecord["catalog"]>),
-      refreshedAt: new Date(now - 1000).toISOString(),
-    };
-    if (r.session.protocol.initializedAt)
-      r.session.protocol.initializedAt = new Date(now - 2000).toISOString();
-    call.startedAt = new Date(now - 100).toISOString();
-    call.deadlineMs = deadlineMs;
-    call.inactivityMs = deadlineMs;
     call.sideEffect = sideEffect;
-    call.progress = [];
   });
 }
 

@@ -10,7 +10,7 @@ import type { Sql } from "@/lib/server/db/sql";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
-import { buildCall, inFlightWrite } from "@/tests/support/record-builders";
+import { runningWriteRecord } from "@/tests/support/record-builders";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -100,23 +100,10 @@ function recordOf(
 
 /** An in-flight write whose deadline passes in `deadlineMs`: the deadline job moves it out of `working`. */
 function expiringWrite(chainId: string, deadlineMs: number, n: number): HealthRecord {
-  const now = Date.now();
-  return buildCall((call, r) => {
-    inFlightWrite(call);
+  return runningWriteRecord(deadlineMs, (_call, r) => {
     r.recordId = `rec:${chainId}:${n}`;
     r.chainId = chainId;
     r.session.id = `sess:${chainId}`;
-    r.observedAt = new Date(now).toISOString();
-    r.catalog = {
-      ...(r.catalog as NonNullable<HealthRecord["catalog"]>),
-      refreshedAt: new Date(now - 1000).toISOString(),
-    };
-    if (r.session.protocol.initializedAt)
-      r.session.protocol.initializedAt = new Date(now - 2000).toISOString();
-    call.startedAt = new Date(now - 100).toISOString();
-    call.deadlineMs = deadlineMs;
-    call.inactivityMs = deadlineMs;
-    call.progress = [];
   });
 }
 

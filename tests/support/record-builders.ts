@@ -125,3 +125,29 @@ export function inFlightWrite(call: Call): void {
   delete call.effect;
   delete call.outcome;
 }
+
+/**
+ * An in-flight write observed now, its session and catalog a moment older, whose deadline (and inactivity limit)
+ * is `deadlineMs` away: `working` until then, then the deadline job's. `change` sets ids and the rest.
+ */
+export function runningWriteRecord(
+  deadlineMs: number,
+  change: (call: Call, record: HealthRecord) => void,
+): HealthRecord {
+  const now = Date.now();
+  return buildCall((call, r) => {
+    inFlightWrite(call);
+    r.observedAt = new Date(now).toISOString();
+    r.catalog = {
+      ...(r.catalog as NonNullable<HealthRecord["catalog"]>),
+      refreshedAt: new Date(now - 1000).toISOString(),
+    };
+    if (r.session.protocol.initializedAt)
+      r.session.protocol.initializedAt = new Date(now - 2000).toISOString();
+    call.startedAt = new Date(now - 100).toISOString();
+    call.deadlineMs = deadlineMs;
+    call.inactivityMs = deadlineMs;
+    call.progress = [];
+    change(call, r);
+  });
+}

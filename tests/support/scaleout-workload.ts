@@ -1,6 +1,6 @@
 import type { HealthRecord } from "@/lib/contract";
 import { liveCase, rebased } from "./dashboard-records";
-import { buildCall, inFlightWrite } from "./record-builders";
+import { runningWriteRecord } from "./record-builders";
 
 // The records of the several-instances test (tests/integration/scaleout.test.ts): chains whose records change
 // state, sent as overlapping batches, and in-flight writes whose deadlines expire while every worker runs.
@@ -47,25 +47,12 @@ export function changingChains(
 
 /** An in-flight write observed now whose deadline is `deadlineMs` away: `working` until then. */
 export function expiringWrite(id: string, deadlineMs: number, suite: string): HealthRecord {
-  const now = Date.now();
-  return buildCall((call, r) => {
-    inFlightWrite(call);
+  return runningWriteRecord(deadlineMs, (_call, r) => {
     r.recordId = `rec:${id}`;
     r.chainId = `chain:${id}`;
     r.session.id = `sess:${id}`;
     if (r.session.server) r.session.server.name = `srv-${id}`;
     r.labels = { suite };
-    r.observedAt = new Date(now).toISOString();
-    r.catalog = {
-      ...(r.catalog as NonNullable<HealthRecord["catalog"]>),
-      refreshedAt: new Date(now - 1000).toISOString(),
-    };
-    if (r.session.protocol.initializedAt)
-      r.session.protocol.initializedAt = new Date(now - 2000).toISOString();
-    call.startedAt = new Date(now - 100).toISOString();
-    call.deadlineMs = deadlineMs;
-    call.inactivityMs = deadlineMs;
-    call.progress = [];
   });
 }
 
