@@ -9,12 +9,12 @@ import {
   type StoredRecord,
 } from "../lib/chains/transitions";
 import { copyField, copyRow, copyTextArray } from "../lib/server/db/copy-text";
+import { recordCopyRow } from "../lib/server/db/records";
 import { prepareRecord } from "../lib/server/ingest/prepare-records";
 import { demoSession } from "./seed/demo-records";
 import type { Random } from "./seed/demo-world";
 
-export const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons,
-  retry_safe, evidence, shadowed_state, shadowed_reason, next_check_at`;
+export { RECORD_COLUMNS } from "../lib/server/db/records";
 export const CHAIN_COLUMNS = `chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
   shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, first_seen_at,
   updated_at, server_name, server_version, client_name, client_version, transport, tool, labels, record_count,
@@ -57,7 +57,7 @@ export function seedChunk(
       if (!result.ok) throw new Error(`the demo made an invalid record: ${JSON.stringify(result.issues)}`);
       const prepared = result.prepared;
       const stored: StoredRecord = { ...prepared, seq: nextSeq() };
-      records.push(recordRow(stored, prepared.json));
+      records.push(recordCopyRow(prepared, stored.seq));
       const list = byChain.get(prepared.record.chainId) ?? [];
       list.push(stored);
       byChain.set(prepared.record.chainId, list);
@@ -110,26 +110,6 @@ function observedAt(random: Random, nowMs: number, days: number): number {
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : "\\N");
-
-function recordRow(stored: StoredRecord, json: string): string {
-  const { record, classification: c } = stored;
-  return copyRow([
-    String(stored.seq),
-    copyField(record.recordId),
-    copyField(record.chainId),
-    copyField(record.session.id),
-    new Date(stored.observedAtMs).toISOString(),
-    copyField(json),
-    copyField(c.state),
-    copyField(c.layer),
-    copyTextArray(c.reasons),
-    copyField(c.retrySafe),
-    copyField(c.evidence),
-    copyField(c.shadowed?.state),
-    copyField(c.shadowed?.reason),
-    copyField(c.nextCheckAt),
-  ]);
-}
 
 function chainRow(r: ChainRow, firstSeenMs: number): string {
   const firstSeen = new Date(firstSeenMs);

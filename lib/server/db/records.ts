@@ -26,7 +26,8 @@ export const isRecordStoredAlready = (error: unknown) =>
 /** The first try of a batch and the try after a unique violation: both load with COPY what is not stored yet. */
 export type RecordLoad = "copy" | "skipping stored";
 
-const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
+/** The columns of a record's COPY row (`recordCopyRow`), in its order; the bulk seed loads the same rows. */
+export const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
   evidence, shadowed_state, shadowed_reason, next_check_at`;
 
 // COPY returns nothing, so the seqs are drawn first, in the batch's order (as an INSERT would number its rows).
@@ -74,26 +75,30 @@ export async function insertRecords(
 }
 
 function recordsAsCopyText(items: RecordToInsert[], seqs: bigint[]): string {
-  return items
-    .map(({ record, json, observedAtMs, classification: c }, i) =>
-      copyRow([
-        String(seqs[i]),
-        copyField(record.recordId),
-        copyField(record.chainId),
-        copyField(record.session.id),
-        new Date(observedAtMs).toISOString(),
-        copyField(json),
-        copyField(c.state),
-        copyField(c.layer),
-        copyTextArray(c.reasons),
-        copyField(c.retrySafe),
-        copyField(c.evidence),
-        copyField(c.shadowed?.state),
-        copyField(c.shadowed?.reason),
-        copyField(c.nextCheckAt),
-      ]),
-    )
-    .join("");
+  return items.map((item, i) => recordCopyRow(item, seqs[i] as bigint)).join("");
+}
+
+/** One record as a line of COPY text, in RECORD_COLUMNS' order. */
+export function recordCopyRow(
+  { record, json, observedAtMs, classification: c }: RecordToInsert,
+  seq: bigint | number,
+): string {
+  return copyRow([
+    String(seq),
+    copyField(record.recordId),
+    copyField(record.chainId),
+    copyField(record.session.id),
+    new Date(observedAtMs).toISOString(),
+    copyField(json),
+    copyField(c.state),
+    copyField(c.layer),
+    copyTextArray(c.reasons),
+    copyField(c.retrySafe),
+    copyField(c.evidence),
+    copyField(c.shadowed?.state),
+    copyField(c.shadowed?.reason),
+    copyField(c.nextCheckAt),
+  ]);
 }
 
 /** The stored bodies (as text) of these recordIds. */
