@@ -5,7 +5,13 @@ import type { Caller } from "../../lib/server/http/authenticate";
 import { reconcile } from "../../lib/server/triage/reconcile-service";
 import { triageChain } from "../../lib/server/triage/triage-service";
 
-const demoOperator: Caller = { kind: "user", userId: "demo", username: "demo-oncall" };
+const demoOperator: Caller = {
+  kind: "user",
+  userId: "demo",
+  username: "demo-oncall",
+  role: "responder",
+  sessionId: "demo",
+};
 
 export async function seedTriage(runTag: string): Promise<string> {
   const open = async (queue: "false_success" | "effect_unknown") =>

@@ -72,7 +72,7 @@ export const postOnly = async () => {
 export const signInRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   const { username, password } = await readCredentials(request);
   const attempt = await beginSignInAttempt(username, request);
-  const session = await signIn(username, password);
+  const session = await signIn(username, password, request);
   if (!session) {
     attempt.failed();
     throw new ApiError(401, "invalid_credentials", "wrong username or password");
@@ -105,7 +105,7 @@ export const setupRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   if (!(await needsFirstRunSetup()) || !(await completeFirstRunSetup(username, password))) {
     throw new ApiError(409, "already_set_up", "an admin already exists; sign in instead");
   }
-  const session = await signIn(username, password);
+  const session = await signIn(username, password, request);
   return reply(
     { user: { username } },
     { headers: session ? { "set-cookie": sessionCookie(session.token, isHttps(request)) } : {} },

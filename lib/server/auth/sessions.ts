@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { clientAddressKey } from "@/lib/auth/client-address";
 import {
   countUsers,
   createFirstUser,
@@ -6,16 +7,19 @@ import {
   findLiveSession,
   findUserByName,
   insertUserSession,
+  type NewSession,
   upsertUser,
 } from "../db/users";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password";
+import { signInThrottleSettings } from "./throttle-settings";
 
 export const SESSION_COOKIE = "receipt_session";
 const SESSION_DAYS = 7;
 
-export type SessionUser = { id: string; username: string; role: string };
+export type SessionUser = { id: string; username: string; role: string; sessionId: string };
 
-const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
+/** A random token's SHA-256: sessions and invitations keep only this, never the token. */
+export const hashToken = (token: string) => createHash("sha256").update(token).digest("hex");
 
 /** The Set-Cookie value for a new session: HttpOnly, SameSite=Lax, Secure when served over HTTPS. */
 export function sessionCookie(token: string, secure: boolean, maxAgeSeconds = SESSION_DAYS * 86400): string {
@@ -41,18 +45,44 @@ export function readSessionToken(cookieHeader: string | null): string | null {
   return null;
 }
 
-/** Checks a username and password; on success returns a new session token (the table keeps only its hash). */
+/**
+ * Starts a session for a user who has proved who they are; returns the cookie's token (the table keeps only its
+ * hash, with how and from where the session began, for the owner's sessions list).
+ */
+export async function startSession(
+  user: { id: string; username: string; role: string },
+  method: NewSession["method"],
+  request: Request,
+): Promise<{ token: string; user: SessionUser }> {
+  const token = randomBytes(32).toString("base64url");
+  const address = clientAddressKey(
+    request.headers.get("x-forwarded-for"),
+    signInThrottleSettings().trustedProxies,
+  );
+  const sessionId = randomUUID();
+  await insertUserSession({
+    id: sessionId,
+    tokenHash: hashToken(token),
+    userId: user.id,
+    expiresAt: new Date(Date.now() + SESSION_DAYS * 86400_000),
+    method,
+    userAgent: request.headers.get("user-agent")?.slice(0, 256) ?? null,
+    address: address === "any" || address === "unknown" ? null : address,
+  });
+  return { token, user: { id: user.id, username: user.username, role: user.role, sessionId } };
+}
+
+/** Checks a username and password; on success starts a session. A disabled or password-less user cannot. */
 export async function signIn(
   username: string,
   password: string,
+  request: Request,
 ): Promise<{ token: string; user: SessionUser } | null> {
   const user = await findUserByName(username);
   // Verify against a dummy hash when the user does not exist, so timing does not reveal which usernames exist.
   const ok = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !ok) return null;
-  const token = randomBytes(32).toString("base64url");
-  await insertUserSession(hashToken(token), user.id, new Date(Date.now() + SESSION_DAYS * 86400_000));
-  return { token, user: { id: user.id, username: user.username, role: user.role } };
+  if (!user || !ok || user.disabledAt) return null;
+  return startSession(user, "password", request);
 }
 
 export async function signOut(token: string): Promise<void> {
@@ -62,7 +92,7 @@ export async function signOut(token: string): Promise<void> {
 export async function userForToken(token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
   const session = await findLiveSession(hashToken(token));
-  return session?.user ?? null;
+  return session ? { ...session.user, sessionId: session.id } : null;
 }
 
 /** RECEIPT_ADMIN_PASSWORD, when set, is the admin's password (applied at every start). */

@@ -8,6 +8,7 @@ export async function findUserByName(username: string) {
   return getPrisma().user.findUnique({ where: { username } });
 }
 
+/** The admin of RECEIPT_ADMIN_PASSWORD: created as an admin, or given that password (its role stays as set). */
 export async function upsertUser(username: string, passwordHash: string, role = "admin") {
   return getPrisma().user.upsert({
     where: { username },
@@ -26,14 +27,30 @@ export async function createFirstUser(username: string, passwordHash: string): P
   });
 }
 
-export async function insertUserSession(tokenHash: string, userId: string, expiresAt: Date) {
-  await getPrisma().userSession.create({ data: { tokenHash, userId, expiresAt } });
+export type NewSession = {
+  id: string;
+  tokenHash: string;
+  userId: string;
+  expiresAt: Date;
+  method: "password" | "oidc" | "invite" | "setup";
+  userAgent: string | null;
+  address: string | null;
+};
+
+export async function insertUserSession(session: NewSession) {
+  await getPrisma().userSession.create({ data: session });
 }
 
+/** A session that has not expired, of a user who is not disabled, with the user's current role. */
 export async function findLiveSession(tokenHash: string, now = new Date()) {
   return getPrisma().userSession.findFirst({
-    where: { tokenHash, expiresAt: { gt: now } },
-    select: { tokenHash: true, expiresAt: true, user: { select: { id: true, username: true, role: true } } },
+    where: { tokenHash, expiresAt: { gt: now }, user: { disabledAt: null } },
+    select: {
+      id: true,
+      tokenHash: true,
+      expiresAt: true,
+      user: { select: { id: true, username: true, role: true } },
+    },
   });
 }
 

@@ -27,7 +27,7 @@ export class ApiError extends Error {
 }
 
 export const unauthorized = (message: string) => new ApiError(401, "unauthorized", message);
-export const forbidden = (message: string) => new ApiError(403, "forbidden", message);
+export const forbidden = (message: string, code = "forbidden") => new ApiError(403, code, message);
 export const notFound = (what: string) => new ApiError(404, "not_found", `${what} not found`);
 
 /** Seconds a client should wait before retrying a request refused because PostgreSQL was unreachable. */

@@ -1,24 +1,34 @@
 import { readSessionToken, userForToken } from "../auth/sessions";
 import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
 import type { Scope } from "@/lib/auth/key-scopes";
+import { type Role, roleAtLeast } from "@/lib/auth/roles";
 import { bearerToken, hashKey } from "../keys/key-format";
 import { forbidden, unauthorized } from "./api-error";
 import { rejectForeignOrigin } from "./same-origin";
 
 /**
  * What a route requires:
- * - `ingest`, `read`: a key with that scope (an `admin` key may read too); a dashboard session may read;
- * - `user`: a signed-in dashboard user only (keys, triage, silences, retries): no key, not even an `admin` key;
- * - `config`: the routing config kept as code: a signed-in user, or a key with the `admin` scope (CI).
+ * - `ingest`: a key with the `ingest` scope;
+ * - `read`: a key with `read` (or `admin`), or any signed-in user;
+ * - `respond`: a signed-in `responder` or `admin` (triage, reconcile, silences, resolving, retries); no key;
+ * - `manage`: a signed-in `admin` (keys, users, invitations, test notifications); no key, not even an `admin` key;
+ * - `config`: the routing config kept as code: a signed-in `admin`, or a key with the `admin` scope (CI);
+ * - `self`: any signed-in user, about themselves (password, sessions, notification target); no key.
  */
-export type AccessScope = Exclude<Scope, "admin"> | "user" | "config";
+export type AccessScope = "ingest" | "read" | "respond" | "manage" | "config" | "self";
 
 export type Caller =
   | { kind: "key"; keyId: string; keyName: string; scopes: Scope[] }
-  | { kind: "user"; userId: string; username: string };
+  | { kind: "user"; userId: string; username: string; role: Role; sessionId: string };
 
-/** What a signed-in user may do: read everything and administer; ingestion is for keys. */
-const USER_SCOPES: AccessScope[] = ["read", "user", "config"];
+/** The least role a signed-in user needs for each scope; `ingest` is for keys only. */
+const USER_ROLE_FOR: Record<Exclude<AccessScope, "ingest">, Role> = {
+  read: "viewer",
+  self: "viewer",
+  respond: "responder",
+  config: "admin",
+  manage: "admin",
+};
 
 /** Reads: a cross-site page may trigger them, but cannot read the answer. */
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
@@ -33,9 +43,18 @@ export async function authenticate(request: Request, scope: AccessScope): Promis
   if (!SAFE_METHODS.has(request.method)) rejectForeignOrigin(request);
   const user = await userForToken(readSessionToken(request.headers.get("cookie")));
   if (!user) throw unauthorized("missing Authorization: Bearer <ingestion key> or a dashboard session");
-  if (!USER_SCOPES.includes(scope))
-    throw forbidden(`a dashboard session cannot '${scope}'; use an ingestion key`);
-  return { kind: "user", userId: user.id, username: user.username };
+  if (scope === "ingest") throw forbidden("a dashboard session cannot 'ingest'; use an ingestion key");
+  const needed = USER_ROLE_FOR[scope];
+  // The role is read from the users row on every request: a change applies to the very next one.
+  if (!roleAtLeast(user.role, needed))
+    throw forbidden(`this needs the '${needed}' role; you are '${user.role}'`, "insufficient_role");
+  return {
+    kind: "user",
+    userId: user.id,
+    username: user.username,
+    role: user.role as Role,
+    sessionId: user.sessionId,
+  };
 }
 
 async function authenticateKey(header: string, scope: AccessScope): Promise<Caller> {
@@ -44,7 +63,7 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   const found = await findActiveKeyByHash(hashKey(key));
   if (!found) throw unauthorized("unknown or revoked ingestion key");
   const scopes = found.scopes as Scope[];
-  if (scope === "user")
+  if (scope === "respond" || scope === "manage" || scope === "self")
     throw forbidden("only a signed-in dashboard user may do this; keys (admin keys included) may not");
   const needed: Scope = scope === "config" ? "admin" : scope;
   const granted = scopes.includes(needed) || (needed === "read" && scopes.includes("admin"));

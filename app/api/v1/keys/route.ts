@@ -6,12 +6,12 @@ import { createKeyFromDashboard, listKeySummaries, ZCreateKeyBody } from "@/lib/
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(
-  { scope: "user" },
+  { scope: "manage" },
   async (): Promise<{ keys: KeySummary[] }> => ({ keys: await listKeySummaries() }),
 );
 
 // The new key is in this answer only: no cache may keep it.
-export const POST = apiRoute({ scope: "user", body: ZCreateKeyBody }, async ({ body }) =>
+export const POST = apiRoute({ scope: "manage", body: ZCreateKeyBody }, async ({ body }) =>
   reply<CreatedKey>(await createKeyFromDashboard(body), {
     status: 201,
     headers: { "cache-control": "no-store" },

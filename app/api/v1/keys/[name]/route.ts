@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /** Revokes (never deletes) the key: it stays listed as revoked, and its next request is refused. */
 export const DELETE = apiRoute(
-  { scope: "user", params: pathParams("name") },
+  { scope: "manage", params: pathParams("name") },
   async ({ params }): Promise<{ revoked: string }> => {
     await revokeKeyByName(params.name);
     return { revoked: params.name };

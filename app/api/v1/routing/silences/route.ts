@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute({ scope: "read" }, () => getSilences());
 export const POST = apiRoute(
-  { scope: "user", body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
+  { scope: "respond", body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
   ({ body, caller }) => postSilence(body, actorName(caller)),
 );
 

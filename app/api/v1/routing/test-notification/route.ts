@@ -6,7 +6,7 @@ import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
-  { scope: "user", body: ZTestNotificationBody, maxBytes: ROUTING_BODY_BYTES },
+  { scope: "manage", body: ZTestNotificationBody, maxBytes: ROUTING_BODY_BYTES },
   ({ body }) => postTestNotification(body),
 );
 

@@ -8,7 +8,7 @@ import { ZReconcileBody } from "@/lib/triage/schemas";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
-  { scope: "user", params: pathParams("chainId"), body: ZReconcileBody },
+  { scope: "respond", params: pathParams("chainId"), body: ZReconcileBody },
   async ({ params, body, caller }): Promise<ReconcileResult> => reconcile(params.chainId, body, caller),
 );
 

@@ -19,7 +19,7 @@ export const GET = apiRoute(
 );
 
 export const POST = apiRoute(
-  { scope: "user", params: pathParams("chainId"), body: ZTriageActionBody },
+  { scope: "respond", params: pathParams("chainId"), body: ZTriageActionBody },
   async ({ params, body, caller }): Promise<{ item: TriageItemView }> => ({
     item: await triageChain(params.chainId, body, caller),
   }),

@@ -7,7 +7,7 @@ import { resolveProblem } from "@/lib/server/problems/problems-service";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
-  { scope: "user", params: pathParams("key") },
+  { scope: "respond", params: pathParams("key") },
   async ({ params, caller }): Promise<ProblemResolutionResult> => resolveProblem(params.key, caller),
 );
 

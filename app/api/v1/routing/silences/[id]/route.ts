@@ -7,10 +7,10 @@ import { pathParams } from "@/lib/server/http/path-params";
 export const dynamic = "force-dynamic";
 
 export const PUT = apiRoute(
-  { scope: "user", params: pathParams("id"), body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
+  { scope: "respond", params: pathParams("id"), body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
   ({ params, body }) => putSilence(body, params.id),
 );
-export const DELETE = apiRoute({ scope: "user", params: pathParams("id") }, ({ params }) =>
+export const DELETE = apiRoute({ scope: "respond", params: pathParams("id") }, ({ params }) =>
   deleteSilence(params.id),
 );
 

@@ -6,7 +6,7 @@ import { pathParams } from "@/lib/server/http/path-params";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ scope: "user", params: pathParams("fingerprint") }, ({ params, caller }) =>
+export const POST = apiRoute({ scope: "respond", params: pathParams("fingerprint") }, ({ params, caller }) =>
   postResolveAlert(params.fingerprint, actorName(caller)),
 );
 

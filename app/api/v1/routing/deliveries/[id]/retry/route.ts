@@ -5,7 +5,7 @@ import { pathParams } from "@/lib/server/http/path-params";
 
 export const dynamic = "force-dynamic";
 
-export const POST = apiRoute({ scope: "user", params: pathParams("id") }, ({ params }) =>
+export const POST = apiRoute({ scope: "respond", params: pathParams("id") }, ({ params }) =>
   retryDelivery(params.id),
 );
 
