@@ -6,8 +6,18 @@ import { AuthCard } from "./AuthCard";
 import styles from "./AuthCard.module.css";
 import { postCredentials } from "./post-credentials";
 
-export function SignInForm({ next }: { next: string }) {
-  const [error, setError] = useState<string | null>(null);
+export function SignInForm({
+  next,
+  oidcName = null,
+  initialError = null,
+}: {
+  next: string;
+  /** "Sign in with <name>" through OpenID Connect, when the server has a provider. */
+  oidcName?: string | null;
+  /** Why the last single sign-on came back here (lib/auth/oidc-identity.ts). */
+  initialError?: string | null;
+}) {
+  const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
@@ -45,6 +55,18 @@ export function SignInForm({ next }: { next: string }) {
           {busy ? "Signing in…" : "Sign in"}
         </button>
       </form>
+      {oidcName && (
+        <>
+          <p className={styles.or}>or</p>
+          {/* A plain link: the server answers with a redirect to the provider. */}
+          <a
+            className={`button ${styles.sso}`}
+            href={`/api/auth/oidc/start?${new URLSearchParams({ next: safeNextPath(next) })}`}
+          >
+            Sign in with {oidcName}
+          </a>
+        </>
+      )}
     </AuthCard>
   );
 }

@@ -90,10 +90,60 @@ const ZRetentionEnv = z.object({
   RECEIPT_RETENTION_PAUSE_MS: ms(1000, 0, 60_000),
 });
 
+const optionalText = z
+  .string()
+  .trim()
+  .min(1)
+  .optional()
+  .or(z.literal("").transform(() => undefined));
+
+const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+// OpenID Connect sign-in beside passwords (lib/server/auth/oidc-*.ts): on when the issuer, client id and secret are
+// all set. The client secret goes to the provider's token endpoint, so plain http is only for a provider on this host.
+const ZOidcEnv = z.object({
+  RECEIPT_OIDC_ISSUER: z
+    .url({ protocol: /^https?$/ })
+    .refine((value) => {
+      const url = new URL(value);
+      return url.protocol === "https:" || LOOPBACK_HOSTS.has(url.hostname);
+    }, "must be an https:// URL (http:// only for localhost)")
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
+  RECEIPT_OIDC_CLIENT_ID: optionalText,
+  RECEIPT_OIDC_CLIENT_SECRET: optionalText,
+  /** The provider's name on the sign-in button: "Sign in with <name>". */
+  RECEIPT_OIDC_NAME: z.string().trim().min(1).max(64).default("single sign-on"),
+  /** The claim (ID token or userinfo) whose value, when it names a role, is a new user's role; else viewer. */
+  RECEIPT_OIDC_ROLE_CLAIM: z.string().trim().min(1).max(128).default("receipt_role"),
+  /** Scopes asked for: the role claim must come with one of them. */
+  RECEIPT_OIDC_SCOPES: z
+    .string()
+    .trim()
+    .regex(/(^|\s)openid(\s|$)/, "must include openid")
+    .default("openid profile email"),
+  /** Longest wait for the provider (discovery, token exchange, userinfo) before the user is told it is down. */
+  RECEIPT_OIDC_TIMEOUT_MS: ms(10_000, 100, 120_000),
+});
+
+const OIDC_TRIO = ["RECEIPT_OIDC_ISSUER", "RECEIPT_OIDC_CLIENT_ID", "RECEIPT_OIDC_CLIENT_SECRET"] as const;
+
 const ZEnv = ZServerEnv.extend(ZJobsEnv.shape)
   .extend(ZDeliveryEnv.shape)
   .extend(ZSignInEnv.shape)
-  .extend(ZRetentionEnv.shape);
+  .extend(ZRetentionEnv.shape)
+  .extend(ZOidcEnv.shape)
+  .superRefine((parsed, context) => {
+    const missing = OIDC_TRIO.filter((name) => parsed[name] === undefined);
+    if (missing.length === 0 || missing.length === OIDC_TRIO.length) return;
+    for (const name of missing) {
+      context.addIssue({
+        code: "custom",
+        path: [name],
+        message: `OpenID Connect sign-in needs ${OIDC_TRIO.join(", ")} together: set all three or none`,
+      });
+    }
+  });
 
 export type Env = z.infer<typeof ZEnv>;
 

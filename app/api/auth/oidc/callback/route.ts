@@ -1,0 +1,5 @@
+import { oidcCallbackRoute } from "@/lib/server/auth/oidc-routes";
+
+export const dynamic = "force-dynamic";
+
+export const GET = oidcCallbackRoute;
