@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 import { E2E_ADMIN } from "./tests/e2e/support/credentials";
 import { e2ePort } from "./tests/e2e/support/free-port";
+import { E2E_OIDC_CLIENT } from "./tests/e2e/support/oidc";
 
 // Debian's Chromium where it exists (CI and this machine cannot download Playwright's own build);
 // Playwright's bundled browser on a developer machine that has one.
@@ -23,6 +24,9 @@ const launchOptions = existsSync(debianChromium)
 
 // A free port unless E2E_PORT names one, so runs in parallel checkouts never meet on the same app.
 const port = e2ePort();
+// The test OpenID Connect provider's port: tests/e2e/oidc.spec.ts starts it there before its first sign-in (the app
+// discovers it on first use only).
+const oidcPort = e2ePort("E2E_OIDC_PORT");
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -48,6 +52,10 @@ export default defineConfig({
       RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password,
       // Seeded records carry fixed dates: no retention, so they stay whatever the day.
       RECEIPT_RETENTION: "0",
+      RECEIPT_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
+      RECEIPT_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.clientId,
+      RECEIPT_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.clientSecret,
+      RECEIPT_OIDC_NAME: E2E_OIDC_CLIENT.name,
     },
     timeout: 180_000,
     reuseExistingServer: false,

@@ -9,18 +9,18 @@ server.listen(0, "127.0.0.1", () => {
   server.close();
 });`;
 
-/** The app's port for this run: `E2E_PORT` when given, else a port free on 127.0.0.1 (then kept in `E2E_PORT`). */
-export function e2ePort(): number {
-  if (!process.env.E2E_PORT) {
+/** A port for this run: `variable` (E2E_PORT, the app's) when given, else a port free on 127.0.0.1 (then kept there). */
+export function e2ePort(variable = "E2E_PORT"): number {
+  if (!process.env[variable]) {
     const found = spawnSync(process.execPath, ["-e", PRINT_FREE_PORT], { encoding: "utf8" });
     if (found.status !== 0 || !/^\d+$/.test(found.stdout)) {
       throw new Error(`could not find a free port: ${found.stderr}`);
     }
-    process.env.E2E_PORT = found.stdout;
+    process.env[variable] = found.stdout;
   }
-  const port = Number(process.env.E2E_PORT);
+  const port = Number(process.env[variable]);
   if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new Error(`E2E_PORT must be a TCP port, got '${process.env.E2E_PORT}'`);
+    throw new Error(`${variable} must be a TCP port, got '${process.env[variable]}'`);
   }
   return port;
 }
