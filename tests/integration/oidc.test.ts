@@ -88,6 +88,8 @@ describe("OpenID Connect: a provider that is not there", () => {
       expect(status).toBe(302);
       expect(location).toBe("/sign-in?error=oidc_unavailable&next=%2Fchains");
       expect(held.size).toBeGreaterThan(0);
+      // Ended by RECEIPT_OIDC_TIMEOUT_MS, not by a quick refusal, and not left hanging.
+      expect(Date.now() - started).toBeGreaterThanOrEqual(TIMEOUT_MS - 100);
       expect(Date.now() - started).toBeLessThan(TIMEOUT_MS + 5000);
     } finally {
       for (const socket of held) socket.destroy();
