@@ -5,7 +5,7 @@ import { AppHeader } from "@/components/layout/AppHeader";
 import { DeliveryBanner } from "@/components/layout/DeliveryBanner";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { DatabaseUnavailable } from "@/components/ui/DatabaseUnavailable";
-import { ZRole } from "@/lib/auth/roles";
+import { roleAtLeast, ZRole } from "@/lib/auth/roles";
 import { deliveryNotice } from "@/lib/routing/undelivered";
 import { currentRouting } from "@/lib/server/routing/routing-config";
 import {
@@ -33,7 +33,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
     <QueryProvider>
       <CurrentUserProvider user={current}>
         <AppHeader user={current} />
-        <DeliveryBanner notice={notice} />
+        <DeliveryBanner notice={notice} canAddTarget={roleAtLeast(current.role, "admin")} />
         <main id="main">{children}</main>
       </CurrentUserProvider>
     </QueryProvider>
