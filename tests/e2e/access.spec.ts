@@ -26,6 +26,11 @@ test.beforeAll(async ({ browser, baseURL }) => {
   await page.close();
 });
 
+// The effect-unknown record fires alerts (the shipped routing sends that state to two channels).
+const silenceButton = (page: Page) =>
+  page
+    .locator(`[data-testid="alert-row"][data-chain="${unknown.chainId}"]`)
+    .getByRole("button", { name: "Silence…" });
 const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 async function openQueueItem(page: Page) {
@@ -63,8 +68,9 @@ test("a viewer reads every page; every control that changes something is disable
   await expect(page.getByRole("heading", { name: unknown.chainId })).toBeVisible();
   await snap(page, "access-viewer-chain");
 
-  await page.goto("/alerts");
+  await page.goto(`/alerts?chain=${encodeURIComponent(unknown.chainId)}`);
   await expect(page.getByTestId("role-note")).toHaveText("Responders and admins can silence alerts.");
+  await expect(silenceButton(page).first()).toBeDisabled();
   await snap(page, "access-viewer-alerts");
 
   await page.goto("/routing");
@@ -98,8 +104,8 @@ test("a responder triages and silences, but neither routing nor keys", async ({ 
   await expect(panel.getByTestId("triage-status")).toContainText(`acknowledged by ${responder.username}`);
   await snap(page, "access-responder-queue");
 
-  await page.goto("/alerts");
-  await expect(page.getByRole("heading", { name: "Alerts" })).toBeVisible();
+  await page.goto(`/alerts?chain=${encodeURIComponent(unknown.chainId)}`);
+  await expect(silenceButton(page).first()).toBeEnabled();
   await expect(page.getByTestId("role-note")).toHaveCount(0);
 
   await page.goto("/routing");
