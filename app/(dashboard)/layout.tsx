@@ -1,9 +1,11 @@
 import { notFound } from "next/navigation";
 import type { ReactNode } from "react";
+import { CurrentUserProvider } from "@/components/auth/CurrentUser";
 import { AppHeader } from "@/components/layout/AppHeader";
 import { DeliveryBanner } from "@/components/layout/DeliveryBanner";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { DatabaseUnavailable } from "@/components/ui/DatabaseUnavailable";
+import { roleAtLeast, ZRole } from "@/lib/auth/roles";
 import { deliveryNotice } from "@/lib/routing/undelivered";
 import { currentRouting } from "@/lib/server/routing/routing-config";
 import {
@@ -25,11 +27,15 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   if (missing === true) notFound();
   // The config in force (cached while it stays the newest version): one indexed lookup a page.
   const notice = deliveryNotice((await currentRouting()).config);
+  // What the page offers follows the role read on this request; a row edited to an unknown role reads as a viewer.
+  const current = { username: user.username, role: ZRole.catch("viewer").parse(user.role) };
   return (
     <QueryProvider>
-      <AppHeader username={user.username} />
-      <DeliveryBanner notice={notice} />
-      <main id="main">{children}</main>
+      <CurrentUserProvider user={current}>
+        <AppHeader user={current} />
+        <DeliveryBanner notice={notice} canAddTarget={roleAtLeast(current.role, "admin")} />
+        <main id="main">{children}</main>
+      </CurrentUserProvider>
     </QueryProvider>
   );
 }

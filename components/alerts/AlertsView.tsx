@@ -5,6 +5,8 @@ import { useState } from "react";
 import { STATES } from "@/lib/contract/states";
 import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
 import { SEVERITIES } from "@/lib/routing/types";
+import { useRoleAllows } from "../auth/CurrentUser";
+import { RoleNote, roleReason } from "../auth/RoleGate";
 import { StateBadge } from "../state/StateBadge";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
 import { Time } from "../ui/Time";
@@ -34,6 +36,7 @@ function GroupLabels({ labels }: { labels: Record<string, string> }) {
 }
 
 function AlertRow({ alert, onSilence }: { alert: WorkspaceAlertView; onSilence: () => void }) {
+  const mayRespond = useRoleAllows("responder");
   return (
     <tr data-testid="alert-row" data-chain={alert.chainId} data-delivery={alert.delivery}>
       <td className={styles.wrap}>
@@ -56,7 +59,13 @@ function AlertRow({ alert, onSilence }: { alert: WorkspaceAlertView; onSilence: 
       </td>
       <td>
         {alert.status === "firing" && alert.delivery !== "silenced" && (
-          <button type="button" className="button small" onClick={onSilence}>
+          <button
+            type="button"
+            className="button small"
+            onClick={onSilence}
+            disabled={!mayRespond}
+            title={mayRespond ? undefined : roleReason("responder", "silence alerts")}
+          >
             Silence…
           </button>
         )}
@@ -124,6 +133,7 @@ export function AlertsView() {
           <p>Firing and recently resolved alerts, grouped as the routing config sends them.</p>
         </div>
       </div>
+      <RoleNote needs="responder" doing="silence alerts" />
       <nav aria-label="Alert status" className={styles.tabs}>
         {[...STATUS_TABS, ...(filters.chain ? [["any", "All of this chain"] as const] : [])].map(
           ([value, label]) => (

@@ -2,6 +2,8 @@
 
 import { useState } from "react";
 import type { CreatedKey } from "@/lib/dashboard/api-types";
+import { useRoleAllows } from "../auth/CurrentUser";
+import { RoleNote } from "../auth/RoleGate";
 import { CreateKeyForm } from "./CreateKeyForm";
 import { KeyTable } from "./KeyTable";
 import { NewKeyNotice } from "./NewKeyNotice";
@@ -9,6 +11,8 @@ import { NewKeyNotice } from "./NewKeyNotice";
 /** Settings → Ingestion keys: create (the key is shown once), list, revoke. */
 export function KeysView() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
+  // The key API answers admins only: a lower role sees why, not a 403 from a list it may not read.
+  const isAdmin = useRoleAllows("admin");
   return (
     <div className="stack">
       <div className="page-head">
@@ -21,9 +25,10 @@ export function KeysView() {
           </p>
         </div>
       </div>
-      {created && <NewKeyNotice created={created} onDismiss={() => setCreated(null)} />}
-      <CreateKeyForm onCreated={setCreated} />
-      <KeyTable />
+      <RoleNote needs="admin" doing="create, list and revoke ingestion keys" />
+      {isAdmin && created && <NewKeyNotice created={created} onDismiss={() => setCreated(null)} />}
+      {isAdmin && <CreateKeyForm onCreated={setCreated} />}
+      {isAdmin && <KeyTable />}
     </div>
   );
 }

@@ -8,7 +8,7 @@ const ADD_TARGET = "/routing#channels";
  * Shown on every dashboard page while alerts can reach a channel without a target: those alerts are stored and
  * listed, but nobody is told. Hidden once every channel the route tree names has a target.
  */
-export function DeliveryBanner({ notice }: { notice: DeliveryNotice }) {
+export function DeliveryBanner({ notice, canAddTarget }: { notice: DeliveryNotice; canAddTarget: boolean }) {
   if (notice.kind === "delivered") return null;
   return (
     <div className={styles.banner} role="status" data-testid="delivery-banner" data-kind={notice.kind}>
@@ -31,7 +31,7 @@ export function DeliveryBanner({ notice }: { notice: DeliveryNotice }) {
             {notice.channels.length === 1 ? "has" : "have"} no target.{" "}
           </>
         )}
-        <Link href={ADD_TARGET}>Add a target</Link>
+        {canAddTarget ? <Link href={ADD_TARGET}>Add a target</Link> : "An admin can add one."}
       </p>
     </div>
   );

@@ -2,9 +2,13 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import type { Role } from "@/lib/auth/roles";
+import { useCurrentUser } from "../auth/CurrentUser";
+import { roleAtLeast } from "@/lib/auth/roles";
 import styles from "./AppHeader.module.css";
 
-const sections = [
+/** `needs`: the least role that sees the entry (the page itself tells a lower role what it may not do). */
+const sections: { href: string; label: string; needs?: Role }[] = [
   { href: "/", label: "Overview" },
   { href: "/chains", label: "Chains" },
   { href: "/problems", label: "Problems" },
@@ -13,7 +17,7 @@ const sections = [
   { href: "/alerts", label: "Alerts" },
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
-  { href: "/settings/keys", label: "Settings" },
+  { href: "/settings/keys", label: "Settings", needs: "admin" },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {
@@ -25,17 +29,20 @@ function isCurrent(pathname: string, href: string): boolean {
 
 export function MainNav() {
   const pathname = usePathname() ?? "/";
+  const role = useCurrentUser()?.role ?? "viewer";
   return (
     <nav aria-label="Main" className={styles.nav}>
-      {sections.map((section) => (
-        <Link
-          key={section.href}
-          href={section.href}
-          aria-current={isCurrent(pathname, section.href) ? "page" : undefined}
-        >
-          {section.label}
-        </Link>
-      ))}
+      {sections
+        .filter((section) => !section.needs || roleAtLeast(role, section.needs))
+        .map((section) => (
+          <Link
+            key={section.href}
+            href={section.href}
+            aria-current={isCurrent(pathname, section.href) ? "page" : undefined}
+          >
+            {section.label}
+          </Link>
+        ))}
     </nav>
   );
 }

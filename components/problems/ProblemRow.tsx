@@ -5,6 +5,8 @@ import { formatCount } from "@/lib/dashboard/format";
 import { reasonText } from "@/lib/dashboard/reason-text";
 import type { Problem } from "@/lib/problems/types";
 import { useProblemAction } from "../api/problems";
+import { useRoleAllows } from "../auth/CurrentUser";
+import { roleReason } from "../auth/RoleGate";
 import { StateBadge } from "../state/StateBadge";
 import { ErrorState } from "../ui/StatusViews";
 import { Time } from "../ui/Time";
@@ -23,6 +25,7 @@ export function problemChainsHref(problem: Problem, since: string): string {
 /** One problem: what it is, how much and since when, its trend, and resolve / reopen. */
 export function ProblemRow({ problem, since }: { problem: Problem; since: string }) {
   const action = useProblemAction();
+  const mayRespond = useRoleAllows("responder");
   const title = problem.reason ? reasonText(problem.reason).title : "No reason given";
   const resolved = problem.status === "resolved";
   return (
@@ -84,7 +87,8 @@ export function ProblemRow({ problem, since }: { problem: Problem; since: string
         <button
           type="button"
           className="button small"
-          disabled={action.isPending}
+          disabled={action.isPending || !mayRespond}
+          title={mayRespond ? undefined : roleReason("responder", "resolve and reopen problems")}
           onClick={() => action.mutate({ key: problem.key, action: resolved ? "reopen" : "resolve" })}
         >
           {resolved ? "Reopen" : "Resolve"}

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { RoleNote } from "../auth/RoleGate";
 import { PROBLEM_STATUSES, PROBLEM_WINDOWS, type ProblemSort } from "@/lib/problems/types";
 import { DEFAULT_PROBLEM_WINDOW, PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
 import { useProblems } from "../api/problems";
@@ -42,6 +43,7 @@ export function ProblemsView() {
         <div>
           <h1>Problems</h1>
           <p>Chains that need a person, grouped by server, tool, state and the reason that decided it.</p>
+          <RoleNote needs="responder" doing="resolve and reopen problems" />
         </div>
         <nav aria-label="Time window" className={styles.segmented}>
           {PROBLEM_WINDOWS.map((value) => (

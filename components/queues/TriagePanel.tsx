@@ -8,6 +8,7 @@ import { reasonText } from "@/lib/dashboard/reason-text";
 import { STATE_META } from "@/lib/dashboard/state-meta";
 import { reconcileResultKey } from "../api/mutations";
 import { useChain, useChainTriage } from "../api/queries";
+import { RoleFieldset } from "../auth/RoleGate";
 import { chainHref } from "../chains/ChainTable";
 import { StateWithShadow } from "../state/StateBadge";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
@@ -111,8 +112,10 @@ function SelectedItem({
         </p>
       )}
       {result && <ReconcileOutcome result={result} />}
-      <TriageActions key={item.owner ?? ""} queue={queue} chainId={chainId} item={item} />
-      {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
+      <RoleFieldset needs="responder" doing="triage and reconcile items">
+        <TriageActions key={item.owner ?? ""} queue={queue} chainId={chainId} item={item} />
+        {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
+      </RoleFieldset>
       <AuditTrail events={triage.data?.events} loading={triage.isPending} />
     </aside>
   );

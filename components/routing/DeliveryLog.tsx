@@ -6,6 +6,8 @@ import { useDeliveryPage } from "../alerts/alerts-queries";
 import { Time } from "../ui/Time";
 import { useUrlState } from "../ui/use-url-state";
 import { FormError } from "./FormError";
+import { useRoleAllows } from "../auth/CurrentUser";
+import { roleReason } from "../auth/RoleGate";
 import { useRetryDelivery } from "./routing-queries";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
 import styles from "./Routing.module.css";
@@ -97,6 +99,7 @@ export function DeliveryLog() {
   const [open, setOpen] = useState<string | null>(null);
   const log = useDeliveryPage({ status, chain, before });
   const retry = useRetryDelivery();
+  const mayRetry = useRoleAllows("responder");
   const rows = log.data?.deliveries ?? [];
   const nextCursor = log.data?.nextCursor ?? null;
   return (
@@ -190,7 +193,8 @@ export function DeliveryLog() {
                         <button
                           type="button"
                           className="button small primary"
-                          disabled={retry.isPending}
+                          disabled={retry.isPending || !mayRetry}
+                          title={mayRetry ? undefined : roleReason("responder", "retry deliveries")}
                           onClick={() => retry.mutate(d.id)}
                         >
                           Retry

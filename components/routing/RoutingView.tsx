@@ -11,6 +11,7 @@ import {
   routeLabel,
   subrouteLabels,
 } from "@/lib/routing/route-edit";
+import { RoleFieldset } from "../auth/RoleGate";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { AddRouteForm } from "./AddRouteForm";
 import { ChannelsPanel } from "./ChannelsPanel";
@@ -152,37 +153,45 @@ export function RoutingView() {
         title="Route tree"
         intro="Routes are tried in order; the first match wins unless it continues."
       >
-        <RouteTree
-          root={config.route}
-          busy={busy}
-          channels={config.channels.map((c) => c.name)}
-          actions={routeActions}
-        />
-        <AddRouteForm config={config} onAdd={addRoute} busy={busy} />
+        <RoleFieldset needs="admin" doing="change the routing config">
+          <RouteTree
+            root={config.route}
+            busy={busy}
+            channels={config.channels.map((c) => c.name)}
+            actions={routeActions}
+          />
+          <AddRouteForm config={config} onAdd={addRoute} busy={busy} />
+        </RoleFieldset>
       </Section>
       <Section
         id="channels"
         title="Channels and targets"
         intro="Secrets are masked; they are kept when you save."
       >
-        <ChannelsPanel
-          channels={config.channels}
-          busy={busy}
-          error={channelError}
-          onAddTarget={addTarget}
-          onAddChannel={addChannel}
-          onRemoveTarget={(channel, index) =>
-            channelEdit(`remove a target of ${channel}`, (draft) => {
-              draft.channels.find((c) => c.name === channel)?.targets.splice(index, 1);
-            }).catch(() => undefined)
-          }
-        />
+        <RoleFieldset needs="admin" doing="change channels and send test notifications">
+          <ChannelsPanel
+            channels={config.channels}
+            busy={busy}
+            error={channelError}
+            onAddTarget={addTarget}
+            onAddChannel={addChannel}
+            onRemoveTarget={(channel, index) =>
+              channelEdit(`remove a target of ${channel}`, (draft) => {
+                draft.channels.find((c) => c.name === channel)?.targets.splice(index, 1);
+              }).catch(() => undefined)
+            }
+          />
+        </RoleFieldset>
       </Section>
       <Section id="silences" title="Silences">
-        <SilencesPanel />
+        <RoleFieldset needs="responder" doing="create and expire silences">
+          <SilencesPanel />
+        </RoleFieldset>
       </Section>
       <Section id="inhibition" title="Inhibition rules">
-        <InhibitRules rules={config.inhibitRules} actions={inhibitActions} busy={busy} />
+        <RoleFieldset needs="admin" doing="change the inhibition rules">
+          <InhibitRules rules={config.inhibitRules} actions={inhibitActions} busy={busy} />
+        </RoleFieldset>
       </Section>
       <Section id="route-test" title="Route test" intro="Which channels would this chain reach, and why?">
         <RouteTestPanel />
@@ -202,7 +211,9 @@ export function RoutingView() {
         <VersionsPanel current={current.data} />
       </Section>
       <Section id="json" title="Import / export">
-        <ConfigJsonPanel current={current.data} />
+        <RoleFieldset needs="admin" doing="apply a config (the download is open to all)">
+          <ConfigJsonPanel current={current.data} />
+        </RoleFieldset>
       </Section>
     </div>
   );

@@ -7,6 +7,8 @@ import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { Time } from "../ui/Time";
 import { ConfirmDialog } from "./ConfirmDialog";
 import { FormError } from "./FormError";
+import { useRoleAllows } from "../auth/CurrentUser";
+import { roleReason } from "../auth/RoleGate";
 import { useConfigVersion, useConfigVersions, useRestoreVersion } from "./routing-queries";
 import { VersionDiff } from "./VersionDiff";
 import styles from "./Routing.module.css";
@@ -27,6 +29,7 @@ function VersionDetail({
   onRestore: () => void;
 }) {
   const uid = useId();
+  const mayRestore = useRoleAllows("admin");
   const isCurrent = version === current.version;
   const choices = others.filter((v) => v.version !== version && v.version !== current.version);
   const [compareWith, setCompareWith] = useState<string>(
@@ -52,7 +55,13 @@ function VersionDetail({
           {isCurrent ? " (current)" : ""}
         </h3>
         {!isCurrent && (
-          <button type="button" className="button small" onClick={onRestore}>
+          <button
+            type="button"
+            className="button small"
+            onClick={onRestore}
+            disabled={!mayRestore}
+            title={mayRestore ? undefined : roleReason("admin", "restore a version")}
+          >
             Restore version {version}
           </button>
         )}
