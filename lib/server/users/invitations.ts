@@ -97,12 +97,16 @@ const GONE: Record<Exclude<InviteStatus, "pending">, string> = {
   revoked: "this invitation was revoked; ask an admin for a new one",
 };
 
-/** The invitation of a token, pending; else 404 `invite_not_found` or 410 `invite_used|expired|revoked`. */
-async function pendingInvite(token: string): Promise<InviteRow> {
+/**
+ * The invitation of a token, pending; else 404 `invite_not_found` or 410 `invite_used|expired|revoked`. Accepting a
+ * used link is 409 `invite_used`: the link was consumed by someone, as in a race for it.
+ */
+async function pendingInvite(token: string, usedStatus = 410): Promise<InviteRow> {
   const invite = TOKEN_PATTERN.test(token) ? await findInviteByTokenHash(hashToken(token)) : null;
   if (!invite) throw new ApiError(404, "invite_not_found", "no such invitation");
   const status = inviteStatus(invite);
-  if (status !== "pending") throw new ApiError(410, `invite_${status}`, GONE[status]);
+  if (status !== "pending")
+    throw new ApiError(status === "used" ? usedStatus : 410, `invite_${status}`, GONE[status]);
   return invite;
 }
 
@@ -121,7 +125,7 @@ export async function acceptInvitation(
   body: z.infer<typeof ZAcceptInviteBody>,
   request: Request,
 ): Promise<{ token: string; user: SessionUser }> {
-  await pendingInvite(token);
+  await pendingInvite(token, 409);
   const passwordHash = await hashPassword(body.password);
   const user = await inTransaction(async (tx) => {
     const invite = await claimPendingInvite(tx, hashToken(token));
