@@ -14,6 +14,7 @@ const sections = [
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
   { href: "/settings/keys", label: "Settings" },
+  { href: "/account", label: "Account" },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {
