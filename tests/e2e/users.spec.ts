@@ -1,8 +1,12 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Browser, type Page, test } from "@playwright/test";
 import { signIn, snap } from "./support/dashboard";
 
 // Issue 23, users: an admin invites, the invited person joins through the link in another browser, the admin
 // changes their role and their next page shows it; one's own password and sessions on /account.
+test.describe.configure({ timeout: 180_000 });
+// Six engineers share this machine: pages may take a while to load their data.
+const expect = baseExpect.configure({ timeout: 20_000 });
+
 const unique = (prefix: string) =>
   `${prefix}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 
