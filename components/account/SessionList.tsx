@@ -52,9 +52,11 @@ export function SessionList() {
             </tr>
           </thead>
           <tbody>
-            {sessions.data.sessions.map((session) => (
-              <SessionRow key={session.id} session={session} />
-            ))}
+            {[...sessions.data.sessions]
+              .sort((a, b) => Number(b.current) - Number(a.current))
+              .map((session) => (
+                <SessionRow key={session.id} session={session} />
+              ))}
           </tbody>
         </table>
       </div>

@@ -87,7 +87,7 @@ function NewInviteNotice({ created, onDismiss }: { created: CreatedInvite; onDis
         Invite link for a {ROLE_LABELS[created.invite.role].toLowerCase()}: copy it now
       </h2>
       <p>
-        It is shown only this once and works until <Time iso={created.invite.expiresAt} />. Send it privately.
+        It is shown only this once and expires <Time iso={created.invite.expiresAt} />. Send it privately.
       </p>
       <div className={styles.linkRow}>
         <code className={styles.link} data-testid="invite-link">

@@ -60,8 +60,8 @@ export function JoinForm({ token, role, expiresAt }: { token: string; role: Role
       title="Join the team"
       intro={
         <>
-          You are invited as a <strong>{ROLE_LABELS[role].toLowerCase()}</strong>. The link works once, until{" "}
-          <Time iso={expiresAt} />.
+          You are invited as a <strong>{ROLE_LABELS[role].toLowerCase()}</strong>. The link works once and
+          expires <Time iso={expiresAt} />.
         </>
       }
     >

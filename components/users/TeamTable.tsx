@@ -97,9 +97,10 @@ function TeamRow({ user, isSelf }: { user: TeamMember; isSelf: boolean }) {
               type="button"
               className={`button small${user.disabled ? "" : " danger"}`}
               disabled={update.isPending}
+              aria-label={`${user.disabled ? "Enable" : "Disable"} ${user.username}`}
               onClick={() => update.mutate({ id: user.id, change: { disabled: !user.disabled } })}
             >
-              {user.disabled ? `Enable ${user.username}` : `Disable ${user.username}`}
+              {user.disabled ? "Enable" : "Disable"}
             </button>
           )}
         </span>
