@@ -86,6 +86,7 @@ describe("PATCH /api/v1/users/{id}", () => {
     [{ disabled: "yes" }, 422, "invalid_body", "$.disabled"],
     [{ displayName: "x".repeat(129) }, 422, "invalid_body", "$.displayName"],
     [{ password: "reset" }, 422, "invalid_body", "$"],
+    [{ displayName: "a\u0000b" }, 422, "invalid_body", "$.displayName"],
   ])("%j → %i %s at %s", async (body, status, code, path) => {
     const user = await createTeamUser(db.url, `bad-${Math.random().toString(36).slice(2, 8)}`, "viewer");
     expect(await errorOf(await admin.patch(`/api/v1/users/${user.id}`, body))).toEqual({

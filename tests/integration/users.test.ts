@@ -90,6 +90,7 @@ describe("GET /api/v1/users", () => {
       lastSeenAt: expect.any(String),
     });
     expect(users.map((u) => u.username)).not.toContain("list-disabled");
+    expect(JSON.stringify(users)).not.toMatch(/password|scrypt|token/i);
     const all = (await (await admin.get("/api/v1/users?include=disabled")).json()) as { users: TeamMember[] };
     expect(all.users.find((u) => u.username === "list-disabled")).toMatchObject({
       disabled: true,
