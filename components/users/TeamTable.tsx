@@ -30,7 +30,9 @@ export function TeamTable({ selfUsername }: { selfUsername: string }) {
             <th scope="col" className="hide-narrow">
               Joined
             </th>
-            <th scope="col">Last seen</th>
+            <th scope="col" className="hide-narrow">
+              Last seen
+            </th>
             <th scope="col">Status</th>
           </tr>
         </thead>
@@ -88,7 +90,9 @@ function TeamRow({ user, isSelf }: { user: TeamMember; isSelf: boolean }) {
       <td className="hide-narrow">
         <Time iso={user.createdAt} />
       </td>
-      <td>{user.lastSeenAt ? <Time iso={user.lastSeenAt} /> : <span className="muted">never</span>}</td>
+      <td className="hide-narrow">
+        {user.lastSeenAt ? <Time iso={user.lastSeenAt} /> : <span className="muted">never</span>}
+      </td>
       <td>
         <span className={styles.actions}>
           {user.disabled ? "disabled" : "active"}
