@@ -42,11 +42,13 @@ describe("PATCH /api/v1/users/{id}", () => {
     const response = await admin.patch(`/api/v1/users/${demoted.id}`, {
       role: "viewer",
       displayName: "Former Admin",
+      lastSeenAt: expect.any(String),
     });
     expect(response.status).toBe(200);
     expect(((await response.json()) as { user: TeamMember }).user).toMatchObject({
       role: "viewer",
       displayName: "Former Admin",
+      lastSeenAt: expect.any(String),
     });
     expect(await errorOf(await api.get("/api/v1/keys"))).toMatchObject({
       status: 403,

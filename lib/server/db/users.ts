@@ -79,7 +79,7 @@ export type TeamMemberRow = {
 };
 
 /** The team, oldest first, with each user's latest session activity. */
-export async function listTeamMembers(filter: { role?: string; includeDisabled: boolean }) {
+export async function listTeamMembers(filter: { role?: string; includeDisabled: boolean; id?: string }) {
   return getPrisma().$queryRaw<TeamMemberRow[]>`
     select u.id::text as id, u.username, u.display_name as "displayName", u.role,
            u.disabled_at as "disabledAt", u.created_at as "createdAt",
@@ -87,6 +87,7 @@ export async function listTeamMembers(filter: { role?: string; includeDisabled: 
     from users u
     where (${filter.role ?? null}::text is null or u.role = ${filter.role ?? null}::text)
       and (${filter.includeDisabled} or u.disabled_at is null)
+      and (${filter.id ?? null}::uuid is null or u.id = ${filter.id ?? null}::uuid)
     order by u.created_at, u.username`;
 }
 

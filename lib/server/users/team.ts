@@ -50,7 +50,7 @@ export async function updateTeamMember(
       { path: "$.disabled", code: "cannot_disable_self", message: "ask another admin to do it" },
     ]);
   }
-  return inTransaction(async (tx) => {
+  const sessionsEnded = await inTransaction(async (tx) => {
     await lockAdminChanges(tx);
     const before = await findUserForUpdate(tx, id);
     if (!before) throw notFound("user");
@@ -90,14 +90,14 @@ export async function updateTeamMember(
         before: { username: before.username, role: before.role },
         after: { username: after.username, role },
       });
-    let sessionsEnded = 0;
+    let ended = 0;
     if (before.disabledAt === null && disabledAt !== null) {
-      sessionsEnded = await deleteSessionsOfUser(tx, id, null);
+      ended = await deleteSessionsOfUser(tx, id, null);
       await appendAuditEvent(tx, {
         ...audit,
         action: "user.disable",
         before: { username: before.username, disabled: false },
-        after: { username: after.username, disabled: true, sessionsEnded },
+        after: { username: after.username, disabled: true, sessionsEnded: ended },
       });
     }
     if (before.disabledAt !== null && disabledAt === null)
@@ -114,9 +114,9 @@ export async function updateTeamMember(
         before: { username: before.username, displayName: before.displayName },
         after: { username: after.username, displayName: after.displayName },
       });
-    return {
-      user: toTeamMember({ ...after, lastSeenAt: null }),
-      sessionsEnded,
-    };
+    return ended;
   });
+  const [row] = await listTeamMembers({ includeDisabled: true, id });
+  if (!row) throw notFound("user");
+  return { user: toTeamMember(row), sessionsEnded };
 }
