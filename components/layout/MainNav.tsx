@@ -18,6 +18,7 @@ const sections: { href: string; label: string; needs?: Role }[] = [
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
   { href: "/settings/keys", label: "Settings", needs: "admin" },
+  { href: "/account", label: "Account" },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {

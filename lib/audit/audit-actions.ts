@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "triage.resolve",
   "triage.reopen",
   "chain.reconcile",
+  "user.profile_change",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -8,6 +8,7 @@ import {
   findUserByName,
   insertUserSession,
   type NewSession,
+  touchUserSession,
   upsertUser,
 } from "../db/users";
 import { dummyPasswordHash, hashPassword, verifyPassword } from "./password";
@@ -15,6 +16,7 @@ import { signInThrottleSettings } from "./throttle-settings";
 
 export const SESSION_COOKIE = "receipt_session";
 const SESSION_DAYS = 7;
+const LAST_SEEN_PRECISION_MS = 60_000;
 
 export type SessionUser = { id: string; username: string; role: string; sessionId: string };
 
@@ -92,6 +94,9 @@ export async function signOut(token: string): Promise<void> {
 export async function userForToken(token: string | null): Promise<SessionUser | null> {
   if (!token) return null;
   const session = await findLiveSession(hashToken(token));
+  // The sessions list shows when each was last used; a minute's precision is enough and keeps reads write-free.
+  if (session && Date.now() - session.lastSeenAt.getTime() > LAST_SEEN_PRECISION_MS)
+    await touchUserSession(session.id);
   return session ? { ...session.user, sessionId: session.id } : null;
 }
 

@@ -49,6 +49,7 @@ export async function findLiveSession(tokenHash: string, now = new Date()) {
       id: true,
       tokenHash: true,
       expiresAt: true,
+      lastSeenAt: true,
       user: { select: { id: true, username: true, role: true } },
     },
   });
@@ -57,3 +58,118 @@ export async function findLiveSession(tokenHash: string, now = new Date()) {
 export async function deleteUserSession(tokenHash: string) {
   await getPrisma().userSession.deleteMany({ where: { tokenHash } });
 }
+
+type Tx = Parameters<Parameters<ReturnType<typeof getPrisma>["$transaction"]>[0]>[0];
+
+/** Refreshes a session's last_seen_at at most once a minute: the WHERE makes a fresh one a no-op. */
+export async function touchUserSession(sessionId: string): Promise<void> {
+  await getPrisma().$executeRaw`
+    update user_sessions set last_seen_at = now()
+    where id = ${sessionId}::uuid and last_seen_at < now() - interval '1 minute'`;
+}
+
+export type TeamMemberRow = {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: string;
+  disabledAt: Date | null;
+  createdAt: Date;
+  lastSeenAt: Date | null;
+};
+
+/** The team, oldest first, with each user's latest session activity. */
+export async function listTeamMembers(filter: { role?: string; includeDisabled: boolean; id?: string }) {
+  return getPrisma().$queryRaw<TeamMemberRow[]>`
+    select u.id::text as id, u.username, u.display_name as "displayName", u.role,
+           u.disabled_at as "disabledAt", u.created_at as "createdAt",
+           (select max(s.last_seen_at) from user_sessions s where s.user_id = u.id) as "lastSeenAt"
+    from users u
+    where (${filter.role ?? null}::text is null or u.role = ${filter.role ?? null}::text)
+      and (${filter.includeDisabled} or u.disabled_at is null)
+      and (${filter.id ?? null}::uuid is null or u.id = ${filter.id ?? null}::uuid)
+    order by u.created_at, u.username`;
+}
+
+export async function findUserById(id: string) {
+  return getPrisma().user.findUnique({ where: { id } });
+}
+
+/**
+ * Serialises every change that could remove the last enabled admin (role changes, disabling): two concurrent
+ * demotions wait for each other, so the second sees the first's result.
+ */
+export async function lockAdminChanges(tx: Tx): Promise<void> {
+  await tx.$queryRaw`select count(pg_advisory_xact_lock(hashtext('receipt.users.admins')))::int as locked`;
+}
+
+export async function countEnabledAdmins(tx: Tx): Promise<number> {
+  return tx.user.count({ where: { role: "admin", disabledAt: null } });
+}
+
+export async function findUserForUpdate(tx: Tx, id: string) {
+  return tx.user.findUnique({ where: { id } });
+}
+
+export async function updateUserAccount(
+  tx: Tx,
+  id: string,
+  change: { role?: string; disabledAt?: Date | null; displayName?: string | null },
+) {
+  return tx.user.update({ where: { id }, data: { ...change, updatedAt: new Date() } });
+}
+
+export async function updateUserPasswordHash(tx: Tx, id: string, passwordHash: string) {
+  await tx.user.update({ where: { id }, data: { passwordHash, updatedAt: new Date() } });
+}
+
+/** Ends every session of a user but `keepSessionId` (none kept when it is null); returns how many ended. */
+export async function deleteSessionsOfUser(tx: Tx, userId: string, keepSessionId: string | null) {
+  const { count } = await tx.userSession.deleteMany({
+    where: { userId, ...(keepSessionId ? { id: { not: keepSessionId } } : {}) },
+  });
+  return count;
+}
+
+/** One of the user's own sessions, deleted; false when no session of theirs has that id. */
+export async function deleteOwnSession(tx: Tx, userId: string, sessionId: string): Promise<boolean> {
+  const { count } = await tx.userSession.deleteMany({ where: { id: sessionId, userId } });
+  return count > 0;
+}
+
+/** The user's live sessions, most recently active first (never the token hash). */
+export async function listSessionsOfUser(userId: string, now = new Date()) {
+  return getPrisma().userSession.findMany({
+    where: { userId, expiresAt: { gt: now } },
+    orderBy: [{ lastSeenAt: "desc" }, { createdAt: "desc" }],
+    select: {
+      id: true,
+      createdAt: true,
+      lastSeenAt: true,
+      method: true,
+      userAgent: true,
+      address: true,
+    },
+  });
+}
+
+/** Thrown by `insertInvitedUser` when the username is already someone's. */
+export class UsernameTakenError extends Error {}
+
+export async function insertInvitedUser(
+  tx: Tx,
+  user: { username: string; passwordHash: string; role: string; displayName: string | null },
+) {
+  try {
+    return await tx.user.create({ data: user });
+  } catch (error) {
+    if ((error as { code?: string }).code === "P2002") throw new UsernameTakenError(user.username);
+    throw error;
+  }
+}
+
+export function inTransaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  return getPrisma().$transaction(work);
+}
+
+export type { Tx as UserTx };
