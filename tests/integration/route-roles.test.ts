@@ -30,7 +30,12 @@ const ROUTES: RouteRow[] = [
     PATCH: pub(404),
     DELETE: pub(404),
   },
+  { route: "/api/auth/invites/[token]", GET: pub(404) },
+  { route: "/api/auth/invites/[token]/accept", POST: pub(422, {}) },
   { route: "/api/auth/me", GET: ["session", 200] },
+  // fetch follows the redirects: with no provider configured both land on /sign-in with an error, for anyone.
+  { route: "/api/auth/oidc/callback", GET: pub(200) },
+  { route: "/api/auth/oidc/start", GET: pub(200) },
   { route: "/api/auth/setup", POST: pub(422, {}) },
   { route: "/api/auth/sign-in", POST: pub(422, {}) },
   // Signing out ends the caller's session: that request is sent last, after every other one was checked.
@@ -45,6 +50,11 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/facets", GET: ["read", 200] },
   { route: "/api/v1/keys", GET: ["manage", 200], POST: ["manage", 422, {}] },
   { route: "/api/v1/keys/[name]", DELETE: ["manage", 404] },
+  { route: "/api/v1/me/password", POST: ["self", 422, {}] },
+  { route: "/api/v1/me/sessions", GET: ["self", 200] },
+  { route: "/api/v1/me/sessions/[id]", DELETE: ["self", 404] },
+  // Ends the caller's other sessions: each caller here has only the one it is using.
+  { route: "/api/v1/me/sessions/revoke-others", POST: ["self", 200] },
   { route: "/api/v1/problems", GET: ["read", 200] },
   { route: "/api/v1/problems/[key]/reopen", POST: ["respond", 404] },
   { route: "/api/v1/problems/[key]/resolve", POST: ["respond", 404] },
@@ -69,6 +79,10 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/sessions/[sessionId]", GET: ["read", 404] },
   { route: "/api/v1/stats", GET: ["read", 200] },
   { route: "/api/v1/stats/trend", GET: ["read", 200] },
+  { route: "/api/v1/users", GET: ["read", 200] },
+  { route: "/api/v1/users/[id]", PATCH: ["manage", 422, { role: "owner" }] },
+  { route: "/api/v1/users/invites", GET: ["manage", 200], POST: ["manage", 422, {}] },
+  { route: "/api/v1/users/invites/[id]", DELETE: ["manage", 404] },
   { route: "/metrics", GET: ["read", 200] },
   { route: "/v1/traces", POST: ["ingest", 200, {}] },
 ];
@@ -89,6 +103,10 @@ const SEGMENTS: Record<string, string> = {
   "deliveries/[id]": "00000000-0000-4000-8000-000000000000",
   "silences/[id]": "00000000-0000-4000-8000-000000000000",
   "[sessionId]": "no-such-session",
+  "[token]": "no-such-invitation-token",
+  "users/[id]": "00000000-0000-4000-8000-000000000000",
+  "invites/[id]": "00000000-0000-4000-8000-000000000000",
+  "sessions/[id]": "00000000-0000-4000-8000-000000000000",
 };
 
 const CALLERS = ["nobody", "viewer", "responder", "admin", "ingestKey", "readKey", "adminKey"] as const;
