@@ -13,7 +13,7 @@ import { apiFetch } from "./http";
 // Writes from the dashboard. After each, the families of queries the write can change are refetched.
 const chainPath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chainId)}`;
 
-export type TriageInput = { action: TriageAction; queue: QueueName; owner?: string | null; note?: string };
+export type TriageInput = { action: TriageAction; queue: QueueName; assigneeId?: string; note?: string };
 
 export function useTriageAction(chainId: string) {
   const client = useQueryClient();

@@ -127,3 +127,29 @@ export function useSearch(q: string) {
     enabled: q.trim().length > 0,
   });
 }
+
+/** The team the assignee picker offers (responders and admins who are not disabled can be assigned). */
+export type TeamMember = {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: string;
+  disabled: boolean;
+};
+
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: ["assignees"],
+    queryFn: () => apiFetch<{ users: TeamMember[] }>("/api/v1/assignees"),
+    staleTime: 60_000,
+  });
+}
+
+/** The signed-in user (for "Assign to me" and "Assigned to me"). */
+export function useSignedInUser() {
+  return useQuery({
+    queryKey: ["me"],
+    queryFn: () => apiFetch<{ user: { username: string; role: string } }>("/api/auth/me"),
+    staleTime: 60_000,
+  });
+}

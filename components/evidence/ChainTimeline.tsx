@@ -78,6 +78,7 @@ export function ChainTimeline({ detail, triage }: { detail: ChainDetail; triage:
 function describeData(action: string, data: Record<string, unknown> | null): string {
   if (!data) return "";
   if (action === "assign") return data.to ? ` to ${String(data.to)}` : " to nobody";
+  if (action === "unassign") return data.from ? ` (was ${String(data.from)})` : "";
   if (action === "reconcile") {
     const receipt = data.receipt ? ` (receipt ${String(data.receipt)})` : "";
     return `: destination ${String(data.status)}${receipt}; ${String(data.fromState)} → ${String(data.toState)}`;

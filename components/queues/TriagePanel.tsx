@@ -19,7 +19,8 @@ import { TriageActions } from "./TriageActions";
 const UNTOUCHED = (queue: QueueName): TriageItemView => ({
   queue,
   status: "open",
-  owner: null,
+  assignee: null,
+  formerOwner: null,
   acknowledgedAt: null,
   acknowledgedBy: null,
   resolvedAt: null,
@@ -111,7 +112,7 @@ function SelectedItem({
         </p>
       )}
       {result && <ReconcileOutcome result={result} />}
-      <TriageActions key={item.owner ?? ""} queue={queue} chainId={chainId} item={item} />
+      <TriageActions key={item.assignee?.id ?? ""} queue={queue} chainId={chainId} item={item} />
       {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
       <AuditTrail events={triage.data?.events} loading={triage.isPending} />
     </aside>
