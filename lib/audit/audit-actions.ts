@@ -36,6 +36,8 @@ export const AUDIT_ACTIONS = [
   "triage.resolve",
   "triage.reopen",
   "chain.reconcile",
+  "alert.assign",
+  "alert.unassign",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

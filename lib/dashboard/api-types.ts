@@ -303,6 +303,8 @@ export type WorkspaceAlertView = {
   startsAt: string;
   endsAt: string | null;
   resolvedBy: string | null;
+  /** Who owns the alert (the assignee of its chain's item when its state is a queue). */
+  assignee: AssigneeView | null;
   delivery: AlertDeliveryStatus;
   /** The silence muting it now, or the chain of the alert inhibiting it. */
   silencedBy: string | null;

@@ -45,3 +45,22 @@ export async function upsertPasswordlessResponder(username: string) {
     select: { id: true, username: true },
   });
 }
+
+/** Sets (or, with null, clears) a user's own notification target; returns the one it replaced. */
+export async function replaceNotificationTarget(db: Db, userId: string, target: object | null) {
+  const [row] = await db.$queryRaw<{ previous: unknown }[]>`
+    update users u set notification_target = ${target === null ? null : JSON.stringify(target)}::jsonb,
+      updated_at = now()
+    from (select id, notification_target as previous from users where id = ${userId}::uuid for update) old
+    where u.id = old.id
+    returning old.previous`;
+  return row?.previous ?? null;
+}
+
+export async function readNotificationTarget(userId: string): Promise<unknown> {
+  const row = await getPrisma().user.findUnique({
+    where: { id: userId },
+    select: { notificationTarget: true },
+  });
+  return row?.notificationTarget ?? null;
+}
