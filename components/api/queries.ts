@@ -87,7 +87,10 @@ export function useSession(sessionId: string) {
   });
 }
 
-export function useQueue(queue: QueueName, params: { status: string; cursor?: string; limit?: number }) {
+export function useQueue(
+  queue: QueueName,
+  params: { status: string; cursor?: string; limit?: number; assignee?: string },
+) {
   const slug = queue === "false_success" ? "false-success" : "effect-unknown";
   const live = useLiveRefetch();
   return useQuery({
@@ -151,5 +154,15 @@ export function useSignedInUser() {
     queryKey: ["me"],
     queryFn: () => apiFetch<{ user: { username: string; role: string } }>("/api/auth/me"),
     staleTime: 60_000,
+  });
+}
+
+export type NotificationTargetShown = { kind: "webhook" | "slack"; url: string; signed: boolean };
+
+/** The signed-in user's own notification target, masked as the API shows it. */
+export function useNotificationTarget() {
+  return useQuery({
+    queryKey: ["notification-target"],
+    queryFn: () => apiFetch<{ target: NotificationTargetShown | null }>("/api/v1/me/notification-target"),
   });
 }
