@@ -9,6 +9,7 @@ type Entry = { at: string; order: number; key: string; kind: string; body: React
 const ACTION_WORDS: Record<string, string> = {
   acknowledge: "acknowledged",
   assign: "assigned",
+  unassign: "unassigned",
   note: "noted",
   resolve: "resolved",
   reopen: "reopened",

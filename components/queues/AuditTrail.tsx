@@ -7,6 +7,7 @@ import styles from "./Queues.module.css";
 const WORDS: Record<string, string> = {
   acknowledge: "acknowledged",
   assign: "assigned",
+  unassign: "unassigned",
   note: "added a note",
   resolve: "resolved",
   reopen: "reopened",
