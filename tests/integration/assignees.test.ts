@@ -20,6 +20,7 @@ let asAna: ReturnType<typeof dashboardClient>;
 let asBo: ReturnType<typeof dashboardClient>;
 const first = liveCase("assignees-1", "false_success");
 const second = liveCase("assignees-2", "false_success");
+const unknown = liveCase("assignees-3", "effect_unknown");
 const chainPath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chainId)}/triage`;
 
 beforeAll(async () => {
@@ -36,7 +37,7 @@ beforeAll(async () => {
   app = await startApp(db.url);
   asAna = dashboardClient(app.baseUrl, await signInCookie(app.baseUrl, ana.username, ana.password));
   asBo = dashboardClient(app.baseUrl, await signInCookie(app.baseUrl, bo.username, bo.password));
-  expect((await apiClient(app.baseUrl, key).post([first, second])).status).toBe(200);
+  expect((await apiClient(app.baseUrl, key).post([first, second, unknown])).status).toBe(200);
 }, 120_000);
 afterAll(async () => {
   await app?.stop();
@@ -184,5 +185,35 @@ describe("the audit log", () => {
       before: { status: "acknowledged" },
       after: { status: "resolved", resolvedBy: "bo" },
     });
+  });
+
+  it("records a reconciliation with the chain's state before and after, and the settled item", async () => {
+    const reconciled = await asBo.post(`/api/v1/chains/${encodeURIComponent(unknown.chainId)}/reconcile`, {
+      status: "absent",
+      note: "no row",
+    });
+    expect(reconciled.status).toBe(200);
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    const { rows } = await client.query(
+      "select actor, actor_user_id::text, action, target_type, before, after from audit_events where target_id = $1",
+      [unknown.chainId],
+    );
+    await client.end();
+    expect(rows).toEqual([
+      {
+        actor: "bo",
+        actor_user_id: bo.id,
+        action: "chain.reconcile",
+        target_type: "chain",
+        before: { state: "effect_unknown", shadowedState: null },
+        after: expect.objectContaining({
+          state: "tool_failed",
+          destination: "absent",
+          note: "no row",
+          item: expect.objectContaining({ queue: "effect_unknown", status: "resolved", resolvedBy: "bo" }),
+        }),
+      },
+    ]);
   });
 });
