@@ -126,6 +126,12 @@ describe("assigned to me", () => {
     expect(mine.entries[0]?.triage.assignee?.username).toBe("ana");
     const bos = await queue(asAna, `assignee=${bo.id}`);
     expect(bos.entries.map((e) => e.chain.chainId)).toEqual([second.chainId]);
+    const open = await asAna.json<QueuePage>("/api/v1/queues/false-success?assignee=me");
+    expect(open.entries.map((e) => e.chain.chainId)).toEqual([first.chainId]);
+    const acknowledged = await asAna.json<QueuePage>(
+      "/api/v1/queues/false-success?assignee=me&status=acknowledged",
+    );
+    expect(acknowledged.entries).toEqual([]);
     const everyone = await queue(asAna, "limit=50");
     expect(everyone.entries.map((e) => e.chain.chainId).sort()).toEqual(
       [first.chainId, second.chainId].sort(),

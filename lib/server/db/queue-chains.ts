@@ -52,28 +52,38 @@ export async function listQueueChains(query: QueueQuery): Promise<{
       t.acknowledged_by, t.resolved_at, t.resolved_by, t.updated_at, u.id::text as assignee_id,
       u.username as assignee_username, u.display_name as assignee_display_name`;
   const assignee = query.assigneeUserId;
-  // An assignee filter needs an item: every branch then starts from the item's join and keeps that user's.
+  // The chains that left the queue with their item resolved: only that user's, with an assignee.
   const assignedTo = assignee ? Prisma.sql`and t.assignee_user_id = ${assignee}::uuid` : Prisma.empty;
   const withAssignee = Prisma.sql`left join users u on u.id = t.assignee_user_id`;
   // Open (or all): the queue's chains by time, each with its item if any — items that are not open are few, so the
   // walk stops within a page. Acknowledged or resolved: only chains with such an item can match, so the read starts
   // from triage_items (by queue and status), never walking the queue's chains in search of them.
-  const inQueue =
-    query.status === "open" || query.status === "all"
+  // With an assignee, every row has an item: the read starts from that user's items (by assignee), whatever the
+  // status, instead of walking the queue's chains in search of them.
+  const inQueue = assignee
+    ? Prisma.sql`select ${columns}, true as in_queue
+        from triage_items t
+        join chains c on c.chain_id = t.chain_id
+        ${withAssignee}
+        where t.assignee_user_id = ${assignee}::uuid and t.queue = ${query.queue}
+          and (${query.status}::text = 'all' or t.status = ${query.status})
+          and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          ${afterCursor}`
+    : query.status === "open" || query.status === "all"
       ? Prisma.sql`select ${columns}, true as in_queue
         from chains c
         left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
         ${withAssignee}
         where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
           and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
-          ${assignedTo} ${afterCursor}`
+          ${afterCursor}`
       : Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
         join chains c on c.chain_id = t.chain_id
         ${withAssignee}
         where t.queue = ${query.queue} and t.status = ${query.status}
           and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
-          ${assignedTo} ${afterCursor}`;
+          ${afterCursor}`;
   const rows = await getPrisma().$queryRaw<QueueRow[]>`
     (${inQueue}
     order by c.observed_at ${direction}, c.chain_id ${direction}
