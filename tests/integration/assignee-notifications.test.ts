@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AlertGroupsAnswer } from "@/lib/dashboard/api-types";
+import type { AlertGroupsAnswer, ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { dashboardClient } from "@/tests/support/dashboard-session";
@@ -197,6 +197,22 @@ describe("assigning alerts on the alerts page", () => {
       expect(await response.json()).toMatchObject({ error: { code, issues: [{ path: "$.assigneeId" }] } });
     }
     expect((await assignAlert("0123456789abcdef", { action: "unassign" })).status).toBe(404);
+  });
+
+  it("assigning a queue state's alert assigns the chain's item too, creating it if nobody triaged it yet", async () => {
+    const fresh = seedRecord("false_success", "assignee-fresh");
+    expect((await apiClient(app.baseUrl, key).post([fresh])).status).toBe(200);
+    const fingerprint = await fingerprintOf(fresh.chainId);
+    expect((await assignAlert(fingerprint, { action: "assign", assigneeId: bo.id })).status).toBe(200);
+    const trail = await asAna.json<ChainTriage>(triage(fresh.chainId));
+    expect(trail.items).toMatchObject([
+      { queue: "false_success", status: "open", assignee: { username: "bo" } },
+    ]);
+    expect(trail.events).toMatchObject([
+      { action: "assign", actor: "ana", data: { to: "bo", via: "alert" } },
+    ]);
+    const bos = await asBo.json<QueuePage>("/api/v1/queues/false-success?assignee=me");
+    expect(bos.entries.map((e) => e.chain.chainId)).toEqual([fresh.chainId]);
   });
 
   it("assigns an alert; assignee=me on the alert groups lists it for its assignee only", async () => {

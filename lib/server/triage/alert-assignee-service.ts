@@ -46,6 +46,7 @@ export async function assignAlert(
       select: {
         chainId: true,
         state: true,
+        status: true,
         assignee: { select: { id: true, username: true, displayName: true } },
       },
     });
@@ -66,7 +67,14 @@ export async function assignAlert(
         where: { chainId: alert.chainId, queue: alert.state },
         data: { assigneeUserId: next?.id ?? null, updatedAt: new Date() },
       });
-      if (item.count > 0) {
+      // A firing alert's chain is in the queue: its first triage action may be this assignment.
+      const created =
+        item.count === 0 && alert.status === "firing" && next
+          ? await tx.triageItem.create({
+              data: { chainId: alert.chainId, queue: alert.state, assigneeUserId: next.id },
+            })
+          : null;
+      if (item.count > 0 || created) {
         await insertTriageEvent(tx, {
           chainId: alert.chainId,
           queue: alert.state,
