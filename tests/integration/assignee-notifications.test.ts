@@ -225,7 +225,8 @@ describe("assigning alerts on the alerts page", () => {
       [failed.chainId, "ana"],
     ]);
     const bos = (await groups(asBo, "assignee=me")).groups.flatMap((g) => g.alerts);
-    expect(bos.map((a) => a.assignee?.username)).not.toContain("ana");
+    expect(bos.length).toBeGreaterThan(0);
+    expect(new Set(bos.map((a) => a.assignee?.username))).toEqual(new Set(["bo"]));
     const withKey = await apiClient(app.baseUrl, key).get("/api/v1/routing/alerts/groups?assignee=me");
     expect(withKey.status).toBe(422);
     expect(await withKey.json()).toMatchObject({ error: { issues: [{ path: "$.query.assignee" }] } });
