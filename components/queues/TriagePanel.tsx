@@ -112,7 +112,7 @@ function SelectedItem({
         </p>
       )}
       {result && <ReconcileOutcome result={result} />}
-      <TriageActions key={item.assignee?.id ?? ""} queue={queue} chainId={chainId} item={item} />
+      <TriageActions key={chainId} queue={queue} chainId={chainId} item={item} />
       {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
       <AuditTrail events={triage.data?.events} loading={triage.isPending} />
     </aside>

@@ -57,7 +57,7 @@ test("acknowledge, assign, note and resolve a false-success item; the audit trai
   await panel.getByRole("button", { name: "Acknowledge" }).click();
   await expect(panel.getByTestId("triage-status")).toContainText("acknowledged by admin");
   await panel.getByRole("button", { name: "Assign to me" }).click();
-  await expect(panel.getByTestId("triage-status")).toContainText("admin");
+  await expect(panel.getByTestId("audit-trail")).toContainText("admin assigned to admin");
   await panel.getByLabel("Note").fill("draft row missing in reports DB");
   await panel.getByRole("button", { name: "Add note" }).click();
   await expect(panel.getByTestId("audit-trail")).toContainText("draft row missing in reports DB");
