@@ -13,6 +13,10 @@ import { Time } from "../ui/Time";
 import { useUrlState } from "../ui/use-url-state";
 import { DeliveryStatusBadge } from "./DeliveryStatusBadge";
 import { SilenceDialog } from "./SilenceDialog";
+import { ApiClientError } from "../api/http";
+import { useAssignAlert } from "../api/mutations";
+import { AssignedToMeToggle } from "../team/AssignedToMeToggle";
+import { AssigneeName, AssigneePicker } from "../team/AssigneePicker";
 import { useAlertGroups } from "./alerts-queries";
 import styles from "./Alerts.module.css";
 
@@ -36,41 +40,88 @@ function GroupLabels({ labels }: { labels: Record<string, string> }) {
 }
 
 function AlertRow({ alert, onSilence }: { alert: WorkspaceAlertView; onSilence: () => void }) {
+  const [assigning, setAssigning] = useState(false);
   const mayRespond = useRoleAllows("responder");
   return (
-    <tr data-testid="alert-row" data-chain={alert.chainId} data-delivery={alert.delivery}>
-      <td className={styles.wrap}>
-        <Link href={`/chains/${encodeURIComponent(alert.chainId)}`} className="mono">
-          {alert.chainId}
-        </Link>
-        {alert.labels.server && <div className="muted">{alert.labels.server}</div>}
-      </td>
-      <td>
-        <StateBadge state={alert.state} />
-      </td>
-      <td>{alert.severity}</td>
-      <td>
-        {alert.status === "firing" ? "since " : "resolved "}
-        <Time iso={alert.status === "firing" ? alert.startsAt : alert.endsAt} />
-      </td>
-      <td>{alert.lastNotifiedAt ? <Time iso={alert.lastNotifiedAt} /> : <span className="muted">–</span>}</td>
-      <td>
-        <DeliveryStatusBadge alert={alert} />
-      </td>
-      <td>
-        {alert.status === "firing" && alert.delivery !== "silenced" && (
-          <button
-            type="button"
-            className="button small"
-            onClick={onSilence}
-            disabled={!mayRespond}
-            title={mayRespond ? undefined : roleReason("responder", "silence alerts")}
-          >
-            Silence…
-          </button>
-        )}
-      </td>
-    </tr>
+    <>
+      <tr data-testid="alert-row" data-chain={alert.chainId} data-delivery={alert.delivery}>
+        <td className={styles.wrap}>
+          <Link href={`/chains/${encodeURIComponent(alert.chainId)}`} className="mono">
+            {alert.chainId}
+          </Link>
+          {alert.labels.server && <div className="muted">{alert.labels.server}</div>}
+        </td>
+        <td>
+          <StateBadge state={alert.state} />
+        </td>
+        <td>{alert.severity}</td>
+        <td>
+          {alert.status === "firing" ? "since " : "resolved "}
+          <Time iso={alert.status === "firing" ? alert.startsAt : alert.endsAt} />
+        </td>
+        <td>
+          {alert.lastNotifiedAt ? <Time iso={alert.lastNotifiedAt} /> : <span className="muted">–</span>}
+        </td>
+        <td>
+          <DeliveryStatusBadge alert={alert} />
+        </td>
+        <td className={styles.wrap}>
+          <AssigneeName assignee={alert.assignee} />
+        </td>
+        <td>
+          <div className={styles.rowActions}>
+            <button
+              type="button"
+              className="button small"
+              aria-expanded={assigning}
+              onClick={() => setAssigning((open) => !open)}
+              disabled={!mayRespond}
+              title={mayRespond ? undefined : roleReason("responder", "assign alerts")}
+            >
+              Assign…
+            </button>
+            {alert.status === "firing" && alert.delivery !== "silenced" && (
+              <button
+                type="button"
+                className="button small"
+                onClick={onSilence}
+                disabled={!mayRespond}
+                title={mayRespond ? undefined : roleReason("responder", "silence alerts")}
+              >
+                Silence…
+              </button>
+            )}
+          </div>
+        </td>
+      </tr>
+      {assigning && (
+        <tr data-testid="alert-assign-row">
+          <td colSpan={8}>
+            <AlertAssignee alert={alert} />
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function AlertAssignee({ alert }: { alert: WorkspaceAlertView }) {
+  const mutation = useAssignAlert(alert.fingerprint);
+  const error = mutation.error instanceof ApiClientError ? mutation.error : null;
+  return (
+    <div className={styles.assign}>
+      <AssigneePicker
+        assignee={alert.assignee}
+        busy={mutation.isPending}
+        onAssign={(assigneeId) => mutation.mutate({ action: "assign", assigneeId })}
+        onUnassign={() => mutation.mutate({ action: "unassign" })}
+      />
+      {error && (
+        <p className="field-error" role="alert">
+          {error.issues[0]?.message ?? error.message}
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -92,6 +143,7 @@ function Group({ group, onSilence }: { group: AlertGroupView; onSilence: (a: Wor
               <th scope="col">Since</th>
               <th scope="col">Last notified</th>
               <th scope="col">Delivery</th>
+              <th scope="col">Assignee</th>
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -119,6 +171,7 @@ export function AlertsView() {
     receiver: params.get("receiver") ?? "",
     chain: params.get("chain") ?? "",
     q: params.get("q") ?? "",
+    ...(params.get("assignee") === "me" ? { assignee: "me" } : {}),
   };
   const answer = useAlertGroups(filters);
   const [silencing, setSilencing] = useState<WorkspaceAlertView | null>(null);
@@ -183,6 +236,10 @@ export function AlertsView() {
         <button type="submit" className="button small">
           Filter
         </button>
+        <AssignedToMeToggle
+          on={filters.assignee === "me"}
+          onChange={(on) => update({ assignee: on ? "me" : null })}
+        />
         {filters.chain && (
           <span className={styles.chips}>
             <code className={styles.chip}>chain={filters.chain}</code>

@@ -11,6 +11,7 @@ export type AlertGroupsParams = {
   receiver?: string;
   chain?: string;
   q?: string;
+  assignee?: string;
 };
 
 /** Firing (or recently resolved) alerts by receiver and group; refreshes itself, so a silence shows up. */

@@ -13,7 +13,7 @@ import { apiFetch } from "./http";
 // Writes from the dashboard. After each, the families of queries the write can change are refetched.
 const chainPath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chainId)}`;
 
-export type TriageInput = { action: TriageAction; queue: QueueName; owner?: string | null; note?: string };
+export type TriageInput = { action: TriageAction; queue: QueueName; assigneeId?: string; note?: string };
 
 export function useTriageAction(chainId: string) {
   const client = useQueryClient();
@@ -76,5 +76,47 @@ export function useRevokeKey() {
     mutationFn: (name: string) =>
       apiFetch<{ revoked: string }>(`/api/v1/keys/${encodeURIComponent(name)}`, { method: "DELETE" }),
     onSettled: () => client.invalidateQueries({ queryKey: ["keys"] }),
+  });
+}
+
+export type AlertAssigneeInput = { action: "assign"; assigneeId: string } | { action: "unassign" };
+
+/** Assigns an alert on the alerts page (its chain's queue item follows, when its state is a queue). */
+export function useAssignAlert(fingerprint: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AlertAssigneeInput) =>
+      apiFetch<{ fingerprint: string }>(
+        `/api/v1/routing/alerts/${encodeURIComponent(fingerprint)}/assignee`,
+        {
+          method: "POST",
+          body: input,
+        },
+      ),
+    onSettled: () =>
+      Promise.all(
+        ["alert-groups", "queue", "chain-triage"].map((key) => client.invalidateQueries({ queryKey: [key] })),
+      ),
+  });
+}
+
+export type NotificationTargetInput = { kind: "webhook" | "slack"; url: string; secret?: string };
+
+export function useSaveNotificationTarget() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (input: NotificationTargetInput | null) =>
+      apiFetch<{ target: unknown }>("/api/v1/me/notification-target", {
+        method: input ? "PUT" : "DELETE",
+        ...(input ? { body: input } : {}),
+      }),
+    onSettled: () => client.invalidateQueries({ queryKey: ["notification-target"] }),
+  });
+}
+
+export function useTestNotificationTarget() {
+  return useMutation({
+    mutationFn: () =>
+      apiFetch<{ deliveries: string[] }>("/api/v1/me/notification-target/test", { method: "POST" }),
   });
 }

@@ -87,7 +87,10 @@ export function useSession(sessionId: string) {
   });
 }
 
-export function useQueue(queue: QueueName, params: { status: string; cursor?: string; limit?: number }) {
+export function useQueue(
+  queue: QueueName,
+  params: { status: string; cursor?: string; limit?: number; assignee?: string },
+) {
   const slug = queue === "false_success" ? "false-success" : "effect-unknown";
   const live = useLiveRefetch();
   return useQuery({
@@ -125,5 +128,41 @@ export function useSearch(q: string) {
     queryKey: ["search", q],
     queryFn: () => apiFetch<SearchResults>(`/api/v1/search${queryString({ q })}`),
     enabled: q.trim().length > 0,
+  });
+}
+
+/** The team the assignee picker offers (responders and admins who are not disabled can be assigned). */
+export type TeamMember = {
+  id: string;
+  username: string;
+  displayName: string | null;
+  role: string;
+  disabled: boolean;
+};
+
+export function useTeamMembers() {
+  return useQuery({
+    queryKey: ["assignees"],
+    queryFn: () => apiFetch<{ users: TeamMember[] }>("/api/v1/assignees"),
+    staleTime: 60_000,
+  });
+}
+
+/** The signed-in user (for "Assign to me" and "Assigned to me"). */
+export function useSignedInUser() {
+  return useQuery({
+    queryKey: ["me"],
+    queryFn: () => apiFetch<{ user: { username: string; role: string } }>("/api/auth/me"),
+    staleTime: 60_000,
+  });
+}
+
+export type NotificationTargetShown = { kind: "webhook" | "slack"; url: string; signed: boolean };
+
+/** The signed-in user's own notification target, masked as the API shows it. */
+export function useNotificationTarget() {
+  return useQuery({
+    queryKey: ["notification-target"],
+    queryFn: () => apiFetch<{ target: NotificationTargetShown | null }>("/api/v1/me/notification-target"),
   });
 }

@@ -8,6 +8,7 @@ import styles from "../alerts/Alerts.module.css";
 import { useChainTriage } from "../api/queries";
 import { StateBadge } from "../state/StateBadge";
 import { Time } from "../ui/Time";
+import { AssigneeName } from "../team/AssigneePicker";
 
 const QUEUE_HREF: Record<string, string> = {
   effect_unknown: "/queues/effect-unknown",
@@ -23,7 +24,8 @@ function TriageLine({ item, chainId }: { item: TriageItemView; chainId: string }
         {item.queue.replace("_", " ")} queue
       </Link>
       : <strong>{item.status}</strong>
-      {item.owner ? <> · owner {item.owner}</> : <span className="muted"> · no owner</span>}
+      {" · "}
+      <AssigneeName assignee={item.assignee} formerOwner={item.formerOwner} />
       {item.acknowledgedAt && (
         <div className="muted">
           acknowledged by {item.acknowledgedBy ?? "?"} <Time iso={item.acknowledgedAt} />

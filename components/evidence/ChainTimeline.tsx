@@ -9,6 +9,7 @@ type Entry = { at: string; order: number; key: string; kind: string; body: React
 const ACTION_WORDS: Record<string, string> = {
   acknowledge: "acknowledged",
   assign: "assigned",
+  unassign: "unassigned",
   note: "noted",
   resolve: "resolved",
   reopen: "reopened",
@@ -78,6 +79,7 @@ export function ChainTimeline({ detail, triage }: { detail: ChainDetail; triage:
 function describeData(action: string, data: Record<string, unknown> | null): string {
   if (!data) return "";
   if (action === "assign") return data.to ? ` to ${String(data.to)}` : " to nobody";
+  if (action === "unassign") return data.from ? ` (was ${String(data.from)})` : "";
   if (action === "reconcile") {
     const receipt = data.receipt ? ` (receipt ${String(data.receipt)})` : "";
     return `: destination ${String(data.status)}${receipt}; ${String(data.fromState)} → ${String(data.toState)}`;

@@ -7,6 +7,7 @@ import styles from "./Queues.module.css";
 const WORDS: Record<string, string> = {
   acknowledge: "acknowledged",
   assign: "assigned",
+  unassign: "unassigned",
   note: "added a note",
   resolve: "resolved",
   reopen: "reopened",
@@ -16,6 +17,7 @@ const WORDS: Record<string, string> = {
 function detail(event: TriageEventView): string {
   const data = event.data ?? {};
   if (event.action === "assign") return data.to ? ` to ${String(data.to)}` : " to nobody";
+  if (event.action === "unassign") return data.from ? ` (was ${String(data.from)})` : "";
   if (event.action === "reconcile") {
     return `: destination ${String(data.status)}${data.receipt ? ` (${String(data.receipt)})` : ""} → ${String(data.toState)}`;
   }

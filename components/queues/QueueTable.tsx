@@ -7,6 +7,7 @@ import { StateWithShadow } from "../state/StateBadge";
 import { Time } from "../ui/Time";
 import { rowNavigationKeys } from "../ui/use-row-navigation";
 import styles from "./Queues.module.css";
+import { AssigneeName } from "../team/AssigneePicker";
 
 /** The reason that put the chain in this queue: its own, or its shadowed state's. */
 const reasonFor = (chain: ChainSummary, queue: string) =>
@@ -70,7 +71,9 @@ export function QueueTable({
               </td>
               <td>
                 <span className={styles[`triage-${triage.status}`]}>{triage.status}</span>
-                <span className={styles.owner}>{triage.owner ? `owner: ${triage.owner}` : "no owner"}</span>
+                <span className={styles.owner}>
+                  <AssigneeName assignee={triage.assignee} formerOwner={triage.formerOwner} />
+                </span>
               </td>
               <td style={{ whiteSpace: "nowrap" }}>
                 <Time iso={chain.observedAt} />

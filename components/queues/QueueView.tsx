@@ -12,6 +12,7 @@ import { useUrlState } from "../ui/use-url-state";
 import styles from "./Queues.module.css";
 import { QueueTable } from "./QueueTable";
 import { TriagePanel } from "./TriagePanel";
+import { AssignedToMeToggle } from "../team/AssignedToMeToggle";
 
 const INTRO: Record<QueueName, string> = {
   false_success:
@@ -32,7 +33,12 @@ export function QueueView({ queue }: { queue: QueueName }) {
   const { params, update } = useUrlState();
   const status = (params.get("status") ?? "open") as keyof typeof STATUS_LABEL;
   const selected = params.get("chain");
-  const page = useQueue(queue, { status, cursor: params.get("cursor") ?? undefined });
+  const mine = params.get("assignee") === "me";
+  const page = useQueue(queue, {
+    status,
+    cursor: params.get("cursor") ?? undefined,
+    ...(mine ? { assignee: "me" } : {}),
+  });
   const meta = STATE_META[queue];
   const base = queue === "false_success" ? "/queues/false-success" : "/queues/effect-unknown";
 
@@ -49,12 +55,17 @@ export function QueueView({ queue }: { queue: QueueName }) {
       </div>
       <nav aria-label="Triage status" className={styles.tabs}>
         {[...TRIAGE_STATUSES, "all" as const].map((tab) => (
-          <Link key={tab} href={`${base}?status=${tab}`} aria-current={tab === status ? "page" : undefined}>
+          <Link
+            key={tab}
+            href={`${base}?status=${tab}${mine ? "&assignee=me" : ""}`}
+            aria-current={tab === status ? "page" : undefined}
+          >
             {STATUS_LABEL[tab]}
             {page.data && <span className={styles.count}>{countOf(page.data.counts, tab)}</span>}
           </Link>
         ))}
       </nav>
+      <AssignedToMeToggle on={mine} onChange={(on) => update({ assignee: on ? "me" : null })} />
       <div className={styles.split} data-selected={Boolean(selected)}>
         <div>
           {page.isPending ? (
@@ -63,7 +74,10 @@ export function QueueView({ queue }: { queue: QueueName }) {
             <ErrorState error={page.error} what="the queue" onRetry={() => page.refetch()} />
           ) : page.data.entries.length === 0 ? (
             <div className="panel">
-              <EmptyState title={`No ${STATUS_LABEL[status].toLowerCase()} items`} icon="✓">
+              <EmptyState
+                title={`No ${STATUS_LABEL[status].toLowerCase()} items${mine ? " assigned to you" : ""}`}
+                icon="✓"
+              >
                 <p>
                   {status === "open"
                     ? `Nothing in the ${meta.label.toLowerCase()} queue waits for a person.`

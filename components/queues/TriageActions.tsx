@@ -1,13 +1,14 @@
 "use client";
 
-import { type FormEvent, useState } from "react";
+import { useState } from "react";
 import type { QueueName, TriageItemView } from "@/lib/dashboard/api-types";
 import { ApiClientError } from "../api/http";
 import { type TriageInput, useTriageAction } from "../api/mutations";
+import { AssigneeName, AssigneePicker } from "../team/AssigneePicker";
 import { Time } from "../ui/Time";
 import styles from "./Queues.module.css";
 
-/** Acknowledge, assign an owner, note, resolve or reopen. A typed note goes with whichever action is taken. */
+/** Acknowledge, assign a team member, note, resolve or reopen. A typed note goes with whichever action is taken. */
 export function TriageActions({
   queue,
   chainId,
@@ -19,15 +20,11 @@ export function TriageActions({
 }) {
   const mutation = useTriageAction(chainId);
   const [note, setNote] = useState("");
-  const [owner, setOwner] = useState(item.owner ?? "");
 
   function run(input: Omit<TriageInput, "queue">) {
-    const withNote = note.trim() && input.action !== "assign" ? { ...input, note: note.trim() } : input;
+    const quiet = input.action === "assign" || input.action === "unassign";
+    const withNote = note.trim() && !quiet ? { ...input, note: note.trim() } : input;
     mutation.mutate({ ...withNote, queue }, { onSuccess: () => setNote("") });
-  }
-  function assign(event: FormEvent) {
-    event.preventDefault();
-    run({ action: "assign", owner: owner.trim() || null });
   }
   const error = mutation.error instanceof ApiClientError ? mutation.error : null;
 
@@ -49,7 +46,7 @@ export function TriageActions({
           </>
         )}
         {" · "}
-        {item.owner ? `owner ${item.owner}` : "no owner"}
+        <AssigneeName assignee={item.assignee} formerOwner={item.formerOwner} />
       </p>
       <div className={styles.buttons}>
         {item.status === "open" && (
@@ -82,19 +79,12 @@ export function TriageActions({
           </button>
         )}
       </div>
-      <form onSubmit={assign} className={styles.inline}>
-        <label htmlFor={`owner-${chainId}`}>Owner</label>
-        <input
-          id={`owner-${chainId}`}
-          value={owner}
-          onChange={(e) => setOwner(e.target.value)}
-          placeholder="team or person"
-          maxLength={128}
-        />
-        <button type="submit" className="button small" disabled={mutation.isPending}>
-          Assign
-        </button>
-      </form>
+      <AssigneePicker
+        assignee={item.assignee}
+        busy={mutation.isPending}
+        onAssign={(assigneeId) => run({ action: "assign", assigneeId })}
+        onUnassign={() => run({ action: "unassign" })}
+      />
       <div className="field">
         <label htmlFor={`note-${chainId}`}>Note</label>
         <textarea

@@ -20,7 +20,8 @@ import { TriageActions } from "./TriageActions";
 const UNTOUCHED = (queue: QueueName): TriageItemView => ({
   queue,
   status: "open",
-  owner: null,
+  assignee: null,
+  formerOwner: null,
   acknowledgedAt: null,
   acknowledgedBy: null,
   resolvedAt: null,
@@ -113,7 +114,7 @@ function SelectedItem({
       )}
       {result && <ReconcileOutcome result={result} />}
       <RoleFieldset needs="responder" doing="triage and reconcile items">
-        <TriageActions key={item.owner ?? ""} queue={queue} chainId={chainId} item={item} />
+        <TriageActions key={chainId} queue={queue} chainId={chainId} item={item} />
         {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
       </RoleFieldset>
       <AuditTrail events={triage.data?.events} loading={triage.isPending} />

@@ -37,6 +37,8 @@ export const AUDIT_ACTIONS = [
   "triage.reopen",
   "chain.reconcile",
   "user.profile_change",
+  "alert.assign",
+  "alert.unassign",
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

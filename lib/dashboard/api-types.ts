@@ -112,10 +112,15 @@ export type QueueName = (typeof QUEUES)[number];
 export const TRIAGE_STATUSES = ["open", "acknowledged", "resolved"] as const;
 export type TriageStatus = (typeof TRIAGE_STATUSES)[number];
 
+/** A team member as the assignee picker and the triage views show them. */
+export type AssigneeView = { id: string; username: string; displayName: string | null };
+
 export type TriageItemView = {
   queue: QueueName;
   status: TriageStatus;
-  owner: string | null;
+  assignee: AssigneeView | null;
+  /** Free text from before assignees were users that named nobody on the team ("was: x"). */
+  formerOwner: string | null;
   acknowledgedAt: string | null;
   acknowledgedBy: string | null;
   resolvedAt: string | null;
@@ -137,7 +142,7 @@ export type QueuePage = {
   counts: Record<TriageStatus, number>;
 };
 
-export const TRIAGE_ACTIONS = ["acknowledge", "assign", "note", "resolve", "reopen"] as const;
+export const TRIAGE_ACTIONS = ["acknowledge", "assign", "unassign", "note", "resolve", "reopen"] as const;
 export type TriageAction = (typeof TRIAGE_ACTIONS)[number];
 
 export type TriageEventView = {
@@ -298,6 +303,8 @@ export type WorkspaceAlertView = {
   startsAt: string;
   endsAt: string | null;
   resolvedBy: string | null;
+  /** Who owns the alert (the assignee of its chain's item when its state is a queue). */
+  assignee: AssigneeView | null;
   delivery: AlertDeliveryStatus;
   /** The silence muting it now, or the chain of the alert inhibiting it. */
   silencedBy: string | null;

@@ -5,7 +5,12 @@ import { type QueueName, QUEUES, TRIAGE_STATUSES } from "@/lib/dashboard/api-typ
 // Request schemas of the triage endpoints. Strict: an unknown field is an error with its path, not ignored.
 export const ZQueueName = z.enum(QUEUES);
 const ZNote = z.string().trim().min(1, "a note cannot be empty").max(2000, "at most 2000 characters");
-const ZOwner = z.string().trim().min(1, "an owner cannot be empty").max(128, "at most 128 characters");
+/** Assignees are users: free text (a name, markup) is refused here, before anything looks it up. */
+export const ZAssigneeId = z.uuid({ error: "assigneeId must be a user's id (GET /api/v1/users)" });
+/** `me` (the signed-in user) or a user's id, in the `assignee` query parameter of the queues and the alerts. */
+export const ZAssigneeFilter = z.union([z.literal("me"), ZAssigneeId], {
+  error: "assignee must be 'me' or a user's id",
+});
 
 /** The discriminator's own message for a wrong value; a plain one when the body is not an object at all. */
 const unionError = (message: string) => (issue: { code: string }) =>
@@ -15,18 +20,18 @@ export const ZTriageActionBody = z.discriminatedUnion(
   "action",
   [
     z.strictObject({ action: z.literal("acknowledge"), queue: ZQueueName, note: ZNote.optional() }),
-    // owner null unassigns: the item goes back to nobody.
     z.strictObject({
       action: z.literal("assign"),
       queue: ZQueueName,
-      owner: ZOwner.nullable(),
+      assigneeId: ZAssigneeId,
       note: ZNote.optional(),
     }),
+    z.strictObject({ action: z.literal("unassign"), queue: ZQueueName, note: ZNote.optional() }),
     z.strictObject({ action: z.literal("note"), queue: ZQueueName, note: ZNote }),
     z.strictObject({ action: z.literal("resolve"), queue: ZQueueName, note: ZNote.optional() }),
     z.strictObject({ action: z.literal("reopen"), queue: ZQueueName, note: ZNote.optional() }),
   ],
-  { error: unionError("action must be one of acknowledge, assign, note, resolve, reopen") },
+  { error: unionError("action must be one of acknowledge, assign, unassign, note, resolve, reopen") },
 );
 
 export type TriageActionBody = z.infer<typeof ZTriageActionBody>;
@@ -61,5 +66,6 @@ export const ZQueueListQuery = z
     order: z.enum(["desc", "asc"]).default("desc"),
     cursor: ZCursor.optional(),
     limit: z.coerce.number().int().min(1).max(200).default(50),
+    assignee: ZAssigneeFilter.optional(),
   })
   .strict();

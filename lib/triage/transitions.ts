@@ -1,9 +1,9 @@
-import type { TriageStatus } from "@/lib/dashboard/api-types";
+import type { AssigneeView, TriageStatus } from "@/lib/dashboard/api-types";
 import type { TriageActionBody } from "./schemas";
 
 export type TriageItemState = {
   status: TriageStatus;
-  owner: string | null;
+  assignee: AssigneeView | null;
   acknowledgedAt: Date | null;
   acknowledgedBy: string | null;
   resolvedAt: Date | null;
@@ -12,12 +12,17 @@ export type TriageItemState = {
 
 export const UNTOUCHED_ITEM: TriageItemState = {
   status: "open",
-  owner: null,
+  assignee: null,
   acknowledgedAt: null,
   acknowledgedBy: null,
   resolvedAt: null,
   resolvedBy: null,
 };
+
+/** A triage action whose assignee id the service has already checked against the team and turned into a user. */
+export type TriageDecision =
+  | Exclude<TriageActionBody, { action: "assign" }>
+  | { action: "assign"; queue: TriageActionBody["queue"]; assignee: AssigneeView; note?: string };
 
 export type TriageOutcome = {
   next: TriageItemState;
@@ -30,17 +35,18 @@ export type TriageRefusal = { refused: string };
 const conflict = (message: string): TriageRefusal => ({ refused: message });
 
 /**
- * The triage workflow as a pure function (open → acknowledged → resolved, reopen from resolved; owner and notes at
- * any time). Refusing a no-op (acknowledging twice) keeps the audit trail honest: every event changed something.
+ * The triage workflow as a pure function (open → acknowledged → resolved, reopen from resolved; assignee and notes
+ * at any time). Refusing a no-op (acknowledging twice) keeps the audit trail honest: every event changed something.
  */
 export function applyTriageAction(
   current: TriageItemState,
-  body: TriageActionBody,
+  body: TriageDecision,
   actor: string,
   now: Date,
 ): TriageOutcome | TriageRefusal {
   const note = body.note ?? null;
   const statusChange = (to: TriageStatus) => ({ from: current.status, to });
+  const from = current.assignee?.username ?? null;
   switch (body.action) {
     case "acknowledge":
       if (current.status !== "open")
@@ -50,10 +56,17 @@ export function applyTriageAction(
         event: { action: "acknowledge", note, data: statusChange("acknowledged") },
       };
     case "assign":
-      if (current.owner === body.owner) return conflict(`the owner is already ${body.owner ?? "nobody"}`);
+      if (current.assignee?.id === body.assignee.id)
+        return conflict(`the item is already assigned to ${body.assignee.username}`);
       return {
-        next: { ...current, owner: body.owner },
-        event: { action: "assign", note, data: { from: current.owner, to: body.owner } },
+        next: { ...current, assignee: body.assignee },
+        event: { action: "assign", note, data: { from, to: body.assignee.username } },
+      };
+    case "unassign":
+      if (!current.assignee) return conflict("the item is assigned to nobody");
+      return {
+        next: { ...current, assignee: null },
+        event: { action: "unassign", note, data: { from, to: null } },
       };
     case "note":
       return { next: current, event: { action: "note", note: body.note, data: {} } };

@@ -1,10 +1,11 @@
-import type { QueueName, TriageItemView } from "@/lib/dashboard/api-types";
+import type { AssigneeView, QueueName, TriageItemView } from "@/lib/dashboard/api-types";
 
-/** A stored triage item, as the repositories read it. */
+/** A stored triage item, as the repositories read it, with its assignee's names. */
 export type TriageItemFields = {
   queue: string;
   status: string;
-  owner: string | null;
+  formerOwner: string | null;
+  assignee: AssigneeView | null;
   acknowledgedAt: Date | null;
   acknowledgedBy: string | null;
   resolvedAt: Date | null;
@@ -16,7 +17,8 @@ export function toTriageItemView(row: TriageItemFields): TriageItemView {
   return {
     queue: row.queue as QueueName,
     status: row.status as TriageItemView["status"],
-    owner: row.owner,
+    assignee: row.assignee,
+    formerOwner: row.formerOwner,
     acknowledgedAt: row.acknowledgedAt?.toISOString() ?? null,
     acknowledgedBy: row.acknowledgedBy,
     resolvedAt: row.resolvedAt?.toISOString() ?? null,

@@ -1,19 +1,20 @@
 // A little triage already done in the demo, so the queues show the workflow (owners, notes, a reconciliation)
 // and not only untouched items. Goes through the same services as the dashboard's buttons.
 import { listQueueChains } from "../../lib/server/db/queue-chains";
+import { upsertPasswordlessResponder } from "../../lib/server/db/team-members";
 import type { Caller } from "../../lib/server/http/authenticate";
 import { reconcile } from "../../lib/server/triage/reconcile-service";
 import { triageChain } from "../../lib/server/triage/triage-service";
 
-const demoOperator: Caller = {
-  kind: "user",
-  userId: "demo",
-  username: "demo-oncall",
-  role: "responder",
-  sessionId: "demo",
-};
-
 export async function seedTriage(runTag: string): Promise<string> {
+  const responder = await upsertPasswordlessResponder("demo-oncall");
+  const demoOperator: Caller = {
+    kind: "user",
+    userId: responder.id,
+    username: responder.username,
+    role: "responder",
+    sessionId: "demo",
+  };
   const open = async (queue: "false_success" | "effect_unknown") =>
     (await listQueueChains({ queue, status: "open", order: "desc", limit: 20 })).entries
       .map((entry) => entry.chain)
@@ -26,7 +27,7 @@ export async function seedTriage(runTag: string): Promise<string> {
     await triageChain(first.chainId, { action: "acknowledge", queue: "false_success" }, demoOperator);
     await triageChain(
       first.chainId,
-      { action: "assign", queue: "false_success", owner: `${first.labels.team ?? "platform"}-team` },
+      { action: "assign", queue: "false_success", assigneeId: responder.id },
       demoOperator,
     );
     await triageChain(

@@ -91,8 +91,12 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   const second = record("tool_failed", "b");
   const risky = record("effect_unknown", "c");
   await ingest(page.request, [first, second, risky]);
+  const team = (await (await page.request.get("/api/v1/assignees")).json()) as {
+    users: { id: string; username: string }[];
+  };
+  const admin = team.users.find((user) => user.username === "admin");
   const triage = await page.request.post(`/api/v1/chains/${encodeURIComponent(risky.chainId)}/triage`, {
-    data: { action: "assign", queue: "effect_unknown", owner: "payments-on-call" },
+    data: { action: "assign", queue: "effect_unknown", assigneeId: admin?.id },
   });
   expect(triage.status(), await triage.text()).toBe(200);
 
@@ -138,7 +142,7 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   // The chain page's header: triage status and its alerts, linking back to /alerts.
   await page.goto(`/chains/${encodeURIComponent(risky.chainId)}`);
   const bar = page.getByTestId("chain-status-bar");
-  await expect(bar.getByTestId("chain-triage-item")).toContainText("owner payments-on-call", {
+  await expect(bar.getByTestId("chain-triage-item")).toContainText("admin", {
     timeout: 15_000,
   });
   await expect(bar.getByTestId("chain-alert")).toContainText("Effect unknown");

@@ -56,9 +56,8 @@ test("acknowledge, assign, note and resolve a false-success item; the audit trai
   const panel = page.getByTestId("triage-panel");
   await panel.getByRole("button", { name: "Acknowledge" }).click();
   await expect(panel.getByTestId("triage-status")).toContainText("acknowledged by admin");
-  await panel.getByLabel("Owner").fill("reports-team");
-  await panel.getByRole("button", { name: "Assign" }).click();
-  await expect(panel.getByTestId("triage-status")).toContainText("owner reports-team");
+  await panel.getByRole("button", { name: "Assign to me" }).click();
+  await expect(panel.getByTestId("audit-trail")).toContainText("admin assigned to admin");
   await panel.getByLabel("Note").fill("draft row missing in reports DB");
   await panel.getByRole("button", { name: "Add note" }).click();
   await expect(panel.getByTestId("audit-trail")).toContainText("draft row missing in reports DB");
@@ -67,7 +66,7 @@ test("acknowledge, assign, note and resolve a false-success item; the audit trai
   const trail = panel.getByTestId("audit-trail").locator("li");
   await expect(trail).toHaveCount(4);
   await expect(trail.nth(0)).toContainText("admin acknowledged");
-  await expect(trail.nth(1)).toContainText("admin assigned to reports-team");
+  await expect(trail.nth(1)).toContainText("admin assigned to admin");
   await expect(trail.nth(2)).toContainText("admin added a note");
   await expect(trail.nth(3)).toContainText("admin resolved");
   await snap(page, "queue-false-success");

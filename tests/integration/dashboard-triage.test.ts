@@ -31,7 +31,7 @@ describe("bad triage requests", () => {
   it.each([
     ["an unknown action", { action: "escalate", queue: "false_success" }, "$.action"],
     ["an unknown queue", { action: "acknowledge", queue: "healthy" }, "$.queue"],
-    ["assign without an owner", { action: "assign", queue: "false_success" }, "$.owner"],
+    ["assign without an assignee", { action: "assign", queue: "false_success" }, "$.assigneeId"],
     ["an empty note", { action: "note", queue: "false_success", note: "   " }, "$.note"],
     ["an unknown field", { action: "resolve", queue: "false_success", priority: 1 }, "$"],
     [
@@ -106,8 +106,12 @@ describe("the false-success workflow", () => {
     const again = await act({ action: "acknowledge", queue: "false_success" });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: "invalid_transition" } });
-    const assigned = await act({ action: "assign", queue: "false_success", owner: "  reports-team  " });
-    expect(await assigned.json()).toMatchObject({ item: { owner: "reports-team", status: "acknowledged" } });
+    const { users } = await ui.json<{ users: { id: string; username: string }[] }>("/api/v1/assignees");
+    const admin = users.find((user) => user.username === "admin");
+    const assigned = await act({ action: "assign", queue: "false_success", assigneeId: admin?.id });
+    expect(await assigned.json()).toMatchObject({
+      item: { assignee: { id: admin?.id, username: "admin" }, status: "acknowledged" },
+    });
     expect((await act({ action: "note", queue: "false_success", note: "draft row missing" })).status).toBe(
       200,
     );
@@ -128,9 +132,9 @@ describe("the false-success workflow", () => {
       ["admin", "reopen", null],
       ["admin", "resolve", null],
     ]);
-    expect(triage.events[1]?.data).toEqual({ from: null, to: "reports-team" });
+    expect(triage.events[1]?.data).toEqual({ from: null, to: "admin" });
     expect(triage.items).toMatchObject([
-      { queue: "false_success", status: "resolved", owner: "reports-team" },
+      { queue: "false_success", status: "resolved", assignee: { username: "admin" } },
     ]);
     const page = await ui.json<QueuePage>("/api/v1/queues/false-success?status=resolved");
     expect(page.entries.map((entry) => entry.triage.status)).toEqual(["resolved"]);

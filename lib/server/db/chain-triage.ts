@@ -1,5 +1,6 @@
 import type { ChainTriage, OperatorEffectView, TriageEventView } from "@/lib/dashboard/api-types";
 import { getPrisma } from "./client";
+import { ITEM_WITH_ASSIGNEE } from "./triage-items";
 import { toTriageItemView } from "@/lib/triage/view";
 
 const MAX_EVENTS = 500;
@@ -9,7 +10,7 @@ export async function readChainTriage(chainId: string): Promise<ChainTriage | nu
   const prisma = getPrisma();
   const [exists, items, events, effects] = await Promise.all([
     prisma.chain.findUnique({ where: { chainId }, select: { chainId: true } }),
-    prisma.triageItem.findMany({ where: { chainId }, orderBy: { queue: "asc" } }),
+    prisma.triageItem.findMany({ where: { chainId }, orderBy: { queue: "asc" }, ...ITEM_WITH_ASSIGNEE }),
     prisma.triageEvent.findMany({ where: { chainId }, orderBy: { id: "desc" }, take: MAX_EVENTS }),
     prisma.operatorEffect.findMany({ where: { chainId }, orderBy: [{ checkedAt: "asc" }, { id: "asc" }] }),
   ]);

@@ -10,6 +10,8 @@ export type QueueQuery = {
   order: "asc" | "desc";
   cursor?: Cursor;
   limit: number;
+  /** Only the items assigned to this user. */
+  assigneeUserId?: string;
 };
 
 type QueueRow = {
@@ -17,7 +19,10 @@ type QueueRow = {
   observed_at: Date;
   in_queue: boolean;
   status: string | null;
-  owner: string | null;
+  former_owner: string | null;
+  assignee_id: string | null;
+  assignee_username: string | null;
+  assignee_display_name: string | null;
   acknowledged_at: Date | null;
   acknowledged_by: string | null;
   resolved_at: Date | null;
@@ -43,22 +48,39 @@ export async function listQueueChains(query: QueueQuery): Promise<{
     ? Prisma.sql`and (c.observed_at, c.chain_id) ${beyond} (${new Date(cursor.observedAt)}::timestamptz, ${cursor.chainId}::text)`
     : Prisma.empty;
   const includesLeft = query.status === "resolved" || query.status === "all";
-  const columns = Prisma.sql`c.chain_id, c.observed_at, t.status, t.owner, t.acknowledged_at, t.acknowledged_by,
-      t.resolved_at, t.resolved_by, t.updated_at`;
+  const columns = Prisma.sql`c.chain_id, c.observed_at, t.status, t.former_owner, t.acknowledged_at,
+      t.acknowledged_by, t.resolved_at, t.resolved_by, t.updated_at, u.id::text as assignee_id,
+      u.username as assignee_username, u.display_name as assignee_display_name`;
+  const assignee = query.assigneeUserId;
+  // The chains that left the queue with their item resolved: only that user's, with an assignee.
+  const assignedTo = assignee ? Prisma.sql`and t.assignee_user_id = ${assignee}::uuid` : Prisma.empty;
+  const withAssignee = Prisma.sql`left join users u on u.id = t.assignee_user_id`;
   // Open (or all): the queue's chains by time, each with its item if any — items that are not open are few, so the
   // walk stops within a page. Acknowledged or resolved: only chains with such an item can match, so the read starts
   // from triage_items (by queue and status), never walking the queue's chains in search of them.
-  const inQueue =
-    query.status === "open" || query.status === "all"
+  // With an assignee, every row has an item: the read starts from that user's items (by assignee), whatever the
+  // status, instead of walking the queue's chains in search of them.
+  const inQueue = assignee
+    ? Prisma.sql`select ${columns}, true as in_queue
+        from triage_items t
+        join chains c on c.chain_id = t.chain_id
+        ${withAssignee}
+        where t.assignee_user_id = ${assignee}::uuid and t.queue = ${query.queue}
+          and (${query.status}::text = 'all' or t.status = ${query.status})
+          and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
+          ${afterCursor}`
+    : query.status === "open" || query.status === "all"
       ? Prisma.sql`select ${columns}, true as in_queue
         from chains c
         left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
+        ${withAssignee}
         where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
           and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
           ${afterCursor}`
       : Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
         join chains c on c.chain_id = t.chain_id
+        ${withAssignee}
         where t.queue = ${query.queue} and t.status = ${query.status}
           and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
           ${afterCursor}`;
@@ -70,9 +92,10 @@ export async function listQueueChains(query: QueueQuery): Promise<{
     (select ${columns}, false as in_queue
     from triage_items t
     join chains c on c.chain_id = t.chain_id
+    ${withAssignee}
     where ${includesLeft}::boolean and t.queue = ${query.queue} and t.status = 'resolved'
       and c.state <> ${query.queue} and c.shadowed_state is distinct from ${query.queue}
-      ${afterCursor}
+      ${assignedTo} ${afterCursor}
     order by c.observed_at ${direction}, c.chain_id ${direction}
     limit ${query.limit + 1})
     order by observed_at ${direction}, chain_id ${direction}
@@ -103,7 +126,11 @@ function toTriageItem(queue: QueueName, row: QueueRow | undefined): TriageItemVi
   return {
     queue,
     status: (row?.status ?? "open") as TriageStatus,
-    owner: row?.owner ?? null,
+    assignee:
+      row?.assignee_id && row.assignee_username
+        ? { id: row.assignee_id, username: row.assignee_username, displayName: row.assignee_display_name }
+        : null,
+    formerOwner: row?.former_owner ?? null,
     acknowledgedAt: row?.acknowledged_at?.toISOString() ?? null,
     acknowledgedBy: row?.acknowledged_by ?? null,
     resolvedAt: row?.resolved_at?.toISOString() ?? null,

@@ -17,10 +17,14 @@ export type AlertListRow = {
   startsAt: Date;
   endsAt: Date | null;
   resolvedBy: string | null;
+  assignee: { id: string; username: string; displayName: string | null } | null;
 };
 
+// The assignee as a scalar subquery by the users' primary key: the list's own index walk is unchanged.
 const ALERT_LIST_SQL = `fingerprint, chain_id as "chainId", session_id as "sessionId", state, severity, status,
-  labels, reasons, retry_safe as "retrySafe", starts_at as "startsAt", ends_at as "endsAt", resolved_by as "resolvedBy"`;
+  labels, reasons, retry_safe as "retrySafe", starts_at as "startsAt", ends_at as "endsAt", resolved_by as "resolvedBy",
+  (select json_build_object('id', u.id, 'username', u.username, 'displayName', u.display_name)
+    from users u where u.id = alerts.assignee_user_id) as assignee`;
 
 export type AlertListFilter = {
   /** firing: newest first; resolved: those ended since `resolvedSince`, latest first. */
@@ -30,6 +34,7 @@ export type AlertListFilter = {
   chainId?: string;
   /** Case-insensitive, within the chain id or any label. */
   text?: string;
+  assigneeUserId?: string;
   resolvedSince: Date;
   limit: number;
 };
@@ -48,6 +53,7 @@ export async function listAlertsForWorkspace(filter: AlertListFilter): Promise<A
   if (filter.states?.length) where.push(`state = any(${arg(filter.states)}::text[])`);
   if (filter.severity) where.push(`severity = ${arg(filter.severity)}`);
   if (filter.chainId) where.push(`chain_id = ${arg(filter.chainId)}`);
+  if (filter.assigneeUserId) where.push(`assignee_user_id = ${arg(filter.assigneeUserId)}::uuid`);
   if (filter.text) {
     const pattern = arg(likePattern(filter.text));
     where.push(`(chain_id ilike ${pattern} or labels::text ilike ${pattern})`);

@@ -7,7 +7,11 @@ import type { TriageItemState } from "@/lib/triage/transitions";
 
 type Tx = Prisma.TransactionClient;
 
-export type TriageItemRow = Prisma.TriageItemGetPayload<Record<string, never>>;
+/** An item with its assignee's names, as the views show it. */
+export const ITEM_WITH_ASSIGNEE = {
+  include: { assignee: { select: { id: true, username: true, displayName: true } } },
+} as const;
+export type TriageItemRow = Prisma.TriageItemGetPayload<typeof ITEM_WITH_ASSIGNEE>;
 
 /** The chain's state and shadowed state; null when there is no such chain. */
 export async function readChainStates(tx: Tx, chainId: string) {
@@ -47,8 +51,22 @@ export async function lockTriageItem(
 ): Promise<TriageItemState | null> {
   // Serialise on (chain, queue) even before the item exists, so two first actions cannot both insert.
   await tx.$queryRaw`select pg_advisory_xact_lock(hashtextextended(${`triage:${chainId}:${queue}`}, 0))::text`;
-  const row = await tx.triageItem.findUnique({ where: { chainId_queue: { chainId, queue } } });
-  return row ? { ...row, status: row.status as TriageItemState["status"] } : null;
+  const row = await tx.triageItem.findUnique({
+    where: { chainId_queue: { chainId, queue } },
+    ...ITEM_WITH_ASSIGNEE,
+  });
+  return row ? toTriageItemState(row) : null;
+}
+
+export function toTriageItemState(row: TriageItemRow): TriageItemState {
+  return {
+    status: row.status as TriageItemState["status"],
+    assignee: row.assignee,
+    acknowledgedAt: row.acknowledgedAt,
+    acknowledgedBy: row.acknowledgedBy,
+    resolvedAt: row.resolvedAt,
+    resolvedBy: row.resolvedBy,
+  };
 }
 
 export async function saveTriageItem(
@@ -57,19 +75,33 @@ export async function saveTriageItem(
   queue: QueueName,
   next: TriageItemState,
 ): Promise<TriageItemRow> {
+  const { assignee, ...fields } = next;
+  const stored = { ...fields, assigneeUserId: assignee?.id ?? null };
   return tx.triageItem.upsert({
     where: { chainId_queue: { chainId, queue } },
-    create: { chainId, queue, ...next },
-    update: { ...next, updatedAt: new Date() },
+    create: { chainId, queue, ...stored },
+    update: { ...stored, updatedAt: new Date() },
+    ...ITEM_WITH_ASSIGNEE,
   });
+}
+
+/** The chain's alerts in the queue's state follow the item's assignee: their notifications go to the new one. */
+export async function assignChainAlerts(
+  tx: Tx,
+  chainId: string,
+  state: QueueName,
+  assigneeUserId: string | null,
+) {
+  await tx.alert.updateMany({ where: { chainId, state }, data: { assigneeUserId } });
 }
 
 /** Marks the chain's item in `queue` resolved by `actor` (reconciliation settles the effect-unknown item). */
 export async function resolveTriageItem(tx: Tx, chainId: string, queue: QueueName, actor: string, now: Date) {
-  await tx.triageItem.upsert({
+  return tx.triageItem.upsert({
     where: { chainId_queue: { chainId, queue } },
     create: { chainId, queue, status: "resolved", resolvedAt: now, resolvedBy: actor },
     update: { status: "resolved", resolvedAt: now, resolvedBy: actor, updatedAt: now },
+    ...ITEM_WITH_ASSIGNEE,
   });
 }
 

@@ -21,6 +21,7 @@ import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
 import { failureReason, writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
+import { assigneeCopies } from "./assignee-copies";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
 import { currentRouting } from "./routing-config";
@@ -128,10 +129,16 @@ async function writeFlushes(
     const channel = routing.channels.get(notification.receiver);
     return channel && channel.targets.length > 0 ? [{ notification, channel }] : [];
   });
+  // The assignees' own copies: whatever the team channel's targets, the person who owns the item hears of it.
+  const copies = await assigneeCopies(sql, notifications);
   const contexts = await readAlertContexts(sql, [
-    ...new Set(sending.flatMap(({ notification }) => notification.alerts.map((a) => a.alert.fingerprint))),
+    ...new Set(
+      [...sending, ...copies].flatMap(({ notification }) =>
+        notification.alerts.map((a) => a.alert.fingerprint),
+      ),
+    ),
   ]);
-  const deliveries = sending.flatMap(({ notification, channel }) => {
+  const deliveries = [...sending, ...copies].flatMap(({ notification, channel }) => {
     for (const item of notification.alerts)
       item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
     return deliveryRowsFor(notification, channel, "notification");

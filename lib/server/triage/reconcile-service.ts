@@ -15,6 +15,9 @@ import { commitChainState } from "../chains/commit-chain-state";
 import { actorName, type Caller } from "../http/authenticate";
 import { ApiError, notFound } from "../http/api-error";
 import { rejectSecrets } from "../http/reject-secrets";
+import { appendAuditEvent } from "../db/audit-events";
+import { toTriageItemState } from "../db/triage-items";
+import { auditActor, triageAuditView } from "./triage-audit";
 
 /** Records what the destination shows for an effect-unknown chain and re-classifies the chain with it. */
 export async function reconcile(
@@ -34,6 +37,7 @@ export async function reconcile(
     receipt,
     note: body.note ?? null,
     actor: actorName(caller),
+    auditActor: auditActor(caller),
     now,
   });
 }
@@ -44,6 +48,7 @@ type ReconcileInput = {
   receipt: string | null;
   note: string | null;
   actor: string;
+  auditActor: ReturnType<typeof auditActor>;
   now: Date;
 };
 
@@ -81,7 +86,9 @@ async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
       decision.changes,
       new Map([[head.currentSeq, head.record]]),
     );
-    if (settled) await resolveTriageItem(tx, input.chainId, "effect_unknown", input.actor, input.now);
+    const item = settled
+      ? await resolveTriageItem(tx, input.chainId, "effect_unknown", input.actor, input.now)
+      : null;
     await insertTriageEvent(tx, {
       chainId: input.chainId,
       queue: "effect_unknown",
@@ -98,6 +105,21 @@ async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
         shadowedState: classification.shadowed?.state ?? null,
         reason: classification.reasons[0] ?? null,
         resolved: settled,
+      },
+    });
+    await appendAuditEvent(tx, {
+      ...input.auditActor,
+      action: "chain.reconcile",
+      targetType: "chain",
+      targetId: input.chainId,
+      before: { state: head.state, shadowedState: head.shadowedState },
+      after: {
+        state: classification.state,
+        shadowedState: classification.shadowed?.state ?? null,
+        destination: input.status,
+        receipt: input.receipt,
+        ...(input.note ? { note: input.note } : {}),
+        ...(item ? { item: triageAuditView("effect_unknown", toTriageItemState(item)) } : {}),
       },
     });
     return {

@@ -1,42 +1,50 @@
 import type { TriageItemView } from "@/lib/dashboard/api-types";
 import type { TriageActionBody } from "@/lib/triage/schemas";
-import { applyTriageAction, UNTOUCHED_ITEM } from "@/lib/triage/transitions";
+import { applyTriageAction, type TriageDecision, UNTOUCHED_ITEM } from "@/lib/triage/transitions";
 import { toTriageItemView } from "@/lib/triage/view";
 import { resolveChainAlertsInTransaction } from "../routing/operator-resolve";
+import { appendAuditEvent } from "../db/audit-events";
 import { lockChains } from "../db/chain-writes";
 import { getPrisma } from "../db/client";
 import { prismaSql } from "../db/sql";
-import { insertTriageEvent, lockTriageItem, readChainStates, saveTriageItem } from "../db/triage-items";
+import {
+  assignChainAlerts,
+  insertTriageEvent,
+  lockTriageItem,
+  readChainStates,
+  saveTriageItem,
+} from "../db/triage-items";
 import { ApiError, notFound } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
+import { checkAssignee } from "../team/assignee-check";
+import { auditActor, triageAuditView } from "./triage-audit";
 
-/** Acknowledge, assign, note, resolve or reopen a chain's item in one queue; who and when go to the audit trail. */
+/** Acknowledge, assign, unassign, note, resolve or reopen a chain's item in one queue; audited with before/after. */
 export async function triageChain(
   chainId: string,
   body: TriageActionBody,
   caller: Caller,
   now = new Date(),
 ): Promise<TriageItemView> {
-  rejectSecrets([
-    ["$.note", body.note],
-    ["$.owner", body.action === "assign" ? body.owner : null],
-  ]);
-  return changeTriageItem(chainId, body, actorName(caller), now);
+  rejectSecrets([["$.note", body.note]]);
+  return changeTriageItem(chainId, body, caller, now);
 }
 
 /**
  * One triage decision, atomically: the chain and its item are read under locks, the pure transition decides the
- * next item and the audit event, both are written. A chain may be triaged in a queue while it is in that queue (by
- * state or shadowed state), or later if it already has an item there (to note or reopen after it moved on).
+ * next item and the trail's event, the item, the event and the audit event are written. A chain may be triaged in a
+ * queue while it is in that queue (by state or shadowed state), or later if it already has an item there (to note
+ * or reopen after it moved on).
  */
 async function changeTriageItem(
   chainId: string,
   body: TriageActionBody,
-  actor: string,
+  caller: Caller,
   now: Date,
 ): Promise<TriageItemView> {
   const queue = body.queue;
+  const actor = actorName(caller);
   return getPrisma().$transaction(async (tx) => {
     // The chain's lock first, as every writer of its state and alerts takes it: no lock-order deadlock with
     // ingestion or reconciliation.
@@ -50,7 +58,12 @@ async function changeTriageItem(
         { path: "$.queue", code: "not_in_queue", message: `chain state is ${chain.state}` },
       ]);
     }
-    const outcome = applyTriageAction(stored ?? UNTOUCHED_ITEM, body, actor, now);
+    const decision: TriageDecision =
+      body.action === "assign"
+        ? { action: "assign", queue, assignee: await checkAssignee(tx, body.assigneeId), note: body.note }
+        : body;
+    const before = stored ?? UNTOUCHED_ITEM;
+    const outcome = applyTriageAction(before, decision, actor, now);
     if ("refused" in outcome) {
       throw new ApiError(409, "invalid_transition", outcome.refused, [
         { path: "$.action", code: "invalid_transition", message: outcome.refused },
@@ -59,6 +72,17 @@ async function changeTriageItem(
     const { next, event } = outcome;
     const saved = await saveTriageItem(tx, chainId, queue, next);
     await insertTriageEvent(tx, { chainId, queue, actor, ...event });
+    if (body.action === "assign" || body.action === "unassign") {
+      await assignChainAlerts(tx, chainId, queue, next.assignee?.id ?? null);
+    }
+    await appendAuditEvent(tx, {
+      ...auditActor(caller),
+      action: `triage.${body.action}`,
+      targetType: "chain",
+      targetId: chainId,
+      before: stored ? triageAuditView(queue, stored) : null,
+      after: { ...triageAuditView(queue, next), ...(event.note ? { note: event.note } : {}) },
+    });
     // Resolving the item resolves the queue state's alert too, in the same transaction (receivers get "resolved").
     if (next.status === "resolved" && stored?.status !== "resolved") {
       await resolveChainAlertsInTransaction(tx, chainId, actor, [queue]);

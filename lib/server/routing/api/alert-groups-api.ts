@@ -11,6 +11,7 @@ import { alertDeliveryStatus, latestNotification, routeNamesById } from "@/lib/r
 import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
 import { compileSilence, findSilence } from "@/lib/routing/silence";
 import { SEVERITIES } from "@/lib/routing/types";
+import { ZAssigneeFilter } from "@/lib/triage/schemas";
 import {
   type AlertDeliveryRow,
   type AlertListRow,
@@ -39,6 +40,7 @@ export const ZAlertGroupsQuery = z
     receiver: z.string().min(1).max(64).optional(),
     chain: z.string().min(1).max(128).optional(),
     q: z.string().trim().min(1).max(200).optional(),
+    assignee: ZAssigneeFilter.optional(),
     limit: z.coerce.number().int().min(1).max(500).default(200),
   })
   .refine((query) => query.status !== "any" || query.chain !== undefined, {
@@ -46,16 +48,20 @@ export const ZAlertGroupsQuery = z
     message: "status=any needs a chain",
   });
 
-type AlertGroupsQuery = z.infer<typeof ZAlertGroupsQuery>;
+type AlertGroupsQuery = z.infer<typeof ZAlertGroupsQuery> & { assigneeUserId?: string };
 
-function readRows(query: AlertGroupsQuery, now: Date): Promise<AlertListRow[]> {
-  if (query.status === "any") return listAlertsOfChain(query.chain ?? "", query.limit + 1);
+async function readRows(query: AlertGroupsQuery, now: Date): Promise<AlertListRow[]> {
+  if (query.status === "any") {
+    const rows = await listAlertsOfChain(query.chain ?? "", query.limit + 1);
+    return query.assigneeUserId ? rows.filter((row) => row.assignee?.id === query.assigneeUserId) : rows;
+  }
   return listAlertsForWorkspace({
     status: query.status,
     ...(query.state ? { states: query.state } : {}),
     ...(query.severity ? { severity: query.severity } : {}),
     ...(query.chain ? { chainId: query.chain } : {}),
     ...(query.q ? { text: query.q } : {}),
+    ...(query.assigneeUserId ? { assigneeUserId: query.assigneeUserId } : {}),
     resolvedSince: new Date(now.getTime() - RESOLVED_WINDOW_MS),
     limit: query.limit + 1,
   });
@@ -131,6 +137,7 @@ export async function getAlertGroups(query: AlertGroupsQuery): Promise<AlertGrou
       startsAt: row.startsAt.toISOString(),
       endsAt: row.endsAt?.toISOString() ?? null,
       resolvedBy: row.resolvedBy,
+      assignee: row.assignee,
       delivery: alertDeliveryStatus({
         firing,
         silenced: silence !== undefined,

@@ -4,13 +4,14 @@ import { ApiError } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
+import { assigneeFilterId } from "@/lib/server/team/assignee-check";
 import { ZQueueListQuery, ZQueueSlug } from "@/lib/triage/schemas";
 
 export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(
   { scope: "read", params: pathParams("queue"), query: ZQueueListQuery },
-  async ({ params, query }): Promise<QueuePage> => {
+  async ({ params, query, caller }): Promise<QueuePage> => {
     const queue = ZQueueSlug.safeParse(params.queue);
     if (!queue.success) {
       throw new ApiError(404, "not_found", "unknown queue", [
@@ -18,7 +19,11 @@ export const GET = apiRoute(
       ]);
     }
     const [page, counts] = await Promise.all([
-      listQueueChains({ queue: queue.data, ...query }),
+      listQueueChains({
+        queue: queue.data,
+        ...query,
+        assigneeUserId: assigneeFilterId(query.assignee, caller),
+      }),
       countQueueByStatus(queue.data),
     ]);
     return { queue: queue.data, ...page, counts };
