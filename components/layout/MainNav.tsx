@@ -14,6 +14,7 @@ const sections = [
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
   { href: "/settings/keys", label: "Settings" },
+  { href: "/audit", label: "Audit log" },
 ];
 
 function isCurrent(pathname: string, href: string): boolean {
