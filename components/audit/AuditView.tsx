@@ -13,12 +13,16 @@ import styles from "./Audit.module.css";
  */
 export function AuditView() {
   const { params, update } = useUrlState();
-  const filters = Object.fromEntries(
-    AUDIT_FILTERS.map((name) => [
-      name,
-      name === "action" ? params.getAll(name) : (params.get(name) ?? undefined),
-    ]),
-  );
+  const filters = {
+    ...Object.fromEntries(
+      AUDIT_FILTERS.map((name) => [
+        name,
+        name === "action" ? params.getAll(name) : (params.get(name) ?? undefined),
+      ]),
+    ),
+    // The page size stays in the link too (the API's default when absent).
+    limit: params.get("limit") ?? undefined,
+  };
   const log = useAuditLog(filters);
   const events = log.data?.pages.flatMap((page) => page.events) ?? [];
   return (
