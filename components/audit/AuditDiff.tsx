@@ -8,7 +8,8 @@ const show = (value: unknown) =>
 
 /** Before → after, field by field; the changed fields are highlighted, the others shown muted for context. */
 export function AuditDiff({ before, after }: { before: unknown; after: unknown }) {
-  const fields = auditFieldChanges(before, after);
+  // Changed fields first (jsonb keeps keys in its own order, not the writer's).
+  const fields = auditFieldChanges(before, after).sort((a, b) => Number(b.changed) - Number(a.changed));
   if (fields.length === 0) return <p className="muted">No details were recorded.</p>;
   return (
     <dl className={styles.diff} data-testid="audit-diff">

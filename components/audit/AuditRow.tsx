@@ -15,7 +15,7 @@ export function AuditRow({ event }: { event: AuditEventView }) {
   const label = targetLabel(event);
   const detailsId = `audit-event-${event.id}`;
   return (
-    <li className={styles.row} data-testid="audit-event" data-action={event.action}>
+    <li className={styles.row} data-testid="audit-event" data-event-id={event.id} data-action={event.action}>
       <div className={styles.when}>
         <Time iso={event.at} />
       </div>
@@ -26,7 +26,7 @@ export function AuditRow({ event }: { event: AuditEventView }) {
       <div className={styles.target}>{href ? <Link href={href}>{label}</Link> : label}</div>
       <button
         type="button"
-        className="button small"
+        className={`button small ${styles.toggle}`}
         aria-expanded={open}
         aria-controls={detailsId}
         onClick={() => setOpen((value) => !value)}

@@ -54,6 +54,7 @@ export function AuditView() {
             <span>Who</span>
             <span>Action</span>
             <span>Target</span>
+            <span />
           </div>
           <ul className={styles.list} aria-label="Audit events">
             {events.map((event) => (
