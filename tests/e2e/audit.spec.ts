@@ -1,10 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { PHONE, signIn, snap } from "./support/dashboard";
 
 // The audit log page: two real actions (a key created, a silence edited) appear with who, what and the target; the
 // filter bar writes the URL, a shared link shows the same events, a row's before → after highlights what changed.
 const tag = randomUUID().slice(0, 8);
+// The machine running the suite is shared: give each page a while to answer.
+const expect = baseExpect.configure({ timeout: 20_000 });
+test.describe.configure({ timeout: 180_000 });
 const LONG_COMMENT = `night maintenance of the payments gateway ${"with-a-very-long-unbroken-token-".repeat(6)}${tag}`;
 
 async function noHorizontalScroll(page: Page) {
