@@ -24,10 +24,6 @@ export async function listSilences(now: Date, recentMs: number): Promise<Silence
   });
 }
 
-export async function findSilence(id: string): Promise<SilenceRow | null> {
-  return getPrisma().silence.findUnique({ where: { id } });
-}
-
 /** Silences in force at `now`, in the routing domain's shape. */
 export async function activeSilences(now: Date): Promise<TSilence[]> {
   const rows = await getPrisma().silence.findMany({

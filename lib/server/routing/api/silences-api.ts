@@ -92,7 +92,6 @@ const silenceRecord = (row: SilenceRow) => ({
   expiredAt: row.expiredAt?.toISOString() ?? null,
 });
 
-type SilenceChange = { row: SilenceRow; before: SilenceRow | null; changed: boolean };
 
 /**
  * One silence change in one transaction: the row (locked first when it exists), the notification groups woken, and
@@ -103,12 +102,12 @@ async function changeSilence(
   action: "silence.create" | "silence.update" | "silence.expire",
   actor: AuditActor,
   write: (tx: Prisma.TransactionClient, before: SilenceRow | null) => Promise<SilenceRow | null>,
-): Promise<SilenceChange> {
+): Promise<{ row: SilenceRow }> {
   return getPrisma().$transaction(async (tx) => {
     const before = id === null ? null : await lockSilence(tx, id);
     if (id !== null && !before) throw notFound("silence");
     const row = await write(tx, before);
-    if (!row) return { row: before as SilenceRow, before, changed: false };
+    if (!row) return { row: before as SilenceRow };
     await wakeAllNotificationGroups(tx);
     await appendAuditEvent(tx, {
       ...actor,
@@ -118,7 +117,7 @@ async function changeSilence(
       ...(before ? { before: silenceRecord(before) } : {}),
       after: silenceRecord(row),
     });
-    return { row, before, changed: true };
+    return { row };
   });
 }
 
