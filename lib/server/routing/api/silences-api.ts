@@ -92,7 +92,6 @@ const silenceRecord = (row: SilenceRow) => ({
   expiredAt: row.expiredAt?.toISOString() ?? null,
 });
 
-
 /**
  * One silence change in one transaction: the row (locked first when it exists), the notification groups woken, and
  * its audit event, committed together. A change that changes nothing (expiring an expired silence) is not audited.
