@@ -17,6 +17,7 @@ const sections: { href: string; label: string; needs?: Role }[] = [
   { href: "/alerts", label: "Alerts" },
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
+  { href: "/audit", label: "Audit log", needs: "admin" },
   { href: "/settings/keys", label: "Settings", needs: "admin" },
   { href: "/account", label: "Account" },
 ];

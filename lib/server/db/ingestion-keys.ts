@@ -1,4 +1,5 @@
 import type { Scope } from "@/lib/auth/key-scopes";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
 import { poolSql, prepared } from "./sql";
 
@@ -24,14 +25,12 @@ const summary = {
 
 export class KeyNameTakenError extends Error {}
 
-export async function insertIngestionKey(input: {
-  name: string;
-  keyHash: string;
-  prefix: string;
-  scopes: Scope[];
-}): Promise<IngestionKeySummary> {
+export async function insertIngestionKey(
+  input: { name: string; keyHash: string; prefix: string; scopes: Scope[] },
+  db: Prisma.TransactionClient = getPrisma(),
+): Promise<IngestionKeySummary> {
   try {
-    return (await getPrisma().ingestionKey.create({ data: input, select: summary })) as IngestionKeySummary;
+    return (await db.ingestionKey.create({ data: input, select: summary })) as IngestionKeySummary;
   } catch (error) {
     if ((error as { code?: string }).code === "P2002") throw new KeyNameTakenError(input.name);
     throw error;
@@ -45,13 +44,18 @@ export async function listIngestionKeys(): Promise<IngestionKeySummary[]> {
   })) as IngestionKeySummary[];
 }
 
-/** Marks the key revoked; returns false when no active key has that name. */
-export async function revokeIngestionKey(name: string, now = new Date()): Promise<boolean> {
-  const { count } = await getPrisma().ingestionKey.updateMany({
+/** Marks the key revoked; returns it as it was, or null when no active key has that name. */
+export async function revokeActiveIngestionKey(
+  tx: Prisma.TransactionClient,
+  name: string,
+  now = new Date(),
+): Promise<IngestionKeySummary | null> {
+  const [revoked] = await tx.ingestionKey.updateManyAndReturn({
     where: { name, revokedAt: null },
     data: { revokedAt: now },
+    select: summary,
   });
-  return count > 0;
+  return revoked ? ({ ...revoked, revokedAt: null } as IngestionKeySummary) : null;
 }
 
 const FIND_ACTIVE_KEY = prepared(

@@ -124,9 +124,10 @@ export async function saveProblemResolution(
   tuple: ProblemTuple,
   at: Date,
   actor: string,
+  db: Prisma.TransactionClient = getPrisma(),
 ): Promise<ProblemResolution> {
   const fields = { resolvedAt: at, resolvedBy: actor };
-  const row = await getPrisma().problemResolution.upsert({
+  const row = await db.problemResolution.upsert({
     where: { key },
     create: {
       key,
@@ -141,7 +142,13 @@ export async function saveProblemResolution(
   return { resolvedAt: row.resolvedAt.toISOString(), resolvedBy: row.resolvedBy };
 }
 
-/** Forgets the problem's resolution (reopen); nothing happens when there is none. */
-export async function deleteProblemResolution(key: string): Promise<void> {
-  await getPrisma().problemResolution.deleteMany({ where: { key } });
+/** Forgets the problem's resolution (reopen); returns the one forgotten, null when there was none. */
+export async function deleteProblemResolution(
+  key: string,
+  db: Prisma.TransactionClient = getPrisma(),
+): Promise<ProblemResolution | null> {
+  const [row] = await db.$queryRaw<{ resolvedAt: Date; resolvedBy: string }[]>`
+    delete from problem_resolutions where key = ${key}
+      returning resolved_at as "resolvedAt", resolved_by as "resolvedBy"`;
+  return row ? { resolvedAt: row.resolvedAt.toISOString(), resolvedBy: row.resolvedBy } : null;
 }

@@ -238,14 +238,24 @@ export async function recordAttempts(
   });
 }
 
-/** A dead letter gets a fresh set of attempts (its attempt log is kept), and is no longer set aside. */
-export async function reviveDeadDelivery(id: bigint, now: Date) {
-  const { count } = await getPrisma().delivery.updateMany({
-    where: { id, status: "dead" },
-    data: { status: "pending", attempts: 0, nextAttemptAt: now, lastError: null },
-  });
-  if (count === 1) await clearSetAside(poolSql(), SET_ASIDE_JOBS.delivery, [String(id)]);
-  return count === 1;
+/**
+ * A dead letter gets a fresh set of attempts (its attempt log is kept), and is no longer set aside. Returns what it
+ * was (for the audit log), or null when the delivery is not dead.
+ */
+export async function reviveDeadDelivery(
+  sql: Sql,
+  id: bigint,
+  now: Date,
+): Promise<{ channel: string; targetType: string; attempts: number } | null> {
+  const [revived] = await sql.query<{ channel: string; targetType: string; attempts: number }>(
+    `update deliveries d set status = 'pending', attempts = 0, next_attempt_at = $2::timestamptz, last_error = null
+      from (select id, attempts from deliveries where id = $1::bigint and status = 'dead' for update) old
+      where d.id = old.id
+      returning d.channel, d.target_type as "targetType", old.attempts`,
+    [id.toString(), now],
+  );
+  if (revived) await clearSetAside(sql, SET_ASIDE_JOBS.delivery, [String(id)]);
+  return revived ?? null;
 }
 
 export async function deliveryExists(id: bigint): Promise<boolean> {

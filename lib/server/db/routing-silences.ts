@@ -24,10 +24,6 @@ export async function listSilences(now: Date, recentMs: number): Promise<Silence
   });
 }
 
-export async function findSilence(id: string): Promise<SilenceRow | null> {
-  return getPrisma().silence.findUnique({ where: { id } });
-}
-
 /** Silences in force at `now`, in the routing domain's shape. */
 export async function activeSilences(now: Date): Promise<TSilence[]> {
   const rows = await getPrisma().silence.findMany({
@@ -44,25 +40,43 @@ export async function activeSilences(now: Date): Promise<TSilence[]> {
   }));
 }
 
-// Every change wakes all notification groups: a new silence mutes alerts from their next evaluation on, an ended one
-// lets muted alerts notify again.
-async function withWake<T>(write: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return getPrisma().$transaction(async (tx) => {
-    const result = await write(tx);
-    await tx.notificationGroup.updateMany({ data: { nextActionAt: new Date() } });
-    return result;
-  });
+/**
+ * Every change wakes all notification groups: a new silence mutes alerts from their next evaluation on, an ended one
+ * lets muted alerts notify again. Call in the change's own transaction.
+ */
+export async function wakeAllNotificationGroups(tx: Prisma.TransactionClient): Promise<void> {
+  await tx.notificationGroup.updateMany({ data: { nextActionAt: new Date() } });
 }
 
-export async function insertSilence(input: SilenceInput, createdBy: string): Promise<SilenceRow> {
-  return withWake((tx) => tx.silence.create({ data: { ...input, createdBy } }));
+export async function insertSilence(
+  tx: Prisma.TransactionClient,
+  input: SilenceInput,
+  createdBy: string,
+): Promise<SilenceRow> {
+  return tx.silence.create({ data: { ...input, createdBy } });
 }
 
-export async function updateSilence(id: string, input: SilenceInput): Promise<SilenceRow> {
-  return withWake((tx) => tx.silence.update({ where: { id }, data: input }));
+/** The silence as it is, its row locked until the transaction ends (so an edit's "before" is exact). */
+export async function lockSilence(tx: Prisma.TransactionClient, id: string): Promise<SilenceRow | null> {
+  const locked = await tx.$queryRaw<
+    { id: string }[]
+  >`select id::text from silences where id = ${id}::uuid for update`;
+  return locked.length === 0 ? null : tx.silence.findUnique({ where: { id } });
+}
+
+export async function updateSilence(
+  tx: Prisma.TransactionClient,
+  id: string,
+  input: SilenceInput,
+): Promise<SilenceRow> {
+  return tx.silence.update({ where: { id }, data: input });
 }
 
 /** Ends a silence now (kept for the history). */
-export async function expireSilence(id: string, now: Date): Promise<SilenceRow> {
-  return withWake((tx) => tx.silence.update({ where: { id }, data: { expiredAt: now, endsAt: now } }));
+export async function expireSilence(
+  tx: Prisma.TransactionClient,
+  id: string,
+  now: Date,
+): Promise<SilenceRow> {
+  return tx.silence.update({ where: { id }, data: { expiredAt: now, endsAt: now } });
 }

@@ -14,8 +14,9 @@ import { rejectForeignOrigin } from "./same-origin";
  * - `manage`: a signed-in `admin` (keys, users, invitations, test notifications); no key, not even an `admin` key;
  * - `config`: the routing config kept as code: a signed-in `admin`, or a key with the `admin` scope (CI);
  * - `self`: any signed-in user, about themselves (password, sessions, notification target); no key.
+ * - `audit`: reading the audit log: as `config`, a signed-in `admin` or a key with the `admin` scope.
  */
-export type AccessScope = "ingest" | "read" | "respond" | "manage" | "config" | "self";
+export type AccessScope = "ingest" | "read" | "respond" | "manage" | "config" | "self" | "audit";
 
 export type Caller =
   | { kind: "key"; keyId: string; keyName: string; scopes: Scope[] }
@@ -28,6 +29,7 @@ const USER_ROLE_FOR: Record<Exclude<AccessScope, "ingest">, Role> = {
   respond: "responder",
   config: "admin",
   manage: "admin",
+  audit: "admin",
 };
 
 /** Reads: a cross-site page may trigger them, but cannot read the answer. */
@@ -65,7 +67,7 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   const scopes = found.scopes as Scope[];
   if (scope === "respond" || scope === "manage" || scope === "self")
     throw forbidden("only a signed-in dashboard user may do this; keys (admin keys included) may not");
-  const needed: Scope = scope === "config" ? "admin" : scope;
+  const needed: Scope = scope === "config" || scope === "audit" ? "admin" : scope;
   const granted = scopes.includes(needed) || (needed === "read" && scopes.includes("admin"));
   if (!granted) throw forbidden(`this key lacks the '${needed}' scope`);
   await touchIngestionKey(found.id, found.lastUsedAt);

@@ -1,25 +1,66 @@
+import { appendAuditEvent } from "../db/audit-events";
+import { getPrisma } from "../db/client";
 import {
   type IngestionKeySummary,
   insertIngestionKey,
   listIngestionKeys,
-  revokeIngestionKey,
+  revokeActiveIngestionKey,
 } from "../db/ingestion-keys";
+import { type AuditActor, SYSTEM_ACTOR } from "../audit/audit-actor";
 import type { Scope } from "@/lib/auth/key-scopes";
 import { displayPrefix, generateKey, hashKey } from "./key-format";
 
-/** Creates a key and returns it once; only its hash is stored. Default scope: ingest only. */
+/** What the audit log keeps of a key: never its hash, only what the keys page shows. */
+const keyRecord = (key: IngestionKeySummary) => ({
+  name: key.name,
+  prefix: key.prefix,
+  scopes: key.scopes,
+  revokedAt: key.revokedAt?.toISOString() ?? null,
+});
+
+/**
+ * Creates a key and returns it once; only its hash is stored. Default scope: ingest only. The key and its audit
+ * event commit together; the command-line tools act as `system`.
+ */
 export async function createKey(
   name: string,
   scopes: Scope[] = ["ingest"],
+  actor: AuditActor = SYSTEM_ACTOR,
 ): Promise<{ key: string; summary: IngestionKeySummary }> {
   const key = generateKey();
-  const summary = await insertIngestionKey({
-    name,
-    keyHash: hashKey(key),
-    prefix: displayPrefix(key),
-    scopes: [...new Set(scopes)],
+  const summary = await getPrisma().$transaction(async (tx) => {
+    const created = await insertIngestionKey(
+      { name, keyHash: hashKey(key), prefix: displayPrefix(key), scopes: [...new Set(scopes)] },
+      tx,
+    );
+    await appendAuditEvent(tx, {
+      ...actor,
+      action: "key.create",
+      targetType: "key",
+      targetId: created.id,
+      after: keyRecord(created),
+    });
+    return created;
   });
   return { key, summary };
 }
 
-export { listIngestionKeys, revokeIngestionKey };
+/** Revokes the active key with this name; false when there is none (and nothing is audited). */
+export async function revokeIngestionKey(name: string, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
+  return getPrisma().$transaction(async (tx) => {
+    const now = new Date();
+    const before = await revokeActiveIngestionKey(tx, name, now);
+    if (!before) return false;
+    await appendAuditEvent(tx, {
+      ...actor,
+      action: "key.revoke",
+      targetType: "key",
+      targetId: before.id,
+      before: keyRecord(before),
+      after: keyRecord({ ...before, revokedAt: now }),
+    });
+    return true;
+  });
+}
+
+export { listIngestionKeys };

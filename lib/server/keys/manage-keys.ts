@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
 import { type IngestionKeySummary, KeyNameTakenError } from "../db/ingestion-keys";
+import type { AuditActor } from "../audit/audit-actor";
 import { ApiError, notFound } from "../http/api-error";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "./key-service";
 import { SCOPES, ZKeyName, ZScope } from "@/lib/auth/key-scopes";
@@ -32,9 +33,12 @@ export async function listKeySummaries(): Promise<KeySummary[]> {
 }
 
 /** Creates a key; the key itself is in this answer only (the table keeps its hash). */
-export async function createKeyFromDashboard(body: z.infer<typeof ZCreateKeyBody>): Promise<CreatedKey> {
+export async function createKeyFromDashboard(
+  body: z.infer<typeof ZCreateKeyBody>,
+  actor: AuditActor,
+): Promise<CreatedKey> {
   try {
-    const created = await createKey(body.name, body.scopes);
+    const created = await createKey(body.name, body.scopes, actor);
     return { key: created.key, summary: toKeySummary(created.summary) };
   } catch (error) {
     if (error instanceof KeyNameTakenError) {
@@ -46,6 +50,7 @@ export async function createKeyFromDashboard(body: z.infer<typeof ZCreateKeyBody
   }
 }
 
-export async function revokeKeyByName(name: string): Promise<void> {
-  if (!ZKeyName.safeParse(name).success || !(await revokeIngestionKey(name))) throw notFound("active key");
+export async function revokeKeyByName(name: string, actor: AuditActor): Promise<void> {
+  if (!ZKeyName.safeParse(name).success || !(await revokeIngestionKey(name, actor)))
+    throw notFound("active key");
 }

@@ -9,7 +9,9 @@ import {
   readProblemResolutions,
   saveProblemResolution,
 } from "../db/problems";
-import { actorName, type Caller } from "../http/authenticate";
+import type { AuditActor } from "../audit/audit-actor";
+import { appendAuditEvent } from "../db/audit-events";
+import { getPrisma } from "../db/client";
 import { notFound } from "../http/api-error";
 import type { ProblemsQuery } from "../reading/problems-query";
 
@@ -51,7 +53,7 @@ export async function listProblems(
  */
 export async function resolveProblem(
   key: string,
-  caller: Caller,
+  actor: AuditActor,
   now = new Date(),
 ): Promise<ProblemResolutionResult> {
   const problem = await findProblem(key, now);
@@ -63,15 +65,41 @@ export async function resolveProblem(
     if (!stored) throw notFound("problem");
     return { key, status: "resolved", resolution: stored };
   }
-  const resolution = await saveProblemResolution(key, problem, now, actorName(caller));
+  const resolution = await getPrisma().$transaction(async (tx) => {
+    const saved = await saveProblemResolution(key, problem, now, actor.actor, tx);
+    await appendAuditEvent(tx, {
+      ...actor,
+      action: "problem.resolve",
+      targetType: "problem",
+      targetId: key,
+      before: { status: problem.status, resolution: problem.resolution },
+      after: { status: "resolved", resolution: saved },
+    });
+    return saved;
+  });
   return { key, status: "resolved", resolution };
 }
 
-/** Reopens a problem: its resolution is forgotten. Reopening an open problem changes nothing. */
-export async function reopenProblem(key: string, now = new Date()): Promise<ProblemResolutionResult> {
+/** Reopens a problem: its resolution is forgotten. Reopening an open problem changes nothing (and is not audited). */
+export async function reopenProblem(
+  key: string,
+  actor: AuditActor,
+  now = new Date(),
+): Promise<ProblemResolutionResult> {
   const problem = await findProblem(key, now);
   if (!problem && !(await readProblemResolutions([key])).has(key)) throw notFound("problem");
-  await deleteProblemResolution(key);
+  await getPrisma().$transaction(async (tx) => {
+    const forgotten = await deleteProblemResolution(key, tx);
+    if (forgotten)
+      await appendAuditEvent(tx, {
+        ...actor,
+        action: "problem.reopen",
+        targetType: "problem",
+        targetId: key,
+        before: { status: problem?.status ?? "resolved", resolution: forgotten },
+        after: { status: "open", resolution: null },
+      });
+  });
   return { key, status: "open", resolution: null };
 }
 

@@ -1,8 +1,10 @@
 import { type CompiledRouting, compileRouting, loadRoutingConfig } from "@/lib/routing/compile";
-import type { TRoutingConfig } from "@/lib/routing/config";
+import { maskSecrets, type TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { loadEditedConfig } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
+import type { AuditActor } from "../audit/audit-actor";
+import { appendAuditEvent } from "../db/audit-events";
 import { getPrisma } from "../db/client";
 import {
   currentConfigVersionId,
@@ -31,6 +33,12 @@ export async function currentRouting(): Promise<CurrentRouting> {
   if (cache && cache.versionId === id) return cache;
   cache = id === null ? defaultRouting() : await compileVersion(id);
   return cache;
+}
+
+const versionName = (id: bigint | null) => (id === null ? "default" : id.toString());
+
+async function routingAt(id: bigint | null): Promise<CurrentRouting> {
+  return id === null ? defaultRouting() : compileVersion(id);
 }
 
 function defaultRouting(): CurrentRouting {
@@ -72,7 +80,9 @@ const configChanged = (found: bigint | null) =>
  */
 export async function saveRoutingConfig(input: {
   config: unknown;
-  actor: string;
+  actor: AuditActor;
+  /** `routing.config_restore` names the version restored (`restoredFrom`). */
+  audit: { action: "routing.config_apply" } | { action: "routing.config_restore"; restoredFrom: bigint };
   comment: string | null;
   baseVersion?: bigint | null;
 }): Promise<{ versionId: bigint; config: TRoutingConfig }> {
@@ -82,16 +92,31 @@ export async function saveRoutingConfig(input: {
   // One transaction under the config lock: the version, and every firing alert routed again under it.
   const versionId = await getPrisma().$transaction(async (tx) => {
     await lockConfigVersions(tx);
-    if (input.baseVersion !== undefined) {
-      const found = await currentConfigVersionId(tx);
-      if (found !== input.baseVersion) throw configChanged(found);
-    }
+    const found = await currentConfigVersionId(tx);
+    if (input.baseVersion !== undefined && found !== input.baseVersion) throw configChanged(found);
+    // Under the lock: the version this one replaces (another instance may have saved since `current` was read).
+    const previous = found === current.versionId ? current : await routingAt(found);
     const id = await insertConfigVersion(tx, {
       config: loaded.config,
-      createdBy: input.actor,
+      createdBy: input.actor.actor,
       comment: input.comment,
     });
     await rerouteFiringAlerts(tx, new Date(), channelsGainingTargets(current.config, loaded.config));
+    const restoredFrom = input.audit.action === "routing.config_restore" ? input.audit.restoredFrom : null;
+    // Secrets masked exactly as GET config masks them: the audit log never holds a token or a webhook URL.
+    await appendAuditEvent(tx, {
+      ...input.actor,
+      action: input.audit.action,
+      targetType: "routing_config",
+      targetId: id.toString(),
+      before: { version: versionName(found), config: maskSecrets(previous.config) },
+      after: {
+        version: id.toString(),
+        ...(restoredFrom === null ? {} : { restoredFrom: restoredFrom.toString() }),
+        comment: input.comment,
+        config: maskSecrets(loaded.config),
+      },
+    });
     return id;
   });
   // This instance routes now; the others hear the NOTIFY of the save's transaction.

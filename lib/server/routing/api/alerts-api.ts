@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { AuditActor } from "../../audit/audit-actor";
 import { listAlerts } from "../../db/routing-alerts";
 import { ApiError, notFound } from "../../http/api-error";
 import { resolveAlertByOperator } from "../operator-resolve";
@@ -30,7 +31,7 @@ export async function getAlerts(query: z.infer<typeof ZAlertsQuery>) {
 }
 
 /** POST resolve: an operator resolves a firing alert; its receivers are told it is resolved. */
-export async function postResolveAlert(fingerprint: string, actor: string) {
+export async function postResolveAlert(fingerprint: string, actor: AuditActor) {
   const resolved = /^[0-9a-f]{16}$/.test(fingerprint)
     ? await resolveAlertByOperator(fingerprint, actor)
     : null;

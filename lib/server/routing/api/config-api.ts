@@ -4,6 +4,7 @@ import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
 import { printProposedDocument, printRoutingDocument } from "@/lib/routing/document";
 import { loadEditedConfig } from "@/lib/routing/secrets";
+import type { AuditActor } from "../../audit/audit-actor";
 import { listConfigVersions } from "../../db/routing-config";
 import { ApiError } from "../../http/api-error";
 import { reply } from "../../http/api-route";
@@ -68,7 +69,7 @@ export async function getRoutingConfig(query: z.infer<typeof ZGetConfigQuery>, r
 export async function putRoutingConfig(input: {
   request: Request;
   query: z.infer<typeof ZPutConfigQuery>;
-  actor: string;
+  actor: AuditActor;
 }) {
   const { request, actor } = input;
   const ifMatch = request.headers.get("if-match");
@@ -79,6 +80,7 @@ export async function putRoutingConfig(input: {
   const saved = await saveRoutingConfig({
     config: body.value,
     actor,
+    audit: { action: "routing.config_apply" },
     comment,
     ...(ifMatch ? { baseVersion: parseIfMatch(ifMatch) } : {}),
   }).catch((error: unknown) => {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ConfigVersion, ConfigVersionDetail, RoutingConfigAnswer } from "@/lib/dashboard/api-types";
 import { maskSecrets, type TRoutingConfig, ZRoutingConfig } from "@/lib/routing/config";
+import type { AuditActor } from "../../audit/audit-actor";
 import { listConfigVersionsPage, newestConfigVersionId, readConfigVersion } from "../../db/routing-config";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
@@ -83,13 +84,14 @@ function parseIfMatch(header: string | null): bigint | null | undefined {
  * the current targets, which may have changed or gone) as a new version, validated under today's rules. `If-Match`
  * guards against restoring over a change made since the page was read.
  */
-export async function restoreVersion(input: { rawId: string; ifMatch: string | null; actor: string }) {
+export async function restoreVersion(input: { rawId: string; ifMatch: string | null; actor: AuditActor }) {
   const id = versionParam(input.rawId);
   const baseVersion = parseIfMatch(input.ifMatch);
   const version = await storedVersion(id);
   const saved = await saveRoutingConfig({
     config: version.config,
     actor: input.actor,
+    audit: { action: "routing.config_restore", restoredFrom: id },
     comment: `Restore version ${id}`,
     ...(baseVersion !== undefined ? { baseVersion } : {}),
   });

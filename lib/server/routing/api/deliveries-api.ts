@@ -7,7 +7,10 @@ import {
   readAlertFingerprintsOfChain,
   readChainsOfAlerts,
 } from "../../db/routing-alert-reads";
+import type { AuditActor } from "../../audit/audit-actor";
+import { appendAuditEventSql } from "../../db/audit-events";
 import { deliveryExists, listDeliveries, reviveDeadDelivery } from "../../db/routing-deliveries";
+import { inTransaction } from "../../db/sql";
 import { ApiError, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { currentRouting } from "../routing-config";
@@ -122,10 +125,23 @@ export async function getDeliveries(
   };
 }
 
-/** POST retry: a dead letter goes back to pending with a fresh set of attempts. */
-export async function retryDelivery(id: string) {
+/** POST retry: a dead letter goes back to pending with a fresh set of attempts; the retry and its audit commit together. */
+export async function retryDelivery(id: string, actor: AuditActor) {
   const deliveryId = idParam(id, "delivery");
-  if (await reviveDeadDelivery(deliveryId, new Date())) {
+  const revived = await inTransaction(async (sql) => {
+    const before = await reviveDeadDelivery(sql, deliveryId, new Date());
+    if (before)
+      await appendAuditEventSql(sql, {
+        ...actor,
+        action: "delivery.retry",
+        targetType: "delivery",
+        targetId: deliveryId.toString(),
+        before: { ...before, status: "dead" },
+        after: { ...before, status: "pending", attempts: 0 },
+      });
+    return before !== null;
+  });
+  if (revived) {
     await wakeDeliveriesEverywhere();
     return reply({ id, status: "pending" }, { status: 202 });
   }

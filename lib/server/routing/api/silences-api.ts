@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { Prisma } from "@/lib/generated/prisma/client";
 import type { SilencePreviewAnswer, SilencePreviewAlert, SilenceView } from "@/lib/dashboard/api-types";
 import { equalityLabels, previewSilence } from "@/lib/routing/alert-workspace";
 import { isTimestampInRange } from "@/lib/contract/timestamp";
@@ -6,14 +7,18 @@ import { ZDuration, ZTimestamp } from "@/lib/routing/config";
 import { parseDuration } from "@/lib/routing/duration";
 import { type Matcher, parseMatcher } from "@/lib/routing/matcher";
 import { listFiringAlertsWithLabels } from "../../db/routing-alert-reads";
+import type { AuditActor } from "../../audit/audit-actor";
+import { appendAuditEvent } from "../../db/audit-events";
+import { getPrisma } from "../../db/client";
 import {
   expireSilence,
-  findSilence,
   insertSilence,
   listSilences,
+  lockSilence,
   type SilenceInput,
   type SilenceRow,
   updateSilence,
+  wakeAllNotificationGroups,
 } from "../../db/routing-silences";
 import { ApiError, type ApiIssue, notFound } from "../../http/api-error";
 import { reply } from "../../http/api-route";
@@ -78,11 +83,47 @@ function toInput(body: SilenceBody, now: Date): SilenceInput {
   return { matchers: body.matchers, startsAt, endsAt, comment: body.comment };
 }
 
-async function existing(id: string): Promise<SilenceRow> {
-  const row = UUID.test(id) ? await findSilence(id) : null;
-  if (!row) throw notFound("silence");
-  return row;
+/** What the audit log keeps of a silence (its comment passed the credential guard). */
+const silenceRecord = (row: SilenceRow) => ({
+  matchers: row.matchers,
+  startsAt: row.startsAt.toISOString(),
+  endsAt: row.endsAt.toISOString(),
+  comment: row.comment,
+  expiredAt: row.expiredAt?.toISOString() ?? null,
+});
+
+/**
+ * One silence change in one transaction: the row (locked first when it exists), the notification groups woken, and
+ * its audit event, committed together. A change that changes nothing (expiring an expired silence) is not audited.
+ */
+async function changeSilence(
+  id: string | null,
+  action: "silence.create" | "silence.update" | "silence.expire",
+  actor: AuditActor,
+  write: (tx: Prisma.TransactionClient, before: SilenceRow | null) => Promise<SilenceRow | null>,
+): Promise<{ row: SilenceRow }> {
+  return getPrisma().$transaction(async (tx) => {
+    const before = id === null ? null : await lockSilence(tx, id);
+    if (id !== null && !before) throw notFound("silence");
+    const row = await write(tx, before);
+    if (!row) return { row: before as SilenceRow };
+    await wakeAllNotificationGroups(tx);
+    await appendAuditEvent(tx, {
+      ...actor,
+      action,
+      targetType: "silence",
+      targetId: row.id,
+      ...(before ? { before: silenceRecord(before) } : {}),
+      after: silenceRecord(row),
+    });
+    return { row };
+  });
 }
+
+const silenceId = (id: string) => {
+  if (!UUID.test(id)) throw notFound("silence");
+  return id;
+};
 
 export async function getSilences(): Promise<{ silences: SilenceView[] }> {
   const now = new Date();
@@ -90,30 +131,37 @@ export async function getSilences(): Promise<{ silences: SilenceView[] }> {
   return { silences: rows.map((row) => silenceView(row, now)) };
 }
 
-export async function postSilence(body: SilenceBody, actor: string) {
+export async function postSilence(body: SilenceBody, actor: AuditActor) {
   const now = new Date();
   const input = toInput(body, now);
-  return reply<{ silence: SilenceView }>(
-    { silence: silenceView(await insertSilence(input, actor), now) },
-    { status: 201 },
+  const { row } = await changeSilence(null, "silence.create", actor, (tx) =>
+    insertSilence(tx, input, actor.actor),
   );
+  return reply<{ silence: SilenceView }>({ silence: silenceView(row, now) }, { status: 201 });
 }
 
-export async function putSilence(body: SilenceBody, id: string): Promise<{ silence: SilenceView }> {
+export async function putSilence(
+  body: SilenceBody,
+  id: string,
+  actor: AuditActor,
+): Promise<{ silence: SilenceView }> {
   const now = new Date();
   const input = toInput(body, now);
-  const row = await existing(id);
-  if (row.expiredAt !== null)
-    throw new ApiError(409, "silence_expired", "an expired silence cannot be edited");
-  return { silence: silenceView(await updateSilence(row.id, input), now) };
+  const { row } = await changeSilence(silenceId(id), "silence.update", actor, (tx, before) => {
+    if (before?.expiredAt !== null)
+      throw new ApiError(409, "silence_expired", "an expired silence cannot be edited");
+    return updateSilence(tx, before.id, input);
+  });
+  return { silence: silenceView(row, now) };
 }
 
-/** DELETE expires the silence (it stays in the history). */
-export async function deleteSilence(id: string): Promise<{ silence: SilenceView }> {
+/** DELETE expires the silence (it stays in the history); an expired one is answered as it is. */
+export async function deleteSilence(id: string, actor: AuditActor): Promise<{ silence: SilenceView }> {
   const now = new Date();
-  const row = await existing(id);
-  if (row.expiredAt !== null) return { silence: silenceView(row, now) };
-  return { silence: silenceView(await expireSilence(row.id, now), now) };
+  const { row } = await changeSilence(silenceId(id), "silence.expire", actor, (tx, before) =>
+    before && before.expiredAt === null ? expireSilence(tx, before.id, now) : Promise.resolve(null),
+  );
+  return { silence: silenceView(row, now) };
 }
 
 export const ZSilencePreviewBody = z.strictObject({

@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { sampleNotification } from "@/lib/routing/sample-notification";
+import type { AuditActor } from "../../audit/audit-actor";
+import { appendAuditEventSql } from "../../db/audit-events";
 import { insertDeliveries } from "../../db/routing-deliveries";
 import { inTransaction } from "../../db/sql";
 import { ApiError } from "../../http/api-error";
@@ -17,7 +19,10 @@ export const ZTestNotificationBody = z.strictObject({ channel: z.string().min(1)
  * queued a millisecond later: a target's deliveries of one group go out in creation order, so never before the
  * trigger. Nobody is left with a test incident to close by hand.
  */
-export async function postTestNotification({ channel: name }: z.infer<typeof ZTestNotificationBody>) {
+export async function postTestNotification(
+  { channel: name }: z.infer<typeof ZTestNotificationBody>,
+  actor: AuditActor,
+) {
   const { compiled } = await currentRouting();
   const channel = compiled.channels.get(name);
   const issue = (code: string, message: string) => [{ path: "$.channel", code, message }];
@@ -46,10 +51,20 @@ export async function postTestNotification({ channel: name }: z.infer<typeof ZTe
     channel,
     "test",
   ).filter((row) => row.targetType === "pagerduty");
-  const ids = await inTransaction(async (sql) => [
-    ...(await insertDeliveries(sql, deliveryRowsFor(sample, channel, "test"), now)),
-    ...(await insertDeliveries(sql, resolve, resolvedAt)),
-  ]);
+  const ids = await inTransaction(async (sql) => {
+    const queued = [
+      ...(await insertDeliveries(sql, deliveryRowsFor(sample, channel, "test"), now)),
+      ...(await insertDeliveries(sql, resolve, resolvedAt)),
+    ];
+    await appendAuditEventSql(sql, {
+      ...actor,
+      action: "routing.test_notification",
+      targetType: "receiver",
+      targetId: name,
+      after: { channel: name, targets: channel.targets.length, deliveries: queued.map(String) },
+    });
+    return queued;
+  });
   await wakeDeliveriesEverywhere();
   return reply({ deliveries: ids.map(String) }, { status: 202 });
 }

@@ -1,3 +1,4 @@
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
@@ -8,8 +9,8 @@ export const dynamic = "force-dynamic";
 /** Revokes (never deletes) the key: it stays listed as revoked, and its next request is refused. */
 export const DELETE = apiRoute(
   { scope: "manage", params: pathParams("name") },
-  async ({ params }): Promise<{ revoked: string }> => {
-    await revokeKeyByName(params.name);
+  async ({ params, caller }): Promise<{ revoked: string }> => {
+    await revokeKeyByName(params.name, auditActor(caller));
     return { revoked: params.name };
   },
 );

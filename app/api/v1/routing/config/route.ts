@@ -1,4 +1,4 @@
-import { actorName } from "@/lib/server/http/authenticate";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import {
   getRoutingConfig,
   putRoutingConfig,
@@ -17,7 +17,7 @@ export const GET = apiRoute({ scope: "read", query: ZGetConfigQuery }, ({ query,
 
 // The body (JSON or YAML) is read by the handler itself: apiRoute's body reader takes JSON only.
 export const PUT = apiRoute({ scope: "config", query: ZPutConfigQuery }, ({ request, query, caller }) =>
-  putRoutingConfig({ request, query, actor: actorName(caller) }),
+  putRoutingConfig({ request, query, actor: auditActor(caller) }),
 );
 
 const notAllowed = methodNotAllowed("GET", "PUT");

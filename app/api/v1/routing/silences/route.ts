@@ -1,5 +1,5 @@
 import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
-import { actorName } from "@/lib/server/http/authenticate";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { getSilences, postSilence, ZSilenceBody } from "@/lib/server/routing/api/silences-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
@@ -9,7 +9,7 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute({ scope: "read" }, () => getSilences());
 export const POST = apiRoute(
   { scope: "respond", body: ZSilenceBody, maxBytes: ROUTING_BODY_BYTES },
-  ({ body, caller }) => postSilence(body, actorName(caller)),
+  ({ body, caller }) => postSilence(body, auditActor(caller)),
 );
 
 const notAllowed = methodNotAllowed("GET", "POST");

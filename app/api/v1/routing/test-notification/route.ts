@@ -1,5 +1,6 @@
 import { ROUTING_BODY_BYTES } from "@/lib/server/routing/api/read-body";
 import { postTestNotification, ZTestNotificationBody } from "@/lib/server/routing/api/test-notification-api";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 
@@ -7,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
   { scope: "manage", body: ZTestNotificationBody, maxBytes: ROUTING_BODY_BYTES },
-  ({ body }) => postTestNotification(body),
+  ({ body, caller }) => postTestNotification(body, auditActor(caller)),
 );
 
 const notAllowed = methodNotAllowed("POST");

@@ -1,4 +1,5 @@
 import type { ProblemResolutionResult } from "@/lib/problems/types";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
@@ -8,7 +9,8 @@ export const dynamic = "force-dynamic";
 
 export const POST = apiRoute(
   { scope: "respond", params: pathParams("key") },
-  async ({ params }): Promise<ProblemResolutionResult> => reopenProblem(params.key),
+  async ({ params, caller }): Promise<ProblemResolutionResult> =>
+    reopenProblem(params.key, auditActor(caller)),
 );
 
 const notAllowed = methodNotAllowed("POST");

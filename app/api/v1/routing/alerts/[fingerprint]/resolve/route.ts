@@ -1,4 +1,4 @@
-import { actorName } from "@/lib/server/http/authenticate";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { postResolveAlert } from "@/lib/server/routing/api/alerts-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
@@ -7,7 +7,7 @@ import { pathParams } from "@/lib/server/http/path-params";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute({ scope: "respond", params: pathParams("fingerprint") }, ({ params, caller }) =>
-  postResolveAlert(params.fingerprint, actorName(caller)),
+  postResolveAlert(params.fingerprint, auditActor(caller)),
 );
 
 const notAllowed = methodNotAllowed("POST");

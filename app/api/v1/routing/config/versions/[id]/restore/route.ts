@@ -1,4 +1,4 @@
-import { actorName } from "@/lib/server/http/authenticate";
+import { auditActor } from "@/lib/server/audit/audit-actor";
 import { restoreVersion } from "@/lib/server/routing/api/config-versions-api";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
@@ -7,7 +7,7 @@ import { pathParams } from "@/lib/server/http/path-params";
 export const dynamic = "force-dynamic";
 
 export const POST = apiRoute({ scope: "config", params: pathParams("id") }, ({ request, params, caller }) =>
-  restoreVersion({ rawId: params.id, ifMatch: request.headers.get("if-match"), actor: actorName(caller) }),
+  restoreVersion({ rawId: params.id, ifMatch: request.headers.get("if-match"), actor: auditActor(caller) }),
 );
 
 const notAllowed = methodNotAllowed("POST");
