@@ -1,5 +1,6 @@
 "use client";
 
+import type { TeamMember } from "@/lib/dashboard/team-types";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type {
   ChainDetail,
@@ -132,27 +133,11 @@ export function useSearch(q: string) {
 }
 
 /** The team the assignee picker offers (responders and admins who are not disabled can be assigned). */
-export type TeamMember = {
-  id: string;
-  username: string;
-  displayName: string | null;
-  role: string;
-  disabled: boolean;
-};
-
 export function useTeamMembers() {
   return useQuery({
-    queryKey: ["assignees"],
-    queryFn: () => apiFetch<{ users: TeamMember[] }>("/api/v1/assignees"),
-    staleTime: 60_000,
-  });
-}
-
-/** The signed-in user (for "Assign to me" and "Assigned to me"). */
-export function useSignedInUser() {
-  return useQuery({
-    queryKey: ["me"],
-    queryFn: () => apiFetch<{ user: { username: string; role: string } }>("/api/auth/me"),
+    // Disabled users too: an item may still name one, and the picker shows who that was.
+    queryKey: ["users", "include-disabled"],
+    queryFn: () => apiFetch<{ users: TeamMember[] }>("/api/v1/users?include=disabled"),
     staleTime: 60_000,
   });
 }

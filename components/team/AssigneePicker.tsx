@@ -2,7 +2,9 @@
 
 import { type KeyboardEvent, useId, useMemo, useState } from "react";
 import type { AssigneeView } from "@/lib/dashboard/api-types";
-import { type TeamMember, useSignedInUser, useTeamMembers } from "../api/queries";
+import type { TeamMember } from "@/lib/dashboard/team-types";
+import { useTeamMembers } from "../api/queries";
+import { useCurrentUser } from "../auth/CurrentUser";
 import styles from "./AssigneePicker.module.css";
 
 const canBeAssigned = (member: TeamMember) =>
@@ -29,7 +31,7 @@ export function AssigneePicker({
 }) {
   const listId = useId();
   const team = useTeamMembers();
-  const me = useSignedInUser();
+  const me = useCurrentUser();
   const [search, setSearch] = useState("");
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
@@ -41,7 +43,7 @@ export function AssigneePicker({
         !needle || m.username.toLowerCase().includes(needle) || m.displayName?.toLowerCase().includes(needle),
     );
   }, [members, search]);
-  const myself = members.find((m) => m.username === me.data?.user.username);
+  const myself = members.find((m) => m.username === me?.username);
 
   function pick(member: TeamMember | undefined) {
     if (!member) return;

@@ -91,7 +91,7 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   const second = record("tool_failed", "b");
   const risky = record("effect_unknown", "c");
   await ingest(page.request, [first, second, risky]);
-  const team = (await (await page.request.get("/api/v1/assignees")).json()) as {
+  const team = (await (await page.request.get("/api/v1/users")).json()) as {
     users: { id: string; username: string }[];
   };
   const admin = team.users.find((user) => user.username === "admin");

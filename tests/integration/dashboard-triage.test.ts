@@ -106,7 +106,7 @@ describe("the false-success workflow", () => {
     const again = await act({ action: "acknowledge", queue: "false_success" });
     expect(again.status).toBe(409);
     expect(await again.json()).toMatchObject({ error: { code: "invalid_transition" } });
-    const { users } = await ui.json<{ users: { id: string; username: string }[] }>("/api/v1/assignees");
+    const { users } = await ui.json<{ users: { id: string; username: string }[] }>("/api/v1/users");
     const admin = users.find((user) => user.username === "admin");
     const assigned = await act({ action: "assign", queue: "false_success", assigneeId: admin?.id });
     expect(await assigned.json()).toMatchObject({

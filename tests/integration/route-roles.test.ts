@@ -8,7 +8,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 // Issue 23: every route × every caller, as the API keys have per route × scope. One line per route and method; a
 // route file or an exported method missing from ROUTES fails the first test, so nothing new slips in untested.
 
-type Access = "public" | "session" | "ingest" | "read" | "respond" | "manage" | "config" | "self";
+type Access = "public" | "session" | "ingest" | "read" | "respond" | "manage" | "config" | "self" | "audit";
 const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE"] as const;
 type Method = (typeof METHODS)[number];
 /**
@@ -42,6 +42,7 @@ const ROUTES: RouteRow[] = [
   { route: "/api/auth/sign-out", POST: pub(200) },
   { route: "/api/health", GET: pub(200) },
   { route: "/api/v1/attention", GET: ["read", 200] },
+  { route: "/api/v1/audit", GET: ["audit", 200] },
   { route: "/api/v1/chains", GET: ["read", 200] },
   { route: "/api/v1/chains/[chainId]", GET: ["read", 404] },
   { route: "/api/v1/chains/[chainId]/reconcile", POST: ["respond", 422, {}] },
@@ -50,6 +51,13 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/facets", GET: ["read", 200] },
   { route: "/api/v1/keys", GET: ["manage", 200], POST: ["manage", 422, {}] },
   { route: "/api/v1/keys/[name]", DELETE: ["manage", 404] },
+  {
+    route: "/api/v1/me/notification-target",
+    GET: ["self", 200],
+    PUT: ["self", 422, {}],
+    DELETE: ["self", 200],
+  },
+  { route: "/api/v1/me/notification-target/test", POST: ["self", 422] },
   { route: "/api/v1/me/password", POST: ["self", 422, {}] },
   { route: "/api/v1/me/sessions", GET: ["self", 200] },
   { route: "/api/v1/me/sessions/[id]", DELETE: ["self", 404] },
@@ -61,6 +69,7 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/queues/[queue]", GET: ["read", 200] },
   { route: "/api/v1/records", POST: ["ingest", 422, {}] },
   { route: "/api/v1/routing/alerts", GET: ["read", 200] },
+  { route: "/api/v1/routing/alerts/[fingerprint]/assignee", POST: ["respond", 422, {}] },
   { route: "/api/v1/routing/alerts/[fingerprint]/resolve", POST: ["respond", 404] },
   { route: "/api/v1/routing/alerts/groups", GET: ["read", 200] },
   { route: "/api/v1/routing/config", GET: ["read", 200], PUT: ["config", 422, {}] },
@@ -128,6 +137,7 @@ const EXPECTED: Record<Access, Record<Caller, Outcome>> = {
   manage: row(U, R, R, A, F, F, F),
   config: row(U, R, R, A, F, F, A),
   self: row(U, A, A, A, F, F, F),
+  audit: row(U, R, R, A, F, F, A),
 };
 
 function row(...outcomes: Outcome[]): Record<Caller, Outcome> {

@@ -3,23 +3,6 @@ import { getPrisma } from "./client";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof getPrisma>;
 
-/** The team as the assignee picker lists it (the shape of i-users' `GET /api/v1/users`). */
-export type TeamMemberRow = {
-  id: string;
-  username: string;
-  displayName: string | null;
-  role: string;
-  disabled: boolean;
-};
-
-export async function listTeamMembers(): Promise<TeamMemberRow[]> {
-  const rows = await getPrisma().user.findMany({
-    orderBy: { username: "asc" },
-    select: { id: true, username: true, displayName: true, role: true, disabledAt: true },
-  });
-  return rows.map(({ disabledAt, ...row }) => ({ ...row, disabled: disabledAt !== null }));
-}
-
 /** One user by id, locked against a concurrent disable or role change until the assignment commits. */
 export async function lockTeamMember(db: Db, id: string) {
   const [row] = await db.$queryRaw<
