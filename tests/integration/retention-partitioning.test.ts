@@ -3,7 +3,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { displayPrefix, generateKey, hashKey } from "@/lib/server/keys/key-format";
+import { apiClient, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
 import { legacyRecord } from "@/tests/support/record-builders";
 import { databaseUrl } from "@/tests/support/test-database";
@@ -51,9 +52,14 @@ async function withAdmin(statement: string) {
 beforeAll(async () => {
   await withAdmin(`create database "${dbName}"`);
   await applyMigrations(url, { through: PREVIOUS_MIGRATION });
-  key = createKeyWithCli(url, "agent", ["ingest", "read"]);
   client = new pg.Client({ connectionString: url });
   await client.connect();
+  // Straight into the old schema: the keys CLI of today also writes the audit log, a later table.
+  key = generateKey();
+  await client.query(
+    "insert into ingestion_keys (id, name, key_hash, prefix, scopes) values (gen_random_uuid(), 'agent', $1, $2, $3)",
+    [hashKey(key), displayPrefix(key), ["ingest", "read"]],
+  );
   const writer = await startApp(url);
   try {
     const response = await apiClient(writer.baseUrl, key).post(records);
