@@ -1,4 +1,5 @@
 import { expect as baseExpect, type Page, test } from "@playwright/test";
+import { AUTO_REFRESH_MS } from "@/components/ui/use-auto-refresh";
 import type { HealthRecord } from "@/lib/contract";
 import { liveCase, liveSeedCases } from "@/tests/support/dashboard-records";
 import { ingest, signIn, snap } from "./support/dashboard";
@@ -103,24 +104,33 @@ test("a relative range stays relative in the URL, through a reload", async ({ pa
 });
 
 test("lists say when they were updated, refresh themselves, and Pause stops it", async ({ page }) => {
+  // The page's own clock, moved on by hand: the refresh interval passes without the test waiting it out.
+  await page.clock.install();
   await signIn(page);
   await page.evaluate(() => window.localStorage.removeItem("receipt.autoRefresh"));
   await page.goto(`/chains?label=spec:${run}`);
   const status = page.getByTestId("refresh-status");
   await expect(status).toContainText(/Updated \d+ s ago/);
+  const chainsRead = (r: { url: () => string }) => r.url().includes("/api/v1/chains?");
   // Live: the list is read again within the interval, by itself.
-  await page.waitForRequest((r) => r.url().includes("/api/v1/chains?"), { timeout: 20_000 });
+  const reread = page.waitForRequest(chainsRead, { timeout: 20_000 });
+  await page.clock.fastForward(AUTO_REFRESH_MS);
+  await reread;
+  await expect(status).toContainText(/Updated \d+ s ago/); // that read has landed, before the clock moves again
   await status.getByRole("button", { name: "Pause" }).click();
   await expect(status).toContainText("paused");
   const reads: string[] = [];
   page.on("request", (r) => {
-    if (r.url().includes("/api/v1/chains?")) reads.push(r.url());
+    if (chainsRead(r)) reads.push(r.url());
   });
-  await page.waitForTimeout(17_000);
-  expect(reads).toEqual([]);
+  // Past the interval and then some: a read would show as "Updating…" and then a fresh "Updated 0 s ago".
+  await page.clock.fastForward(AUTO_REFRESH_MS + 2_000);
   await expect(status).toContainText(/Updated (1[7-9]|[2-9]\d) s ago/);
+  expect(reads).toEqual([]);
+  const resumed = page.waitForRequest(chainsRead, { timeout: 20_000 });
   await status.getByRole("button", { name: "Resume" }).click();
-  await page.waitForRequest((r) => r.url().includes("/api/v1/chains?"), { timeout: 20_000 });
+  await page.clock.fastForward(AUTO_REFRESH_MS);
+  await resumed;
 });
 
 test("every dashboard page has a title of its own", async ({ page }) => {

@@ -22,7 +22,8 @@ function file(name: string, content: string): string {
 type Run = { status: number | null; stdout: string; stderr: string; lines: Record<string, unknown>[] };
 
 function run(args: string[], stdin?: string): Run {
-  const result = spawnSync("npx", ["tsx", "scripts/classify.ts", ...args], {
+  // `npm run classify` without npx's and tsx's launcher processes: the same script under the same TypeScript loader.
+  const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/classify.ts", ...args], {
     cwd: ROOT,
     input: stdin,
     encoding: "utf8",

@@ -1,16 +1,30 @@
 import { mkdirSync } from "node:fs";
-import { type APIRequestContext, expect, type Page } from "@playwright/test";
+import { type APIRequestContext, type Cookie, expect, type Page } from "@playwright/test";
 import type { HealthRecord } from "@/lib/contract";
 import { E2E_ADMIN } from "./credentials";
 
-/** Signs in through the form, as a person would; lands on `next` (the overview by default). */
+/**
+ * Signs in as the admin and lands on `next` (the overview by default). The first call in a Playwright worker signs in
+ * through the form, as a person would; later calls reuse that session's cookie (sign-in itself is tested in
+ * auth.spec.ts), and go through the form again once the session has ended (a test signed it out).
+ */
 export async function signIn(page: Page, next = "/") {
+  const pathname = next.split("?")[0];
+  if (adminSession) {
+    await page.context().addCookies(adminSession);
+    await page.goto(next);
+    if (new URL(page.url()).pathname === pathname) return;
+    adminSession = null;
+  }
   await page.goto(next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel("Username").fill(E2E_ADMIN.username);
   await page.getByLabel("Password").fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.waitForURL((url) => url.pathname === next.split("?")[0]);
+  await page.waitForURL((url) => url.pathname === pathname);
+  adminSession = await page.context().cookies();
 }
+
+let adminSession: Cookie[] | null = null;
 
 let ingestKey: string | null = null;
 
