@@ -35,6 +35,9 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   timeout: 60_000,
+  // Vitest runs alongside on the same two cores (scripts/test-all.ts): a page can take seconds to show what a test
+  // waits for. A longer wait for a condition that does come costs nothing; one that never comes still fails.
+  expect: { timeout: 15_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
