@@ -71,6 +71,9 @@ const playwrightRun =
       })
     : null;
 
+// RECEIPT_TESTS_ONE_AT_A_TIME=1: Vitest waits for Playwright to finish (a machine too busy for both at once).
+if (process.env.RECEIPT_TESTS_ONE_AT_A_TIME === "1") await playwrightRun;
+
 const vitestReport = path.join(reports, "vitest.json");
 // Two workers on this two-core machine (Vitest's default is one fewer than the cores): most integration time is
 // spent waiting on an app, PostgreSQL or a timer, so two files at once finish the suite sooner.
