@@ -17,6 +17,8 @@ const config: NextConfig = {
   // Type errors fail `npm run typecheck` (run by .ci/run over the whole project, tests and scripts included);
   // the build does not repeat that work.
   typescript: { ignoreBuildErrors: true },
+  // RECEIPT_BUILD_CACHE=0 (.ci/run, a clean clone that never builds again): no Turbopack cache written for next time.
+  experimental: { turbopackFileSystemCacheForBuild: process.env.RECEIPT_BUILD_CACHE !== "0" },
   // Pages get their per-request CSP (with its nonce) from proxy.ts; what proxy.ts does not see gets a fixed one.
   async headers() {
     const resourcePolicy = [{ key: "Content-Security-Policy", value: RESOURCE_CONTENT_SECURITY_POLICY }];

@@ -62,6 +62,8 @@ export default defineConfig({
     },
     timeout: 180_000,
     reuseExistingServer: false,
+    // SIGTERM, so start-app.ts stops the launcher and deletes the throwaway database (a SIGKILL left it in /tmp).
+    gracefulShutdown: { signal: "SIGTERM", timeout: 15_000 },
     stdout: "ignore",
     stderr: "pipe",
   },
