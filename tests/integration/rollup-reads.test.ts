@@ -5,9 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { Coverage, QueueName } from "@/lib/dashboard/api-types";
 import type { ProblemsPage } from "@/lib/problems/types";
+import { problemKey } from "@/lib/problems/problem-key";
+import { PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
+import { comparable, problemsFromChains } from "@/tests/support/problems-oracle";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -180,4 +183,44 @@ describe.each(folds)("with the deltas %s", (fold) => {
       }
     },
   );
+
+  // Ranked, filtered and cut in SQL: the same page as the in-memory assembly of every (tuple, bucket) row before.
+  it.each(
+    (["24h", "7d", "30d"] as const).flatMap((window) =>
+      (["last_seen", "count"] as const).flatMap((sort) =>
+        (["open", "resolved", "all"] as const).map((status) => ({ window, sort, status })),
+      ),
+    ),
+  )("problems ranked in SQL as the in-memory assembly: $window $sort $status", async (options) => {
+    await resolveSomeProblems();
+    for (const [limit, text] of [[200], [3], [200, " Auth "], [2, "tool_"]] as const) {
+      const query = `window=${options.window}&sort=${options.sort}&status=${options.status}&limit=${limit}`;
+      const page = await ui.json<ProblemsPage>(`/api/v1/problems?${query}${text ? `&text=${text}` : ""}`);
+      const expected = await problemsFromChains(
+        client,
+        { ...options, since: page.since, limit, text },
+        PROBLEM_WINDOW_SPEC[options.window].bucketMs,
+      );
+      expect(page.problems.map(comparable), `${query} ${text}`).toEqual(expected.problems.map(comparable));
+      expect(page.truncated, query).toBe(expected.truncated);
+    }
+  });
 });
+
+/** Some problems resolved long ago (so regressed), some resolved after their last write (so still resolved). */
+async function resolveSomeProblems() {
+  const { rows } = await client.query(
+    `select distinct server_name, tool, state, reasons[1] as reason from chains
+    where state not in ('healthy', 'working') order by 1, 2, 3, 4`,
+  );
+  for (const [index, row] of rows.entries()) {
+    if (index % 3 === 2) continue;
+    const tuple = { server: row.server_name, tool: row.tool, state: row.state, reason: row.reason };
+    await client.query(
+      `insert into problem_resolutions (key, server_name, tool, state, reason, resolved_at, resolved_by)
+      values ($1, $2, $3, $4, $5, $6, 'test') on conflict (key) do nothing`,
+      [problemKey(tuple), tuple.server, tuple.tool, tuple.state, tuple.reason,
+        index % 3 === 0 ? new Date("2000-01-01") : new Date(Date.now() + DAY)],
+    );
+  }
+}
