@@ -7,6 +7,7 @@ import type { Coverage, QueueName } from "@/lib/dashboard/api-types";
 import type { ProblemsPage } from "@/lib/problems/types";
 import { problemKey } from "@/lib/problems/problem-key";
 import { PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
+import { PROBLEM_KEY_SQL } from "@/lib/server/db/problem-ranking";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
@@ -195,7 +196,8 @@ describe.each(folds)("with the deltas %s", (fold) => {
     await resolveSomeProblems();
     for (const [limit, text] of [[200], [3], [200, " Auth "], [2, "tool_"]] as const) {
       const query = `window=${options.window}&sort=${options.sort}&status=${options.status}&limit=${limit}`;
-      const page = await ui.json<ProblemsPage>(`/api/v1/problems?${query}${text ? `&text=${text}` : ""}`);
+      const filter = text ? `&text=${encodeURIComponent(text)}` : "";
+      const page = await ui.json<ProblemsPage>(`/api/v1/problems?${query}${filter}`);
       const expected = await problemsFromChains(
         client,
         { ...options, since: page.since, limit, text },
@@ -204,6 +206,35 @@ describe.each(folds)("with the deltas %s", (fold) => {
       expect(page.problems.map(comparable), `${query} ${text}`).toEqual(expected.problems.map(comparable));
       expect(page.truncated, query).toBe(expected.truncated);
     }
+  });
+});
+
+describe("problem keys", () => {
+  it("are made in SQL as lib/problems/problem-key.ts makes them, odd names too", async () => {
+    const names = [
+      "",
+      "plain",
+      'quote " and \\ slash',
+      "tab\tnew\nline\u0001\u001f",
+      "ünïcødé 🚀",
+      "a,b",
+      "null",
+    ];
+    const tuples = names.flatMap((name) => [
+      { server: name || null, tool: "t", state: "tool_failed" as const, reason: name || null },
+      { server: null, tool: name || null, state: "needs_auth" as const, reason: "r" },
+    ]);
+    const { rows } = await client.query(
+      `select ${PROBLEM_KEY_SQL} as key from unnest($1::text[], $2::text[], $3::text[], $4::text[])
+        with ordinality as t(server_name, tool, state, reason, n) order by n`,
+      [
+        tuples.map((t) => t.server ?? ""),
+        tuples.map((t) => t.tool ?? ""),
+        tuples.map((t) => t.state),
+        tuples.map((t) => t.reason ?? ""),
+      ],
+    );
+    expect(rows.map((row) => row.key)).toEqual(tuples.map(problemKey));
   });
 });
 
@@ -219,8 +250,14 @@ async function resolveSomeProblems() {
     await client.query(
       `insert into problem_resolutions (key, server_name, tool, state, reason, resolved_at, resolved_by)
       values ($1, $2, $3, $4, $5, $6, 'test') on conflict (key) do nothing`,
-      [problemKey(tuple), tuple.server, tuple.tool, tuple.state, tuple.reason,
-        index % 3 === 0 ? new Date("2000-01-01") : new Date(Date.now() + DAY)],
+      [
+        problemKey(tuple),
+        tuple.server,
+        tuple.tool,
+        tuple.state,
+        tuple.reason,
+        index % 3 === 0 ? new Date("2000-01-01") : new Date(Date.now() + DAY),
+      ],
     );
   }
 }

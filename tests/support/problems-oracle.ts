@@ -38,7 +38,10 @@ export async function problemsFromChains(client: pg.Client, options: ProblemsOpt
   }));
   const stored = await client.query("select key, resolved_at, resolved_by from problem_resolutions");
   const resolutions = new Map<string, ProblemResolution>(
-    stored.rows.map((row) => [row.key, { resolvedAt: row.resolved_at.toISOString(), resolvedBy: row.resolved_by }]),
+    stored.rows.map((row) => [
+      row.key,
+      { resolvedAt: row.resolved_at.toISOString(), resolvedBy: row.resolved_by },
+    ]),
   );
   return assembleProblems(buckets, [], resolutions, {
     ...options,

@@ -23,7 +23,7 @@ const DAY_MS = 86_400_000;
 // The key lib/problems/problem-key.ts makes (sha256 of the tuple as JSON.stringify writes it, 32 hex digits), made in
 // SQL so resolutions join and ties order by it: to_json escapes a string as JSON.stringify does, '' is no value.
 const jsonOf = (column: string) => `coalesce(to_json(nullif(${column}, ''))::text, 'null')`;
-const PROBLEM_KEY_SQL = `left(encode(sha256(convert_to('[' || ${jsonOf("server_name")} || ',' || ${jsonOf("tool")}
+export const PROBLEM_KEY_SQL = `left(encode(sha256(convert_to('[' || ${jsonOf("server_name")} || ',' || ${jsonOf("tool")}
   || ',' || to_json(state)::text || ',' || ${jsonOf("reason")} || ']', 'UTF8')), 'hex'), 32)`;
 
 const dimensionFilters = (query: ProblemRankQuery) => Prisma.sql`
