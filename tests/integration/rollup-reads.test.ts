@@ -7,7 +7,7 @@ import type { Coverage, QueueName } from "@/lib/dashboard/api-types";
 import type { ProblemsPage } from "@/lib/problems/types";
 import { problemKey } from "@/lib/problems/problem-key";
 import { PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
-import { PROBLEM_KEY_SQL } from "@/lib/server/db/problem-ranking";
+import { problemKeySql } from "@/lib/server/db/problem-ranking";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
@@ -226,7 +226,7 @@ describe("problem keys", () => {
       { server: null, tool: name || null, state: "needs_auth" as const, reason: "r" },
     ]);
     const { rows } = await client.query(
-      `select ${PROBLEM_KEY_SQL} as key from unnest($1::text[], $2::text[], $3::text[], $4::text[])
+      `select ${problemKeySql("t")} as key from unnest($1::text[], $2::text[], $3::text[], $4::text[])
         with ordinality as t(server_name, tool, state, reason, n) order by n`,
       [
         tuples.map((t) => t.server ?? ""),

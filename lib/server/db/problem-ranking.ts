@@ -23,8 +23,12 @@ const DAY_MS = 86_400_000;
 // The key lib/problems/problem-key.ts makes (sha256 of the tuple as JSON.stringify writes it, 32 hex digits), made in
 // SQL so resolutions join and ties order by it: to_json escapes a string as JSON.stringify does, '' is no value.
 const jsonOf = (column: string) => `coalesce(to_json(nullif(${column}, ''))::text, 'null')`;
-export const PROBLEM_KEY_SQL = `left(encode(sha256(convert_to('[' || ${jsonOf("server_name")} || ',' || ${jsonOf("tool")}
-  || ',' || to_json(state)::text || ',' || ${jsonOf("reason")} || ']', 'UTF8')), 'hex'), 32)`;
+/** The key of the rollup tuple (server_name, tool, state, reason) of `alias`. */
+export const problemKeySql = (
+  alias: string,
+) => `left(encode(sha256(convert_to('[' || ${jsonOf(`${alias}.server_name`)}
+  || ',' || ${jsonOf(`${alias}.tool`)} || ',' || to_json(${alias}.state)::text || ',' || ${jsonOf(`${alias}.reason`)}
+  || ']', 'UTF8')), 'hex'), 32)`;
 
 const dimensionFilters = (query: ProblemRankQuery) => Prisma.sql`
   ${query.state ? Prisma.sql`and r.state = ${query.state}` : Prisma.empty}
@@ -66,8 +70,10 @@ export async function rankProblems(query: ProblemRankQuery): Promise<RankedProbl
   const dayFrom = new Date(Math.ceil(query.since.getTime() / DAY_MS) * DAY_MS);
   const order =
     query.sort === "count"
-      ? Prisma.sql`t.n desc, t.last_seen desc nulls last, t.key collate "C"`
-      : Prisma.sql`t.last_seen desc nulls last, t.n desc, t.key collate "C"`;
+      ? Prisma.sql`t.n desc, t.last_seen desc nulls last`
+      : Prisma.sql`t.last_seen desc nulls last, t.n desc`;
+  // The key (a hash per tuple) is made for the page's rows and their ties only, or for the one asked for: the
+  // resolutions join on the tuple they store.
   const rows = await getPrisma().$queryRaw<RankRow[]>`
     with window_rows as (
       select r.server_name, r.tool, r.state, r.reason, r.chains, r.first_observed_at, r.last_observed_at,
@@ -84,12 +90,16 @@ export async function rankProblems(query: ProblemRankQuery): Promise<RankedProbl
         min(first_observed_at) filter (where chains > 0) as first_seen,
         max(last_observed_at) filter (where chains > 0) as last_seen, max(last_written_at) as last_written
       from window_rows group by 1, 2, 3, 4 having sum(chains) > 0
-    ), keyed as (select ${Prisma.raw(PROBLEM_KEY_SQL)} as key, tuples.* from tuples)
-    select t.*, p.resolved_at, p.resolved_by
-    from keyed t left join problem_resolutions p on p.key = t.key
-    where true ${statusIs(query.status)} ${query.needle ? matchesNeedle(query.needle) : Prisma.empty}
-      ${query.key ? Prisma.sql`and t.key = ${query.key}` : Prisma.empty}
-    order by ${order}
+    ), page as (
+      select t.*, p.key as resolved_key, p.resolved_at, p.resolved_by
+      from tuples t left join problem_resolutions p on coalesce(p.server_name, '') = t.server_name
+        and coalesce(p.tool, '') = t.tool and p.state = t.state and coalesce(p.reason, '') = t.reason
+      where true ${statusIs(query.status)} ${query.needle ? matchesNeedle(query.needle) : Prisma.empty}
+        ${query.key ? Prisma.sql`and ${Prisma.raw(problemKeySql("t"))} = ${query.key}` : Prisma.empty}
+      order by ${order} fetch first ${query.limit + 1} rows with ties
+    )
+    select * from (select ${Prisma.raw(problemKeySql("t"))} as key, t.* from page t) t
+    order by ${order}, t.key collate "C"
     limit ${query.limit + 1}`;
   return rows.map((row) => ({
     key: row.key,

@@ -32,13 +32,17 @@ export async function listProblems(query: ProblemsQuery, now = new Date()): Prom
     sort: query.sort,
     limit: query.limit,
   });
-  const trends = await readProblemTrends(ranked.slice(0, query.limit), since, bucketMs);
+  const onPage = ranked.slice(0, query.limit);
+  // Independent reads of the page's problems: on two connections at once.
+  const [trends, counted] = await Promise.all([
+    readProblemTrends(onPage, since, bucketMs),
+    countProblemSessions(onPage, since),
+  ]);
   const { problems, truncated } = assembleRankedProblems(ranked, trends, {
     window: query.window,
     sinceMs: since.getTime(),
     limit: query.limit,
   });
-  const counted = await countProblemSessions(problems, since);
   for (const [index, row] of counted.entries()) {
     const problem = problems[index];
     if (problem) setSessions(problem, row);
