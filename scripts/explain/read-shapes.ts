@@ -91,5 +91,14 @@ export async function readShapes(): Promise<ReadShape[]> {
       run: () => listProblems({ window, status: "open", sort: "last_seen", limit: 100 }),
     });
   }
+  const problemVariants = [
+    ["30d sort=count status=all", { window: "30d", status: "all", sort: "count" }],
+    ["24h status=resolved", { window: "24h", status: "resolved", sort: "last_seen" }],
+    ["7d text=auth", { window: "7d", status: "open", sort: "last_seen", text: "auth" }],
+    ["7d server=srv-3", { window: "7d", status: "open", sort: "count", server: "srv-3" }],
+  ] as const;
+  for (const [label, query] of problemVariants) {
+    shapes.push({ label: `problems ${label}`, run: () => listProblems({ ...query, limit: 100 }) });
+  }
   return shapes;
 }

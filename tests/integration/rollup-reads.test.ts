@@ -5,9 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { Coverage, QueueName } from "@/lib/dashboard/api-types";
 import type { ProblemsPage } from "@/lib/problems/types";
+import { problemKey } from "@/lib/problems/problem-key";
+import { PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
+import { problemKeySql } from "@/lib/server/db/problem-ranking";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
+import { comparable, problemsFromChains } from "@/tests/support/problems-oracle";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -180,4 +184,81 @@ describe.each(folds)("with the deltas %s", (fold) => {
       }
     },
   );
+
+  // Ranked, filtered and cut in SQL: the same page as the in-memory assembly of every (tuple, bucket) row before.
+  it.each(
+    (["24h", "7d", "30d"] as const).flatMap((window) =>
+      (["last_seen", "count"] as const).flatMap((sort) =>
+        (["open", "resolved", "all"] as const).map((status) => ({ window, sort, status })),
+      ),
+    ),
+  )("problems ranked in SQL as the in-memory assembly: $window $sort $status", async (options) => {
+    await resolveSomeProblems();
+    for (const [limit, text] of [[200], [3], [200, " Auth "], [2, "tool_"]] as const) {
+      const query = `window=${options.window}&sort=${options.sort}&status=${options.status}&limit=${limit}`;
+      const filter = text ? `&text=${encodeURIComponent(text)}` : "";
+      const page = await ui.json<ProblemsPage>(`/api/v1/problems?${query}${filter}`);
+      const expected = await problemsFromChains(
+        client,
+        { ...options, since: page.since, limit, text },
+        PROBLEM_WINDOW_SPEC[options.window].bucketMs,
+      );
+      expect(page.problems.map(comparable), `${query} ${text}`).toEqual(expected.problems.map(comparable));
+      expect(page.truncated, query).toBe(expected.truncated);
+      if (limit === 200 && !text) expect(expected.problems.length, query).toBeGreaterThan(0);
+    }
+  });
 });
+
+describe("problem keys", () => {
+  it("are made in SQL as lib/problems/problem-key.ts makes them, odd names too", async () => {
+    const names = [
+      "",
+      "plain",
+      'quote " and \\ slash',
+      "tab\tnew\nline\u0001\u001f",
+      "ünïcødé 🚀",
+      "a,b",
+      "null",
+    ];
+    const tuples = names.flatMap((name) => [
+      { server: name || null, tool: "t", state: "tool_failed" as const, reason: name || null },
+      { server: null, tool: name || null, state: "needs_auth" as const, reason: "r" },
+    ]);
+    const { rows } = await client.query(
+      `select ${problemKeySql("t")} as key from unnest($1::text[], $2::text[], $3::text[], $4::text[])
+        with ordinality as t(server_name, tool, state, reason, n) order by n`,
+      [
+        tuples.map((t) => t.server ?? ""),
+        tuples.map((t) => t.tool ?? ""),
+        tuples.map((t) => t.state),
+        tuples.map((t) => t.reason ?? ""),
+      ],
+    );
+    expect(rows.map((row) => row.key)).toEqual(tuples.map(problemKey));
+  });
+});
+
+/** Some problems resolved long ago (so regressed), some resolved after their last write (so still resolved). */
+async function resolveSomeProblems() {
+  const { rows } = await client.query(
+    `select distinct server_name, tool, state, reasons[1] as reason from chains
+    where state not in ('healthy', 'working') order by 1, 2, 3, 4`,
+  );
+  for (const [index, row] of rows.entries()) {
+    if (index % 3 === 2) continue;
+    const tuple = { server: row.server_name, tool: row.tool, state: row.state, reason: row.reason };
+    await client.query(
+      `insert into problem_resolutions (key, server_name, tool, state, reason, resolved_at, resolved_by)
+      values ($1, $2, $3, $4, $5, $6, 'test') on conflict (key) do nothing`,
+      [
+        problemKey(tuple),
+        tuple.server,
+        tuple.tool,
+        tuple.state,
+        tuple.reason,
+        index % 3 === 0 ? new Date("2000-01-01") : new Date(Date.now() + DAY),
+      ],
+    );
+  }
+}

@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { assembleProblems, type ProblemBucketRow, type ProblemSessionsRow } from "@/lib/problems/assemble";
+import {
+  assembleProblems,
+  assembleRankedProblems,
+  type ProblemBucketRow,
+  type ProblemSessionsRow,
+} from "@/lib/problems/assemble";
 import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
 import { sparklinePoints } from "@/lib/problems/sparkline";
 import { matchesStatus, problemStatus } from "@/lib/problems/status";
@@ -156,6 +161,46 @@ describe("assembling problems", () => {
     );
     expect(assembleProblems(later, sessions, resolutions, { ...options, limit: 10 }).problems).toContainEqual(
       expect.objectContaining({ key, status: "regressed" }),
+    );
+  });
+});
+
+describe("a page ranked by the database", () => {
+  const since = problemWindowStart("24h", NOW).getTime();
+  const tuple = { server: "reports", tool: "write", state: "effect_unknown" as const, reason: null };
+  const ranked = (server: string, lastWrittenMs: number, resolvedAt?: number) => ({
+    ...tuple,
+    server,
+    key: problemKey({ ...tuple, server }),
+    count: 3,
+    firstSeenMs: since,
+    lastSeenMs: since + HOUR,
+    lastWrittenMs,
+    resolution: resolvedAt ? { resolvedAt: new Date(resolvedAt).toISOString(), resolvedBy: "admin" } : null,
+  });
+
+  it("keeps the database's order, cuts to the limit, puts the trend on its problem and derives the status", () => {
+    const rows = [
+      ranked("b", since + 2 * HOUR, since + HOUR),
+      ranked("a", since, since + HOUR),
+      ranked("c", 0),
+    ];
+    const trend = [
+      { ...tuple, server: "a", bucketStartMs: since + HOUR, count: 2 },
+      { ...tuple, server: "a", bucketStartMs: since + 40 * HOUR, count: 1 },
+      { ...tuple, server: "c", bucketStartMs: since, count: 5 },
+    ];
+    const page = assembleRankedProblems(rows, trend, { window: "24h", sinceMs: since, limit: 2 });
+    expect(page.truncated).toBe(true);
+    expect(page.problems.map((p) => [p.server, p.status])).toEqual([
+      ["b", "regressed"],
+      ["a", "resolved"],
+    ]);
+    expect(page.problems[1]?.trend[1]).toBe(2);
+    expect(page.problems[1]?.trend[23]).toBe(1);
+    expect(page.problems[0]?.trend.every((n) => n === 0)).toBe(true);
+    expect(assembleRankedProblems(rows, [], { window: "24h", sinceMs: since, limit: 3 }).truncated).toBe(
+      false,
     );
   });
 });

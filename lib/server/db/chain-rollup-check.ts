@@ -1,9 +1,15 @@
 import { DAILY_KEY_COLUMNS, ROLLUP_KEY_COLUMNS, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
+import { PROBLEM_KEY_COLUMNS, QUIET_STATES_SQL } from "./problem-rollup-sql";
 import type { Sql } from "./sql";
 
 /** One rollup key whose kept count differs from a full count of `chains`, or whose times fall behind it. */
 export type RollupDifference = {
-  rollup: "chain_rollups" | "chain_state_rollups" | "chain_rollups_daily";
+  rollup:
+    | "chain_rollups"
+    | "chain_state_rollups"
+    | "chain_rollups_daily"
+    | "problem_rollups"
+    | "problem_rollups_daily";
   key: Record<string, unknown>;
   counted: number;
   kept: number;
@@ -66,6 +72,32 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
         or kept.last_at < counted.last_at or kept.written_at < counted.written_at
       order by 1, 2, 3, 4, 5, 6`,
   );
+  const problems = [];
+  for (const [rollup, bin, view] of [
+    ["problem_rollups", "1 hour", "problem_rollup_rows"],
+    ["problem_rollups_daily", "1 day", "problem_rollup_day_rows"],
+  ] as const) {
+    const rows = await sql.query<Record<string, unknown>>(
+      `with counted as (
+          select date_bin('${bin}', c.observed_at, 'epoch'::timestamptz) as bucket,
+            coalesce(c.server_name, '') as server_name, coalesce(c.tool, '') as tool, c.state,
+            coalesce(c.reasons[1], '') as reason, count(*)::int as n, min(c.observed_at) as first_at,
+            max(c.observed_at) as last_at, max(c.updated_at) as written_at
+          from chains c where c.state not in ${QUIET_STATES_SQL} group by 1, 2, 3, 4, 5
+        ), kept as (
+          select ${PROBLEM_KEY_COLUMNS}, sum(chains)::int as n, min(first_observed_at) as first_at,
+            max(last_observed_at) as last_at, max(last_written_at) as written_at
+          from ${view} group by 1, 2, 3, 4, 5 having sum(chains) <> 0
+        )
+        select ${PROBLEM_KEY_COLUMNS}, counted.n as counted, kept.n as kept,
+          case when counted.n is distinct from kept.n then 'count' else 'times' end as problem
+        from counted full join kept using (${PROBLEM_KEY_COLUMNS})
+        where counted.n is distinct from kept.n or kept.first_at > counted.first_at
+          or kept.last_at < counted.last_at or kept.written_at < counted.written_at
+        order by 1, 2, 3, 4, 5`,
+    );
+    problems.push(...rows.map((row) => ({ rollup, row })));
+  }
   const split = (row: Record<string, unknown>) => {
     const { counted, kept, problem, ...key } = row;
     return { key, counted: toNumber(counted), kept: toNumber(kept), problem };
@@ -86,6 +118,10 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
         ...rest,
         problem: problem === "times" ? "times" : "count",
       } as const;
+    }),
+    ...problems.map(({ rollup, row }) => {
+      const { problem, ...rest } = split(row);
+      return { rollup, ...rest, problem: problem === "times" ? "times" : "count" } as const;
     }),
     ...narrow.map((row) => ({
       rollup: "chain_state_rollups" as const,

@@ -7,13 +7,14 @@ import {
   ROLLUP_KEY_OF_CHAIN,
 } from "./chain-rollup-sql";
 import { lockChains } from "./chain-writes";
+import { addToProblemRollup, PROBLEM_ROLLUP_TABLES } from "./problem-rollup-sql";
 import type { Sql } from "./sql";
 
 // Chain counts kept with the writes (docs/ARCHITECTURE.md, "Rollups"). Every statement that changes a chain's
 // dimensions appends its grouped changes to chain_rollup_deltas in the same statement: −1 for the tuple a chain
 // leaves, +1 for the one it enters. The `rollups` job folds the deltas into chain_rollups (every dimension) and
 // chain_state_rollups (state and shadowed state only, for stats and the trend) and chain_rollups_daily (days, without
-// shadowed state and client, for coverage and problems). Readers read the `_live` and `_rows` views: rollups plus
+// shadowed state and client, for coverage), and the problem rollups (problem-rollup-sql.ts). Readers read the `_live` and `_rows` views: rollups plus
 // the deltas not folded yet, one snapshot, so a fold running meanwhile changes nothing they see.
 
 /**
@@ -86,6 +87,8 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
           last_observed_at = greatest(chain_rollups_daily.last_observed_at, excluded.last_observed_at),
           last_written_at = greatest(chain_rollups_daily.last_written_at, excluded.last_written_at)
         returning 1
+      ), problems as (${addToProblemRollup("problem_rollups", "1 hour", "moved")} returning 1
+      ), problem_days as (${addToProblemRollup("problem_rollups_daily", "1 day", "moved")} returning 1
       )
       select count(*)::int as moved from moved`,
     [limit],
@@ -100,12 +103,14 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
 export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute("lock table chains in share mode");
   await sql.execute(
-    "lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily in exclusive mode",
+    `lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily,
+      ${PROBLEM_ROLLUP_TABLES.join(", ")} in exclusive mode`,
   );
   await sql.execute("delete from chain_rollup_deltas");
   await sql.execute("delete from chain_rollups");
   await sql.execute("delete from chain_state_rollups");
   await sql.execute("delete from chain_rollups_daily");
+  for (const table of PROBLEM_ROLLUP_TABLES) await sql.execute(`delete from ${table}`);
   await sql.execute(
     `insert into chain_rollups (${DELTA_COLUMNS})
       select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int, min(c.observed_at), max(c.observed_at), max(c.updated_at)
@@ -121,4 +126,6 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
         sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
       from chain_rollups group by 1, 2, 3, 4, 5, 6`,
   );
+  await sql.execute(addToProblemRollup("problem_rollups", "1 hour", "chain_rollups"));
+  await sql.execute(addToProblemRollup("problem_rollups_daily", "1 day", "problem_rollups"));
 }

@@ -1,47 +1,51 @@
-import { assembleProblems, setSessions } from "@/lib/problems/assemble";
-import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
+import { assembleRankedProblems, setSessions } from "@/lib/problems/assemble";
+import { PROBLEM_KEY_PATTERN } from "@/lib/problems/problem-key";
 import type { Problem, ProblemResolutionResult, ProblemsPage } from "@/lib/problems/types";
 import { PROBLEM_WINDOW_SPEC, problemWindowStart } from "@/lib/problems/windows";
-import {
-  countProblemSessions,
-  deleteProblemResolution,
-  groupProblemChains,
-  readProblemResolutions,
-  saveProblemResolution,
-} from "../db/problems";
 import type { AuditActor } from "../audit/audit-actor";
 import { appendAuditEvent } from "../db/audit-events";
 import { getPrisma } from "../db/client";
+import { rankProblems, readProblemTrends } from "../db/problem-ranking";
+import {
+  countProblemSessions,
+  deleteProblemResolution,
+  readProblemResolutions,
+  saveProblemResolution,
+} from "../db/problems";
 import { notFound } from "../http/api-error";
 import type { ProblemsQuery } from "../reading/problems-query";
 
-/** The problems of a window: grouped chains with their trend, status (resolved, regressed) and the page's filters. */
-export async function listProblems(
-  query: ProblemsQuery,
-  now = new Date(),
-  withSessions = true,
-): Promise<ProblemsPage> {
+/**
+ * The problems of a window: ranked, filtered and cut to the page in SQL, then the trend and distinct sessions of the
+ * page's problems only.
+ */
+export async function listProblems(query: ProblemsQuery, now = new Date()): Promise<ProblemsPage> {
   const since = problemWindowStart(query.window, now.getTime());
   const { bucketMs } = PROBLEM_WINDOW_SPEC[query.window];
-  const buckets = await groupProblemChains({
+  const ranked = await rankProblems({
     since,
-    bucketMs,
     state: query.state,
     server: query.server,
     tool: query.tool,
+    needle: query.text?.trim().toLowerCase() || undefined,
+    status: query.status,
+    sort: query.sort,
+    limit: query.limit,
   });
-  const resolutions = await readProblemResolutions([...new Set(buckets.map(problemKey))]);
-  const { problems, truncated } = assembleProblems(buckets, [], resolutions, {
-    ...query,
+  const onPage = ranked.slice(0, query.limit);
+  // Independent reads of the page's problems: on two connections at once.
+  const [trends, counted] = await Promise.all([
+    readProblemTrends(onPage, since, bucketMs),
+    countProblemSessions(onPage, since),
+  ]);
+  const { problems, truncated } = assembleRankedProblems(ranked, trends, {
+    window: query.window,
     sinceMs: since.getTime(),
+    limit: query.limit,
   });
-  // Sessions for the page's problems only: each is a bounded index range, the whole window's would not be.
-  if (withSessions) {
-    const counted = await countProblemSessions(problems, since);
-    for (const [index, row] of counted.entries()) {
-      const problem = problems[index];
-      if (problem) setSessions(problem, row);
-    }
+  for (const [index, row] of counted.entries()) {
+    const problem = problems[index];
+    if (problem) setSessions(problem, row);
   }
   return { window: query.window, since: since.toISOString(), bucketMs, problems, truncated };
 }
@@ -103,13 +107,13 @@ export async function reopenProblem(
   return { key, status: "open", resolution: null };
 }
 
-/** The problem with this key among the longest window's, with its status; null when there is none. */
+/** The problem with this key among the longest window's, with its status (no trend, no sessions); null when none. */
 async function findProblem(key: string, now: Date): Promise<Problem | null> {
   if (!PROBLEM_KEY_PATTERN.test(key)) return null;
-  const page = await listProblems(
-    { window: "30d", status: "all", sort: "last_seen", limit: Number.MAX_SAFE_INTEGER },
-    now,
-    false,
+  const since = problemWindowStart("30d", now.getTime());
+  const ranked = await rankProblems({ since, status: "all", sort: "last_seen", limit: 1, key });
+  return (
+    assembleRankedProblems(ranked, [], { window: "30d", sinceMs: since.getTime(), limit: 1 }).problems[0] ??
+    null
   );
-  return page.problems.find((problem) => problem.key === key) ?? null;
 }
