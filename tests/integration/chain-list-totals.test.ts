@@ -17,6 +17,7 @@ let client: pg.Client;
 let listChains: typeof import("@/lib/server/db/chain-list").listChains;
 let chainFilters: typeof import("@/lib/server/db/chain-list").chainFilters;
 let countFromRollupsCapped: typeof import("@/lib/server/db/chain-list-totals").countFromRollupsCapped;
+let totalFromRollups: typeof import("@/lib/server/db/chain-list-totals").totalFromRollups;
 
 const sql = {
   query: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows,
@@ -29,7 +30,8 @@ async function addChains(from: number, count: number) {
     `with changes as (
       insert into chains as c (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at,
         evaluated_at, client_name, client_version, transport, server_name, tool, shadowed_state)
-      select 't:' || n, 's:' || n, st, 'outcome', array[st || '.test'], 'r:' || n, n,
+      select 't:' || n, 's:' || n, st, 'outcome',
+        case when n % 4 = 0 then array[st || '.test', 'outcome.weak_evidence'] else array[st || '.test'] end, 'r:' || n, n,
         to_timestamp($3::bigint / 1000.0) + case n % 7 when 0 then interval '0' when 1 then interval '1 ms'
           when 2 then interval '-1 ms' else (n % 240 - 120) * interval '1 minute' + (n % 13) * interval '1 ms' end,
         now(), 'cli-' || (n % 3), '1', 'stdio', 'srv-' || (n % 4), case when n % 9 = 0 then null else 'tool-' || (n % 5) end,
@@ -67,13 +69,20 @@ async function fold() {
 const base: ChainListQuery = { label: [], order: "desc", sort: "time", limit: 5 };
 const at = (ms: number) => new Date(ms).toISOString();
 
-const FILTERS: [string, Partial<ChainListQuery>][] = [
-  ["server & tool", { server: "srv-1", tool: "tool-2" }],
-  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }],
-  ["tool & client", { tool: "tool-1", client: "cli-0" }],
-  ["state & server", { state: ["tool_failed"], server: "srv-3" }],
-  ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }],
-  ["two states & tool", { state: ["false_success", "effect_unknown"], tool: "tool-4" }],
+const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
+  ["server & tool", { server: "srv-1", tool: "tool-2" }, "rollups"],
+  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups"],
+  ["tool & client", { tool: "tool-1", client: "cli-0" }, "rollups"],
+  ["state & server", { state: ["tool_failed"], server: "srv-3" }, "rollups"],
+  ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }, "rollups"],
+  ["two states & tool", { state: ["false_success", "effect_unknown"], tool: "tool-4" }, "rollups"],
+  ["a deciding reason", { reason: "needs_auth.test" }, "rollups"],
+  [
+    "a problem's chains (state, server, tool, reason)",
+    { state: ["false_success"], server: "srv-0", tool: "tool-4", reason: "false_success.test" },
+    "rollups",
+  ],
+  ["a path code as the reason", { reason: "outcome.weak_evidence", server: "srv-1" }, "chains"],
 ];
 const RANGES: [string, { since?: string; until?: string }][] = [
   ["all time", {}],
@@ -101,7 +110,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   process.env.DATABASE_URL = db.url;
   ({ listChains, chainFilters } = await import("@/lib/server/db/chain-list"));
-  ({ countFromRollupsCapped } = await import("@/lib/server/db/chain-list-totals"));
+  ({ countFromRollupsCapped, totalFromRollups } = await import("@/lib/server/db/chain-list-totals"));
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
 });
@@ -112,14 +121,27 @@ afterAll(async () => {
 
 describe.each([
   ["unfolded", async () => addChains(1, 1500)],
-  ["partly folded", async () => (await fold(), await addChains(1501, 500))],
-  ["folded, then moved (−1 and +1 unfolded)", async () => (await fold(), await moveChains())],
+  [
+    "partly folded",
+    async () => {
+      await fold();
+      await addChains(1501, 500);
+    },
+  ],
+  [
+    "folded, then moved (−1 and +1 unfolded)",
+    async () => {
+      await fold();
+      await moveChains();
+    },
+  ],
   ["all folded", fold],
 ])("deltas %s", (_, prepare) => {
   beforeAll(prepare);
 
-  for (const [name, filters] of FILTERS) {
+  for (const [name, filters, path] of FILTERS) {
     it(`${name}: every range equals count(*), and the cap cuts exactly`, async () => {
+      expect(totalFromRollups({ ...base, ...filters })).toBe(path === "rollups");
       const deltas = await client.query("select count(*)::int as n from chain_rollup_deltas");
       if (_ === "all folded") expect(deltas.rows[0].n).toBe(0);
       else expect(deltas.rows[0].n).toBeGreaterThan(0);
@@ -128,6 +150,7 @@ describe.each([
         const expected = await plainCount(query);
         const page = await listChains(query);
         expect(page.total, range).toEqual({ count: expected, capped: false });
+        if (path === "chains") continue;
         const untimed = chainFilters({ ...query, since: undefined, until: undefined });
         for (const cap of [expected - 1, expected, expected + 1].filter((n) => n >= 0)) {
           const counted = await countFromRollupsCapped(query, untimed, cap);

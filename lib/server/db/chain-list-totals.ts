@@ -6,6 +6,8 @@ import { getPrisma } from "./client";
 export type RollupFilters = {
   /** Any of these as the current or the shadowed state. */
   state?: string[];
+  /** Among the chain's reasons. */
+  reason?: string;
   server?: string;
   client?: string;
   tool?: string;
@@ -13,17 +15,30 @@ export type RollupFilters = {
   until?: string;
 };
 
+// Contract §3: the codes of the path to a state, which may follow the deciding reason in `reasons`. Any other code
+// can only be a chain's deciding reason (reasons[0], the rollups' `reason`), so "among the chain's reasons" and "the
+// deciding reason" count the same chains for it.
+const PATH_REASON_CODES = new Set([
+  "request.cancelled",
+  "request.deadline_exceeded",
+  "request.inactive",
+  "task.cancelled",
+  "request.progress_inconsistent",
+  "effect.checked_before_call",
+  "outcome.checked_before_call",
+  "outcome.weak_evidence",
+]);
+
 /**
- * Whether a query's total is better summed from the rollups than counted from `chains`: it filters on two or more of
- * state, server, tool and client (no single `chains` index holds the pair, so a count would intersect two ranges and
- * read up to the cap in heap rows) and on nothing the rollups do not hold. An empty server or tool stays on `chains`:
- * the rollups write a missing one as ''.
+ * Whether a query's total is better summed from the rollups than counted from `chains`: it filters on nothing the
+ * rollups do not hold, and on two or more of state, server, tool and client or on a reason (no single `chains`
+ * index holds such a combination, so a count intersects ranges or scans, reading up to the cap in heap rows). A
+ * path code as the reason, or an empty server or tool (the rollups write a missing one as ''), stays on `chains`.
  */
-export function totalFromRollups(
-  query: RollupFilters & { session?: string; reason?: string; label: string[] },
-) {
-  if (query.session || query.reason || query.label.length > 0) return false;
+export function totalFromRollups(query: RollupFilters & { session?: string; label: string[] }) {
+  if (query.session || query.label.length > 0) return false;
   if (query.server === "" || query.tool === "") return false;
+  if (query.reason !== undefined) return query.reason !== "" && !PATH_REASON_CODES.has(query.reason);
   const dimensions = [
     Boolean(query.state?.length),
     Boolean(query.server),
@@ -147,6 +162,7 @@ const tupleConditions =
       ...(query.server ? [Prisma.sql`${column("server_name")} = ${query.server}`] : []),
       ...(query.tool ? [Prisma.sql`${column("tool")} = ${query.tool}`] : []),
       ...(query.client ? [Prisma.sql`${column("client_name")} = ${query.client}`] : []),
+      ...(query.reason ? [Prisma.sql`${column("reason")} = ${query.reason}`] : []),
     ];
   };
 
