@@ -15,6 +15,10 @@ export type RollupFilters = {
   until?: string;
 };
 
+// Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
+// current states can match a state filter through their shadowed state.
+export const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_session", "stale_catalog"]);
+
 // Contract §3: the codes of the path to a state, which may follow the deciding reason in `reasons`. Any other code
 // can only be a chain's deciding reason (reasons[0], the rollups' `reason`), so "among the chain's reasons" and "the
 // deciding reason" count the same chains for it.
@@ -77,9 +81,12 @@ export async function countFromRollupsCapped(
   const rollupWhere = (alias: "r" | "d", state: Prisma.Sql | null) =>
     and([...tuple(alias), ...(state ? [state] : []), ...bucketConditions(alias, split)]);
   const current = states ? Prisma.sql`r.state in (${states})` : null;
-  const shadowedOnly = states
-    ? Prisma.sql`r.shadowed_state in (${states}) and r.state not in (${states})`
-    : null;
+  // Only a shadowing state can hide another: naming them puts the shadowed part on one range of the index per state.
+  const shadowing = [...SHADOWING_STATES].filter((state) => !query.state?.includes(state));
+  const shadowedOnly =
+    states && shadowing.length > 0
+      ? Prisma.sql`r.state in (${Prisma.join(shadowing)}) and r.shadowed_state in (${states})`
+      : null;
   const anyState = states ? Prisma.sql`(d.state in (${states}) or d.shadowed_state in (${states}))` : null;
   const readFolded = (state: Prisma.Sql | null) => Prisma.sql`
     select r.chains from chain_rollups r where ${rollupWhere("r", state)} and r.chains > 0

@@ -4,7 +4,7 @@ import { CHAIN_TOTAL_CAP, type ChainSort } from "@/lib/dashboard/chain-list-quer
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
-import { countFromRollupsCapped, totalFromRollups } from "./chain-list-totals";
+import { countFromRollupsCapped, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -153,10 +153,6 @@ const dangerRank = (state: string) => {
   const rank = STATE_SEVERITY_ORDER.indexOf(state as State);
   return rank === -1 ? STATE_SEVERITY_ORDER.length : rank;
 };
-
-// Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
-// current states can match a state filter through their shadowed state.
-const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_session", "stale_catalog"]);
 
 async function pageByDanger(query: ChainListQuery): Promise<Row[]> {
   const where = chainFilters(query, false);
