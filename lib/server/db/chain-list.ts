@@ -4,6 +4,7 @@ import { CHAIN_TOTAL_CAP, type ChainSort } from "@/lib/dashboard/chain-list-quer
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
+import { countFromRollupsCapped, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -37,10 +38,10 @@ type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
  * is tested by JSON containment (`@>`), which the GIN index on labels serves; Prisma's JSON path filter is not.
  */
 export async function listChains(query: ChainListQuery): Promise<ChainPage> {
-  const where = filtersOf(query);
+  const where = chainFilters(query);
   const [rows, total] = await Promise.all([
     query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
-    onlyStatesAndTime(query) ? countStatesCapped(query) : countCapped(where),
+    countTotal(query, where),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -62,6 +63,16 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   };
 }
 
+/** The capped total, on whichever path bounds its cost: see docs/ARCHITECTURE.md "Chain list totals". */
+function countTotal(query: ChainListQuery, where: Prisma.Sql[]): Promise<number> {
+  if (onlyStatesAndTime(query)) return countStatesCapped(query);
+  if (totalFromRollups(query)) {
+    const untimed = chainFilters({ ...query, since: undefined, until: undefined });
+    return countFromRollupsCapped(query, untimed, CHAIN_TOTAL_CAP);
+  }
+  return countCapped(where);
+}
+
 async function countCapped(where: Prisma.Sql[]): Promise<number> {
   const rows = await getPrisma().$queryRaw<{ n: number }[]>`
     select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${CHAIN_TOTAL_CAP + 1}) t`;
@@ -80,7 +91,7 @@ const onlyStatesAndTime = (query: ChainListQuery) =>
  */
 async function countStatesCapped(query: ChainListQuery): Promise<number> {
   const states = Prisma.join(query.state ?? []);
-  const time = filtersOf({ ...query, state: undefined }, false);
+  const time = chainFilters({ ...query, state: undefined }, false);
   const count = async (where: Prisma.Sql[], limit: number) => {
     const rows = await getPrisma().$queryRaw<{ n: number }[]>`
       select count(*)::int as n from (select 1 from chains c ${whereSql(where)} limit ${limit}) t`;
@@ -93,7 +104,7 @@ async function countStatesCapped(query: ChainListQuery): Promise<number> {
 }
 
 /** The filters as SQL conditions on `chains c`; `withStates: false` leaves the state filter to the caller. */
-function filtersOf(query: ChainListQuery, withStates = true): Prisma.Sql[] {
+export function chainFilters(query: ChainListQuery, withStates = true): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
   if (withStates && query.state?.length) {
     const states = Prisma.join(query.state);
@@ -143,12 +154,8 @@ const dangerRank = (state: string) => {
   return rank === -1 ? STATE_SEVERITY_ORDER.length : rank;
 };
 
-// Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
-// current states can match a state filter through their shadowed state.
-const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_session", "stale_catalog"]);
-
 async function pageByDanger(query: ChainListQuery): Promise<Row[]> {
-  const where = filtersOf(query, false);
+  const where = chainFilters(query, false);
   const wanted = new Set<string>(query.state ?? []);
   const firstRank = query.cursor?.danger ?? 0;
   const rows: Row[] = [];

@@ -1,0 +1,173 @@
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHAIN_TOTAL_CAP } from "@/lib/dashboard/chain-list-query";
+import { Prisma } from "@/lib/generated/prisma/client";
+import type { ChainListQuery } from "@/lib/server/db/chain-list";
+import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "@/lib/server/db/chain-rollup-sql";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// Chain-list totals that combine state, server, tool and client are summed from the hour rollup plus the unfolded
+// deltas, with the parts of an hour at a since/until edge counted from `chains`. Chains around an hour edge, written
+// with the writers' own delta SQL, some moved to the next hour after a fold (−1 and +1 deltas left unfolded): each
+// total must equal a plain count(*) over `chains`, and the capped count must stop exactly at its cap.
+const HOUR = 3_600_000;
+const edge = Math.floor(Date.now() / HOUR) * HOUR - 3 * HOUR;
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let client: pg.Client;
+let listChains: typeof import("@/lib/server/db/chain-list").listChains;
+let chainFilters: typeof import("@/lib/server/db/chain-list").chainFilters;
+let countFromRollupsCapped: typeof import("@/lib/server/db/chain-list-totals").countFromRollupsCapped;
+let totalFromRollups: typeof import("@/lib/server/db/chain-list-totals").totalFromRollups;
+
+const sql = {
+  query: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows,
+  execute: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rowCount ?? 0,
+};
+
+/** Chains n = 1..count, spread over [edge − 2 h, edge + 2 h] with some exactly on and 1 ms around the edge. */
+async function addChains(from: number, count: number) {
+  await client.query(
+    `with changes as (
+      insert into chains as c (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at,
+        evaluated_at, client_name, client_version, transport, server_name, tool, shadowed_state)
+      select 't:' || n, 's:' || n, st, 'outcome',
+        case when n % 4 = 0 then array[st || '.test', 'outcome.weak_evidence'] else array[st || '.test'] end, 'r:' || n, n,
+        to_timestamp($3::bigint / 1000.0) + case n % 7 when 0 then interval '0' when 1 then interval '1 ms'
+          when 2 then interval '-1 ms' else (n % 240 - 120) * interval '1 minute' + (n % 13) * interval '1 ms' end,
+        now(), 'cli-' || (n % 3), '1', 'stdio', 'srv-' || (n % 4), case when n % 9 = 0 then null else 'tool-' || (n % 5) end,
+        case when st = 'needs_auth' and n % 2 = 0 then 'effect_unknown' end
+      from (select n, (array['healthy', 'tool_failed', 'needs_auth', 'effect_unknown', 'false_success'])[1 + n % 5] st
+        from generate_series($1::int, $2::int) n) g
+      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
+    ) ${appendRollupDeltasFrom("changes")}`,
+    [from, from + count - 1, edge],
+  );
+}
+
+/** Moves every chain with n % 6 = 0 to the next hour, as a late record would: −1 and +1 deltas. */
+async function moveChains() {
+  await client.query(
+    `with picked as (select chain_id from chains where current_seq % 6 = 0), old as (
+      select ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at, null::timestamptz as written_at
+      from chains c join picked using (chain_id)
+    ), moved as (
+      update chains c set observed_at = c.observed_at + interval '1 hour', updated_at = now()
+      from picked where c.chain_id = picked.chain_id
+      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
+    ), changes as (select * from old union all select * from moved)
+    ${appendRollupDeltasFrom("changes")}`,
+  );
+}
+
+async function fold() {
+  const { foldChainRollupDeltas } = await import("@/lib/server/db/chain-rollups");
+  await client.query("begin");
+  await foldChainRollupDeltas(sql, 1_000_000);
+  await client.query("commit");
+}
+
+const base: ChainListQuery = { label: [], order: "desc", sort: "time", limit: 5 };
+const at = (ms: number) => new Date(ms).toISOString();
+
+const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
+  ["server & tool", { server: "srv-1", tool: "tool-2" }, "rollups"],
+  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups"],
+  ["tool & client", { tool: "tool-1", client: "cli-0" }, "rollups"],
+  ["state & server", { state: ["tool_failed"], server: "srv-3" }, "rollups"],
+  ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }, "rollups"],
+  ["two states & tool", { state: ["false_success", "effect_unknown"], tool: "tool-4" }, "rollups"],
+  ["a deciding reason", { reason: "needs_auth.test" }, "rollups"],
+  [
+    "a problem's chains (state, server, tool, reason)",
+    { state: ["false_success"], server: "srv-0", tool: "tool-4", reason: "false_success.test" },
+    "rollups",
+  ],
+  ["a path code as the reason", { reason: "outcome.weak_evidence", server: "srv-1" }, "chains"],
+];
+const RANGES: [string, { since?: string; until?: string }][] = [
+  ["all time", {}],
+  ["since on an hour", { since: at(edge) }],
+  ["since 1 ms after an hour", { since: at(edge + 1) }],
+  ["since 1 ms before an hour", { since: at(edge - 1) }],
+  ["since inside an hour", { since: at(edge - 30 * 60_000 + 7) }],
+  ["until on an hour", { until: at(edge) }],
+  ["until inside an hour", { until: at(edge + 20 * 60_000 + 3) }],
+  ["since and until a few hours apart", { since: at(edge - HOUR - 1), until: at(edge + HOUR + 1) }],
+  ["since and until in one hour", { since: at(edge + 1), until: at(edge + 40 * 60_000) }],
+  ["since and until over one edge", { since: at(edge - 1), until: at(edge + 1) }],
+];
+
+async function plainCount(query: ChainListQuery) {
+  const where = Prisma.join(chainFilters(query), " and ");
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from chains c where ${where.text}`,
+    where.values,
+  );
+  return rows[0]?.n ?? 0;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  process.env.DATABASE_URL = db.url;
+  ({ listChains, chainFilters } = await import("@/lib/server/db/chain-list"));
+  ({ countFromRollupsCapped, totalFromRollups } = await import("@/lib/server/db/chain-list-totals"));
+  client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+});
+afterAll(async () => {
+  await client?.end();
+  await db?.drop();
+});
+
+describe.each([
+  ["unfolded", async () => addChains(1, 1500)],
+  [
+    "partly folded",
+    async () => {
+      await fold();
+      await addChains(1501, 500);
+    },
+  ],
+  [
+    "folded, then moved (−1 and +1 unfolded)",
+    async () => {
+      await fold();
+      await moveChains();
+    },
+  ],
+  ["all folded", fold],
+])("deltas %s", (_, prepare) => {
+  beforeAll(prepare);
+
+  for (const [name, filters, path] of FILTERS) {
+    it(`${name}: every range equals count(*), and the cap cuts exactly`, async () => {
+      expect(totalFromRollups({ ...base, ...filters })).toBe(path === "rollups");
+      const deltas = await client.query("select count(*)::int as n from chain_rollup_deltas");
+      if (_ === "all folded") expect(deltas.rows[0].n).toBe(0);
+      else expect(deltas.rows[0].n).toBeGreaterThan(0);
+      for (const [range, bounds] of RANGES) {
+        const query: ChainListQuery = { ...base, ...filters, ...bounds };
+        const expected = await plainCount(query);
+        const page = await listChains(query);
+        expect(page.total, range).toEqual({ count: expected, capped: false });
+        if (path === "chains") continue;
+        const untimed = chainFilters({ ...query, since: undefined, until: undefined });
+        for (const cap of [expected - 1, expected, expected + 1].filter((n) => n >= 0)) {
+          const counted = await countFromRollupsCapped(query, untimed, cap);
+          if (expected > cap) expect(counted, `${range}, cap ${cap}`).toBeGreaterThan(cap);
+          else expect(counted, `${range}, cap ${cap}`).toBe(expected);
+        }
+      }
+    });
+  }
+});
+
+it("reports cap+ above CHAIN_TOTAL_CAP", async () => {
+  await addChains(2001, CHAIN_TOTAL_CAP * 4);
+  const everyState = ["healthy", "tool_failed", "needs_auth", "effect_unknown", "false_success"] as const;
+  const query: ChainListQuery = { ...base, state: [...everyState], client: "cli-1" };
+  expect(await plainCount(query)).toBeGreaterThan(CHAIN_TOTAL_CAP);
+  expect((await listChains(query)).total).toEqual({ count: CHAIN_TOTAL_CAP, capped: true });
+  await fold();
+  expect((await listChains(query)).total).toEqual({ count: CHAIN_TOTAL_CAP, capped: true });
+});
