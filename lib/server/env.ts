@@ -82,9 +82,11 @@ const ZRetentionEnv = z.object({
   RECEIPT_RETENTION_DAYS: count(30, 1, 3650),
   /** Days resolved alerts and finished deliveries are kept: longer than chains, for incident reviews. */
   RECEIPT_ALERT_RETENTION_DAYS: count(90, 1, 3650),
+  /** Days an OTLP session's spans are kept after its newest span (its records are kept apart, as chains). */
+  RECEIPT_OTLP_SPAN_RETENTION_DAYS: count(30, 1, 3650),
   /** How often the retention job looks for work (lib/server/retention). */
   RECEIPT_RETENTION_TICK_MS: ms(60_000, 10),
-  /** Rows (chains, alerts, deliveries, records) one pruning transaction deletes at most. */
+  /** Rows (chains, alerts, deliveries, records, groups, set-aside items, span sessions) one step deletes at most. */
   RECEIPT_RETENTION_BATCH: count(500, 1, 10_000),
   /** Pause between two pruning steps while work is left, so a backlog never crowds ingestion out. */
   RECEIPT_RETENTION_PAUSE_MS: ms(1000, 0, 60_000),

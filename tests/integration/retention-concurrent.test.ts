@@ -55,6 +55,7 @@ describe("pruning while ingestion runs", () => {
   it.each([
     ["RECEIPT_RETENTION_DAYS", "0"],
     ["RECEIPT_ALERT_RETENTION_DAYS", "many"],
+    ["RECEIPT_OTLP_SPAN_RETENTION_DAYS", "0"],
   ])("refuses to start with %s=%s, naming it", (name, value) => {
     const started = spawnSync(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
       cwd: path.resolve(import.meta.dirname, "../.."),
@@ -67,7 +68,8 @@ describe("pruning while ingestion runs", () => {
   });
 
   it("stores every record sent meanwhile and deletes the whole backlog", async () => {
-    const writer = await startApp(db.url);
+    // A shared machine may take longer than startApp's default to start an app.
+    const writer = await startApp(db.url, {}, 120_000);
     const revived = Array.from({ length: 20 }, (_, i) =>
       rebased(legacyRecord(), now - 60 * DAY, `revive-${i}`),
     );
@@ -76,12 +78,16 @@ describe("pruning while ingestion runs", () => {
     } finally {
       await writer.stop();
     }
-    pruner = await startApp(db.url, {
-      RECEIPT_RETENTION: "1",
-      RECEIPT_RETENTION_TICK_MS: "100",
-      RECEIPT_RETENTION_BATCH: "50",
-      RECEIPT_RETENTION_PAUSE_MS: "0",
-    });
+    pruner = await startApp(
+      db.url,
+      {
+        RECEIPT_RETENTION: "1",
+        RECEIPT_RETENTION_TICK_MS: "100",
+        RECEIPT_RETENTION_BATCH: "50",
+        RECEIPT_RETENTION_PAUSE_MS: "0",
+      },
+      120_000,
+    );
     const api = apiClient(pruner.baseUrl, key);
     const fresh = Array.from({ length: 40 }, (_, b) =>
       Array.from({ length: 10 }, (_, i) => rebased(legacyRecord(), now - i * 1000, `fresh-${b}-${i}`)),
@@ -124,5 +130,5 @@ describe("pruning while ingestion runs", () => {
       [later.map((record) => record.chainId)],
     );
     expect(rows.map((row) => row.current_record_id)).toEqual([...laterIds].sort());
-  }, 120_000);
+  }, 400_000);
 });

@@ -20,6 +20,8 @@ const RETENTION_ENV = {
   RECEIPT_RETENTION_BATCH: "7",
   RECEIPT_RETENTION_PAUSE_MS: "0",
 };
+// Two apps start one after the other on a shared machine: each may take longer than startApp's default to answer.
+const APP_START_MS = 120_000;
 // Two old weeks with partitions of their own (made here: the job only makes weeks ahead).
 const droppedWeek = partitionOfWeek(weekStart(new Date(now - 70 * DAY)));
 const heldWeek = partitionOfWeek(weekStart(new Date(now - 84 * DAY)));
@@ -62,7 +64,7 @@ beforeAll(async () => {
         for values from ('${week.from.toISOString()}') to ('${week.to.toISOString()}')`,
     );
   }
-  const writer = await startApp(db.url);
+  const writer = await startApp(db.url, {}, APP_START_MS);
   try {
     const old = now - 60 * DAY;
     await ingest(writer, [
@@ -134,14 +136,80 @@ beforeAll(async () => {
       rows[0]?.id,
     ]);
   }
-  pruner = await startApp(db.url, RETENTION_ENV);
+  await seedSpansGroupsAndSetAside();
+  pruner = await startApp(db.url, RETENTION_ENV, APP_START_MS);
   await waitFor(
     async () =>
       (await count("pg_class where relname = $1", [droppedWeek.name])) === 0 &&
       (await count("chains where chain_id like $1", [`%:old-%`])) === 0 &&
-      (await count(`${heldWeek.name}`)) === 1,
+      (await count(`${heldWeek.name}`)) === 1 &&
+      (await count("otlp_spans where session_key = 'idle'")) === 0 &&
+      (await count("notification_groups where group_key = 'g-emptied'")) === 0 &&
+      (await count("set_aside_items where item_key = 'fp-old'")) === 0,
   );
-}, 120_000);
+}, 400_000);
+
+/**
+ * OTLP spans by session (idle 40 days: go; one old span and one recent: the session stays whole), notification
+ * groups (empty and unchanged 100 days: go, with the one emptied by alert pruning; with a firing alert or changed
+ * lately: stay) and set-aside items set aside 100 days ago (settled: go; still waiting for a retry: stay).
+ */
+async function seedSpansGroupsAndSetAside() {
+  for (const [traceId, session, daysAgo] of [
+    ["t1", "idle", 40],
+    ["t2", "idle", 35],
+    ["t3", "active", 40],
+    ["t4", "active", 1],
+    ["t5", "fresh", 1],
+  ] as const) {
+    await client.query(
+      `insert into otlp_spans (trace_id, span_id, session_key, content_hash, span, received_at)
+        values ($1, 's', $2, 'h', '{}', $3)`,
+      [traceId, session, new Date(now - daysAgo * DAY)],
+    );
+  }
+  await client.query(
+    `insert into notification_group_members (group_key, fingerprint) values ('g-emptied', 'fp-old'),
+      ('g-firing', 'fp-firing')`,
+  );
+  for (const [group, daysAgo] of [
+    ["g-emptied", 100],
+    ["g-empty", 100],
+    ["g-empty-lately", 10],
+    ["g-firing", 100],
+  ] as const) {
+    await client.query(
+      `insert into notification_groups (group_key, receiver, route_path, labels, first_seen_at,
+          last_sent_fingerprints, updated_at)
+        values ($1, 'team', '0', '{}', $2, '{}', $2)`,
+      [group, new Date(now - daysAgo * DAY)],
+    );
+  }
+  const { rows } = await client.query<{ current_record_id: string }>(
+    "select current_record_id from chains where chain_id = $1",
+    [chainIds("recent")],
+  );
+  const { rows: pending } = await client.query<{ id: string }>(
+    "select id::text from deliveries where group_key = 'old-pending'",
+  );
+  const items: [string, string, string | null, number][] = [
+    ["deadline", chainIds("recent"), rows[0]?.current_record_id ?? "", 100],
+    ["deadline", chainIds("old-1"), "gone", 100],
+    ["alert-routing", "fp-firing", null, 100],
+    ["alert-routing", "fp-old", null, 100],
+    ["alert-routing", "fp-gone-lately", null, 10],
+    ["group-flush", "g-empty", null, 100],
+    ["group-flush", "g-firing", null, 100],
+    ["delivery", pending[0]?.id ?? "", null, 100],
+    ["delivery", "not-a-delivery", null, 100],
+  ];
+  for (const [job, key, version, daysAgo] of items) {
+    await client.query(
+      `insert into set_aside_items (job, item_key, item_version, reason, set_aside_at) values ($1, $2, $3, 'x', $4)`,
+      [job, key, version, new Date(now - daysAgo * DAY)],
+    );
+  }
+}
 
 afterAll(async () => {
   await pruner?.stop();
@@ -189,13 +257,41 @@ describe("retention", () => {
     );
     expect(alerts.map((row) => row.fingerprint)).toEqual(["fp-firing", "fp-recent"]);
     const { rows: members } = await client.query<{ fingerprint: string }>(
-      "select fingerprint from notification_group_members",
+      "select fingerprint from notification_group_members order by 1",
     );
-    expect(members.map((row) => row.fingerprint)).toEqual(["fp-recent"]);
+    expect(members.map((row) => row.fingerprint)).toEqual(["fp-firing", "fp-recent"]);
     const { rows: deliveries } = await client.query<{ group_key: string }>(
       "select group_key from deliveries order by 1",
     );
     expect(deliveries.map((row) => row.group_key)).toEqual(["old-pending", "recent-delivered"]);
     expect(await count("delivery_attempts")).toBe(4);
+  });
+
+  it("deletes an idle OTLP session's spans, and keeps every span of a session still receiving them", async () => {
+    const { rows } = await client.query<{ trace_id: string }>("select trace_id from otlp_spans order by 1");
+    expect(rows.map((row) => row.trace_id)).toEqual(["t3", "t4", "t5"]);
+  });
+
+  it("deletes notification groups left empty and unchanged, and keeps groups with a firing alert", async () => {
+    const { rows } = await client.query<{ group_key: string }>(
+      "select group_key from notification_groups order by 1",
+    );
+    expect(rows.map((row) => row.group_key)).toEqual(["g-empty-lately", "g-firing"]);
+  });
+
+  it("deletes settled set-aside items and keeps those still waiting for a retry", async () => {
+    const { rows } = await client.query<{ job: string; item_key: string }>(
+      "select job, item_key from set_aside_items order by 1, 2",
+    );
+    const { rows: pending } = await client.query<{ id: string }>(
+      "select id::text from deliveries where group_key = 'old-pending'",
+    );
+    expect(rows.map((row) => `${row.job} ${row.item_key}`)).toEqual([
+      "alert-routing fp-firing",
+      "alert-routing fp-gone-lately",
+      `deadline ${chainIds("recent")}`,
+      `delivery ${pending[0]?.id}`,
+      "group-flush g-firing",
+    ]);
   });
 });

@@ -22,6 +22,7 @@ describe("environment validation", () => {
     [{ RECEIPT_ALERT_RETENTION_DAYS: "-1" }, "RECEIPT_ALERT_RETENTION_DAYS"],
     [{ RECEIPT_RETENTION_BATCH: "0" }, "RECEIPT_RETENTION_BATCH"],
     [{ RECEIPT_RETENTION: "yes" }, "RECEIPT_RETENTION"],
+    [{ RECEIPT_OTLP_SPAN_RETENTION_DAYS: "0" }, "RECEIPT_OTLP_SPAN_RETENTION_DAYS"],
   ])("rejects %o naming the variable %s", (source, name) => {
     expect(() => parseEnv(source)).toThrow(EnvError);
     expect(() => parseEnv(source)).toThrow(new RegExp(`${name}:`));

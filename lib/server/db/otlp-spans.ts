@@ -161,3 +161,29 @@ export async function deleteSpans(sql: Sql, keys: { traceId: string; spanId: str
     [keys.map((key) => key.traceId), keys.map((key) => key.spanId)],
   );
 }
+
+/**
+ * Retention: deletes every span of up to `limit` sessions whose newest span was received before `cutoff`, oldest
+ * first (otlp_spans_received_at_idx). A session still receiving spans keeps all of them, old ones too: its records
+ * are re-assembled from every span of the session, so one missing would change them. A session an export holds
+ * (lockSessions) is skipped, never waited for, and checked again under its lock. Returns how many spans went.
+ */
+export async function deleteIdleSessionSpans(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  const idleSince = `not exists (select 1 from otlp_spans n
+    where n.session_key = s.session_key and n.received_at >= $1::timestamptz)`;
+  const locked = await sql.query<{ session_key: string }>(
+    `with idle as (
+        select distinct o.session_key from (
+          select s.session_key from otlp_spans s where s.received_at < $1::timestamptz and ${idleSince}
+            order by s.received_at limit $2::int) o
+      )
+      select i.session_key from idle i
+        where pg_try_advisory_xact_lock(hashtextextended('otlp-session:' || i.session_key, 0))`,
+    [cutoff.toISOString(), limit],
+  );
+  if (locked.length === 0) return 0;
+  return sql.execute(`delete from otlp_spans s where s.session_key = any($2::text[]) and ${idleSince}`, [
+    cutoff.toISOString(),
+    locked.map((row) => row.session_key),
+  ]);
+}

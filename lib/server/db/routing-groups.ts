@@ -203,3 +203,20 @@ export async function unscheduleGroups(sql: Sql, groupKeys: string[]): Promise<v
     [groupKeys],
   );
 }
+
+/**
+ * Retention: deletes up to `limit` groups with no member left (every alert of theirs resolved, announced and gone)
+ * and unchanged since `cutoff`: a group with a firing alert, or a resolved one not yet announced, has members. A
+ * group a flush holds is skipped. A later alert of the same key starts a new group, as an emptied one would
+ * (addGroupMembers). Returns how many groups went.
+ */
+export async function deleteIdleGroups(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  return sql.execute(
+    `delete from notification_groups where group_key = any(array(
+      select g.group_key from notification_groups g
+        where g.updated_at < $1::timestamptz
+          and not exists (select 1 from notification_group_members m where m.group_key = g.group_key)
+        limit $2::int for update skip locked))`,
+    [cutoff.toISOString(), limit],
+  );
+}

@@ -116,3 +116,27 @@ export async function retrySetAside(filter: { job?: string; key?: string } = {})
     return released.length;
   });
 }
+
+// What a set-aside item is about still exists: an item whose alert, group or delivery is gone has nothing left to
+// retry (the delivery key is checked as a number first: CASE keeps the cast from failing on any other text).
+const SUBJECT_STORED = `(case
+  when s.job = 'alert-routing' then exists (select 1 from alerts a where a.fingerprint = s.item_key)
+  when s.job = 'group-flush' then exists (select 1 from notification_groups g where g.group_key = s.item_key)
+  when s.job = 'delivery' then exists (select 1 from deliveries d
+    where d.id = case when s.item_key ~ '^[0-9]{1,18}$' then s.item_key::bigint end)
+  else true end)`;
+
+/**
+ * Retention: deletes up to `limit` items set aside before `cutoff` that are settled: no longer in force (a chain
+ * with a newer record or none, an ended silence) or about an alert, group or delivery that is gone. An item still
+ * waiting for an operator's retry stays whatever its age. Returns how many went.
+ */
+export async function deleteSettledSetAside(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  return sql.execute(
+    `delete from set_aside_items where (job, item_key) in (
+      select s.job, s.item_key from set_aside_items s
+        where s.set_aside_at < $1::timestamptz and not (${IN_FORCE} and ${SUBJECT_STORED})
+        limit $2::int for update skip locked)`,
+    [cutoff.toISOString(), limit],
+  );
+}

@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
   deleteFinishedDeliveries,
@@ -14,6 +15,8 @@ import {
   partitionHoldsStoredChains,
   type RecordPartition,
 } from "../db/retention-partitions";
+import { deleteIdleGroups } from "../db/routing-groups";
+import { deleteSettledSetAside } from "../db/set-aside";
 import { inTransaction, poolSql } from "../db/sql";
 import { type RetentionSettings, retentionSettings } from "./settings";
 
@@ -27,6 +30,9 @@ export type PruneStep = {
   chains: number;
   alerts: number;
   deliveries: number;
+  groups: number;
+  setAside: number;
+  spans: number;
   records: number;
   partitionsDropped: string[];
   partitionsMade: string[];
@@ -38,9 +44,10 @@ const heldWeeks = new Map<string, number>();
 
 /**
  * One step of retention (docs/ARCHITECTURE.md, "Retention"): weekly partitions made ahead, then at most one batch of
- * each kind — prunable chains with their history, resolved alerts, finished deliveries — and, once no prunable
- * chain is left, the weeks past the cutoff: dropped whole, or their pruned chains' records deleted a batch at a
- * time while a kept chain holds the week. Every transaction is short and holds the pruning lock, so several app
+ * each kind — prunable chains with their history, resolved alerts, finished deliveries, emptied notification
+ * groups, settled set-aside items, idle OTLP sessions' spans — and, once no prunable chain is left, the weeks past
+ * the cutoff: dropped whole, or their pruned chains' records deleted a batch at a time while a kept chain holds the
+ * week. Every transaction is short and holds the pruning lock, so several app
  * instances never prune at once, and ingestion never waits on pruning but for a moment's lock of a week's table.
  */
 export async function pruneStep(
@@ -51,6 +58,9 @@ export async function pruneStep(
     chains: 0,
     alerts: 0,
     deliveries: 0,
+    groups: 0,
+    setAside: 0,
+    spans: 0,
     records: 0,
     partitionsDropped: [],
     partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
@@ -70,7 +80,16 @@ export async function pruneStep(
     if (!(await tryLockPruning(sql))) return;
     step.alerts = await deleteResolvedAlerts(sql, alertCutoff, settings.batch);
     step.deliveries = await deleteFinishedDeliveries(sql, alertCutoff, settings.batch);
-    step.workLeft ||= step.alerts === settings.batch || step.deliveries === settings.batch;
+    // After the alerts and deliveries: the groups they emptied and the items they settled go in the same step.
+    step.groups = await deleteIdleGroups(sql, alertCutoff, settings.batch);
+    step.setAside = await deleteSettledSetAside(sql, alertCutoff, settings.batch);
+    step.workLeft ||= [step.alerts, step.deliveries, step.groups, step.setAside].includes(settings.batch);
+  });
+  const spanCutoff = new Date(now.getTime() - settings.spanDays * DAY_MS);
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
+    step.spans = await deleteIdleSessionSpans(sql, spanCutoff, settings.batch);
+    step.workLeft ||= step.spans > 0;
   });
   if (step.chains === 0) await pruneOldWeeks(step, now, recordCutoff, settings.batch);
   return step;
@@ -106,9 +125,26 @@ async function dropWeek(week: RecordPartition, checkedFrom: Date): Promise<boole
   }
 }
 
+/**
+ * While a backlog lasts, each step is followed by a pause of at least this many times the step's own length: pruning
+ * works a fifth of the time at most. A step takes longer when PostgreSQL is busy (CPU, disk and WAL flushes it shares
+ * with ingestion), so the pause grows with it and pruning yields to a busy ingestion by itself, where a fixed pause
+ * would keep deleting at the same pace and take a larger share of a loaded machine.
+ */
+export const PAUSE_PER_STEP = 4;
+
+/**
+ * The pause after a step that took `stepMs` and left work: the setting's, or longer when steps are slow. A setting of
+ * 0 prunes flat out (a one-off purge, tests).
+ */
+export function pauseAfterStep(stepMs: number, pauseMs: number): number {
+  return pauseMs === 0 ? 0 : Math.max(pauseMs, Math.round(stepMs * PAUSE_PER_STEP));
+}
+
 /** The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion. */
 export async function runRetention(): Promise<boolean> {
+  const started = performance.now();
   const step = await pruneStep();
-  if (step.workLeft) await sleep(retentionSettings().pauseMs);
+  if (step.workLeft) await sleep(pauseAfterStep(performance.now() - started, retentionSettings().pauseMs));
   return step.workLeft;
 }

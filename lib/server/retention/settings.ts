@@ -6,6 +6,7 @@ export type RetentionSettings = {
   enabled: boolean;
   recordDays: number;
   alertDays: number;
+  spanDays: number;
   tickMs: number;
   batch: number;
   pauseMs: number;
@@ -20,6 +21,7 @@ export function retentionSettings(): RetentionSettings {
     enabled: e.RECEIPT_RETENTION === "1",
     recordDays: e.RECEIPT_RETENTION_DAYS,
     alertDays: e.RECEIPT_ALERT_RETENTION_DAYS,
+    spanDays: e.RECEIPT_OTLP_SPAN_RETENTION_DAYS,
     tickMs: e.RECEIPT_RETENTION_TICK_MS,
     batch: e.RECEIPT_RETENTION_BATCH,
     pauseMs: e.RECEIPT_RETENTION_PAUSE_MS,
