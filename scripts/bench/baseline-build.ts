@@ -67,7 +67,7 @@ export async function startBaselineApp(dir: string, databaseUrl: string) {
       )
     )
       break;
-    if (i > 300) throw new Error("the baseline app did not become healthy");
+    if (i > 1200) throw new Error("the baseline app did not become healthy");
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return {
