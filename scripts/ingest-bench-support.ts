@@ -179,7 +179,8 @@ export async function startBenchApp() {
   process.env.DATABASE_URL = appDb;
   const { createKey } = await import("../lib/server/keys/key-service");
   const { key } = await createKey("bench", ["ingest"]);
-  const app = await startApp(appDb);
+  // On a loaded machine the first answer of a cold build can take longer than the tests allow.
+  const app = await startApp(appDb, {}, 120_000);
   return {
     baseUrl: app.baseUrl,
     key,

@@ -13,7 +13,11 @@ const nextBin = path.join(root, "node_modules/next/dist/bin/next");
  */
 export const NEXT_NODE_FLAGS = ["--max-semi-space-size=64"];
 
-/** Runs the Next.js CLI (`start`, `dev`) from the project root under NEXT_NODE_FLAGS. */
-export function spawnNext(args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, [...NEXT_NODE_FLAGS, nextBin, ...args], { cwd: root, ...options });
+/**
+ * Runs the Next.js CLI (`start`, `dev`) under NEXT_NODE_FLAGS, from the project root or from `dir`, another checkout
+ * with its own node_modules (bench:ingest's baseline build).
+ */
+export function spawnNext(args: string[], options: SpawnOptions = {}, dir = root): ChildProcess {
+  const bin = dir === root ? nextBin : path.join(dir, "node_modules/next/dist/bin/next");
+  return spawn(process.execPath, [...NEXT_NODE_FLAGS, bin, ...args], { cwd: dir, ...options });
 }

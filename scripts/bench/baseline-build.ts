@@ -2,12 +2,11 @@
 // system temp dir (kept, and reused by the next invocation for the same commit), node_modules hard-linked from this
 // checkout, its Prisma client generated from its own schema, `next build`; then started on a database migrated by its
 // own migrations, with an ingestion key made by its own CLI.
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { freePort } from "../../lib/server/db/embedded";
-import { NEXT_NODE_FLAGS } from "../../lib/server/next-server";
+import { startAppIn } from "../../tests/support/app-server";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -41,46 +40,7 @@ export async function startBaselineApp(dir: string, databaseUrl: string) {
     execFileSync(process.execPath, ["--import", "tsx", ...args], { cwd: dir, env, encoding: "utf8" });
   tsx(["scripts/db-migrate.ts"]);
   const key = tsx(["scripts/keys.ts", "create", "--name", "bench-baseline", "--scope", "ingest"]).trim();
-  const port = await freePort();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [
-      ...NEXT_NODE_FLAGS,
-      path.join(dir, "node_modules/next/dist/bin/next"),
-      "start",
-      "--port",
-      String(port),
-      "--hostname",
-      "127.0.0.1",
-      "--keepAliveTimeout",
-      "70000",
-    ],
-    { cwd: dir, env, stdio: "ignore" },
-  );
-  const baseUrl = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    if (child.exitCode !== null) throw new Error(`the baseline app exited (${child.exitCode})`);
-    if (
-      await fetch(`${baseUrl}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 300) throw new Error("the baseline app did not become healthy");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return {
-    baseUrl,
-    key,
-    appPid: child.pid as number,
-    stop: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
+  // On a loaded machine the first answer of a cold build can take longer than the tests allow.
+  const app = await startAppIn(dir, databaseUrl, {}, 120_000);
+  return { baseUrl: app.baseUrl, key, appPid: app.process.pid as number, stop: app.stop };
 }

@@ -18,14 +18,24 @@ export type RunningApp = {
  * Starts the production build (`next start`) on a free port against `databaseUrl`: the tests speak real HTTP to
  * the real server. `npm test` builds first; run `npm run build` before running integration tests alone.
  */
-export async function startApp(
+export function startApp(
   databaseUrl: string,
   env: Record<string, string> = {},
   /** How long the app may take to answer /api/health: longer for tests that start several on a busy machine. */
   healthyWithinMs = 30_000,
 ): Promise<RunningApp> {
-  if (!existsSync(path.join(root, ".next/BUILD_ID")))
-    throw new Error("no production build: run `npm run build`");
+  return startAppIn(root, databaseUrl, env, healthyWithinMs);
+}
+
+/** startApp for the production build of another checkout in `dir` (bench:ingest's baseline build). */
+export async function startAppIn(
+  dir: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  healthyWithinMs = 30_000,
+): Promise<RunningApp> {
+  if (!existsSync(path.join(dir, ".next/BUILD_ID")))
+    throw new Error(`no production build in ${dir}: run \`npm run build\``);
   const port = await freePort();
   let output = "";
   const child = spawnNext(
@@ -51,6 +61,7 @@ export async function startApp(
       },
       stdio: ["ignore", "pipe", "pipe"],
     },
+    dir,
   );
   child.stdout?.on("data", (chunk) => (output += chunk));
   child.stderr?.on("data", (chunk) => (output += chunk));

@@ -1,11 +1,21 @@
 // The SQL pieces every writer of chains shares to keep the rollups (lib/server/db/chain-rollups.ts). Kept apart,
 // importing nothing, so chain-writes.ts and chain-rollups.ts can both use them.
 
-/** The rollup key of a `chains` row (alias `c`): '' for none, so every key column can be in a primary key. */
-export const ROLLUP_KEY_OF_CHAIN = `date_bin('1 hour', c.observed_at, 'epoch'::timestamptz) as bucket, c.state,
-  coalesce(c.shadowed_state, '') as shadowed_state, coalesce(c.server_name, '') as server_name,
-  coalesce(c.tool, '') as tool, c.client_name, coalesce(c.reasons[1], '') as reason,
-  coalesce(c.evidence = 'weak', false) as weak`;
+/**
+ * The rollup key of a `chains` row as `row` names it (a table alias, or `old`/`new` in a RETURNING clause), each column
+ * named `prefix` + its ROLLUP_KEY_COLUMNS name: '' for none, so every key column can be in a primary key.
+ */
+export const rollupKeyOf = (
+  row: string,
+  prefix = "",
+) => `date_bin('1 hour', ${row}.observed_at, 'epoch'::timestamptz)
+    as ${prefix}bucket, ${row}.state as ${prefix}state, coalesce(${row}.shadowed_state, '') as ${prefix}shadowed_state,
+  coalesce(${row}.server_name, '') as ${prefix}server_name, coalesce(${row}.tool, '') as ${prefix}tool,
+  ${row}.client_name as ${prefix}client_name, coalesce(${row}.reasons[1], '') as ${prefix}reason,
+  coalesce(${row}.evidence = 'weak', false) as ${prefix}weak`;
+
+/** The rollup key of a `chains` row aliased `c`. */
+export const ROLLUP_KEY_OF_CHAIN = rollupKeyOf("c");
 
 export const ROLLUP_KEY_COLUMNS =
   "bucket, state, shadowed_state, server_name, tool, client_name, reason, weak";

@@ -1,5 +1,10 @@
 import type { ChainRow, StateChange } from "@/lib/chains/transitions";
-import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
+import {
+  appendRollupDeltasFrom,
+  ROLLUP_KEY_COLUMNS,
+  ROLLUP_KEY_OF_CHAIN,
+  rollupKeyOf,
+} from "./chain-rollup-sql";
 import { isoTime, jsonRows } from "./json-rows";
 import { prepared, type Sql } from "./sql";
 
@@ -24,8 +29,14 @@ export async function writeChainState(sql: Sql, rows: ChainRow[], changes: State
   await appendStateChanges(sql, changes);
 }
 
-// The rows written, the chains' rollup keys before (the statement's snapshot: the writer holds the chains' locks)
-// and after, and the grouped rollup deltas, all in one statement (lib/server/db/chain-rollups.ts).
+// The rows written and the grouped rollup deltas in one statement (lib/server/db/chain-rollups.ts): each row's key
+// after (+1) and, for a chain that was stored, before (−1), both from RETURNING (`old` is PostgreSQL 18's row as it
+// was replaced, null for an insert). Reading the old keys with a join on `chains` instead costs a second lookup a
+// chain, and the planner, estimating the JSON rows, chose to hash the whole table for it.
+const OLD_KEY_COLUMNS = ROLLUP_KEY_COLUMNS.split(", ")
+  .map((column) => `old_${column}`)
+  .join(", ");
+
 const UPSERT_CHAINS = prepared(
   "receipt_upsert_chains",
   `with u as (
@@ -34,9 +45,6 @@ const UPSERT_CHAINS = prepared(
         next_check_at timestamptz, current_record_id text, current_seq bigint, observed_at timestamptz,
         evaluated_at timestamptz, server_name text, server_version text, client_name text, client_version text,
         transport text, tool text, labels jsonb, record_count int, request_id text, operation_key text)
-    ), old as (
-      select ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at, null::timestamptz as written_at
-      from chains c join u on u.chain_id = c.chain_id
     ), written as (
       insert into chains as c (chain_id, session_id, state, layer, reasons, retry_safe, evidence, shadowed_state,
         shadowed_reason, next_check_at, current_record_id, current_seq, observed_at, evaluated_at, server_name,
@@ -54,8 +62,12 @@ const UPSERT_CHAINS = prepared(
         client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
         labels = excluded.labels, record_count = excluded.record_count, request_id = excluded.request_id,
         operation_key = excluded.operation_key, updated_at = now()
-      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
-    ), changes as (select * from old union all select * from written)
+      returning ${rollupKeyOf("new")}, new.observed_at, new.updated_at as written_at, ${rollupKeyOf("old", "old_")}
+    ), changes as (
+      select ${ROLLUP_KEY_COLUMNS}, 1 as chains, observed_at, written_at from written
+      union all
+      select ${OLD_KEY_COLUMNS}, -1, null, null from written where old_state is not null
+    )
     ${appendRollupDeltasFrom("changes")}`,
 );
 
