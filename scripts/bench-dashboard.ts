@@ -25,6 +25,7 @@ const { values } = parseArgs({
   },
 });
 const root = path.resolve(import.meta.dirname, "..");
+const BENCH_USER = { username: "bench", password: "bench-password" };
 const target = Number(values.chains);
 const runs = Number(values.runs);
 const seedPath = values["seed-path"] ?? (target > 100_000 ? "bulk" : "http");
@@ -60,6 +61,8 @@ try {
     if (seed.status !== 0) throw new Error("seed failed");
   }
   const sql = new pg.Client({ connectionString: db.url });
+  // The cluster stops in `finally` when a read fails: that error is the one to see, not this connection's end.
+  sql.on("error", () => {});
   await sql.connect();
   if (seedPath === "http") await sql.query("vacuum analyze"); // what autovacuum does on a live database
   const chains = Number((await sql.query("select count(*) as n from chains")).rows[0].n);
@@ -90,11 +93,20 @@ async function timeReads(sql: pg.Client, chains: number, records: number) {
         limit 1`,
     )
   ).rows[0];
+  await ensureBenchAdmin(sql);
   await sql.end();
 
   const port = await freePort();
   running.app = spawnNext(["start", "--port", String(port), "--hostname", "127.0.0.1"], {
-    env: { ...process.env, DATABASE_URL: db.url, NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" },
+    // Retention off: the seeded days reach back to the retention default, and pruning while timing would both
+    // load the machine and shrink the set.
+    env: {
+      ...process.env,
+      DATABASE_URL: db.url,
+      NEXT_TELEMETRY_DISABLED: "1",
+      NODE_ENV: "production",
+      RECEIPT_RETENTION: "0",
+    },
     stdio: "ignore",
     detached: true,
   });
@@ -188,15 +200,25 @@ async function waitForHealth(base: string) {
   throw new Error("the app did not start");
 }
 
-/** First-run setup on a fresh database, sign-in on a reused one: either way a session cookie. */
+/**
+ * The benchmark's own admin, put straight into the database: a seeded set already has users (the demo triage's), so
+ * first-run setup is closed, and every read the dashboard offers needs a role that may see it.
+ */
+async function ensureBenchAdmin(sql: pg.Client): Promise<void> {
+  const { hashPassword } = await import("../lib/server/auth/password");
+  await sql.query(
+    `insert into users (id, username, password_hash, role) values (gen_random_uuid(), $1, $2, 'admin')
+      on conflict (username) do update set password_hash = excluded.password_hash, role = 'admin', disabled_at = null`,
+    [BENCH_USER.username, await hashPassword(BENCH_USER.password)],
+  );
+}
+
 async function signIn(base: string): Promise<string> {
-  const init = {
+  const response = await fetch(`${base}/api/auth/sign-in`, {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username: "bench", password: "bench-password" }),
-  };
-  let response = await fetch(`${base}/api/auth/setup`, init);
-  if (response.status === 409) response = await fetch(`${base}/api/auth/sign-in`, init);
+    body: JSON.stringify(BENCH_USER),
+  });
   if (!response.ok) throw new Error(`sign-in failed: ${response.status}`);
   return (response.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
 }

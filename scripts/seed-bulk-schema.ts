@@ -40,7 +40,9 @@ export async function restoreIndexesAndForeignKeys(
 ): Promise<void> {
   await client.query("set maintenance_work_mem = '1GB'");
   await client.query("set max_parallel_maintenance_workers = 2");
-  for (const index of pieces.indexes) await client.query(index.definition);
+  // pg_indexes writes a partitioned table's index as `ON ONLY`, which builds it on the parent alone, invalid and
+  // used by no query; without ONLY it is built on every partition and attached.
+  for (const index of pieces.indexes) await client.query(index.definition.replace(" ON ONLY ", " ON "));
   for (const key of pieces.foreignKeys) {
     await client.query(
       `alter table ${quoteIdent(key.table)} add constraint ${quoteIdent(key.name)} ${key.definition}`,

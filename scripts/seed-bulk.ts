@@ -124,6 +124,11 @@ async function finishSeed(
   log: (line: string) => void,
 ) {
   process.env.DATABASE_URL = url;
+  // Statistics first: without them the planner scans the freshly loaded tables whole for the tail's lookups.
+  const stats = new pg.Client({ connectionString: url });
+  await stats.connect();
+  await stats.query("analyze health_records, chains, chain_state_changes");
+  await stats.end();
   const { prepareRecords } = await import("../lib/server/ingest/prepare-records");
   const { saveRecords } = await import("../lib/server/ingest/store-records");
   const { demoSession } = await import("./seed/demo-records");
