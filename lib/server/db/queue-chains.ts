@@ -60,6 +60,13 @@ export async function listQueueChains(query: QueueQuery): Promise<{
   // from triage_items (by queue and status), never walking the queue's chains in search of them.
   // With an assignee, every row has an item: the read starts from that user's items (by assignee), whatever the
   // status, instead of walking the queue's chains in search of them.
+  const openChains = (match: Prisma.Sql) => Prisma.sql`select ${columns}, true as in_queue
+        from chains c
+        left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
+        ${withAssignee}
+        where ${match}
+          and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
+          ${afterCursor}`;
   const inQueue = assignee
     ? Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
@@ -70,13 +77,16 @@ export async function listQueueChains(query: QueueQuery): Promise<{
           and (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
           ${afterCursor}`
     : query.status === "open" || query.status === "all"
-      ? Prisma.sql`select ${columns}, true as in_queue
-        from chains c
-        left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
-        ${withAssignee}
-        where (c.state = ${query.queue} or c.shadowed_state = ${query.queue})
-          and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
-          ${afterCursor}`
+      ? // Chains in the state, then chains shadowed by it, each walked in order down its own (state, observed_at)
+        // index and cut to a page before they meet: one `state or shadowed_state` condition would collect every
+        // chain of the queue in a bitmap and sort them all for one page.
+        Prisma.sql`select * from (
+        (${openChains(Prisma.sql`c.state = ${query.queue}`)}
+        order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit + 1})
+        union all
+        (${openChains(Prisma.sql`c.shadowed_state = ${query.queue} and c.state <> ${query.queue}`)}
+        order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit + 1})
+        ) c`
       : Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
         join chains c on c.chain_id = t.chain_id
