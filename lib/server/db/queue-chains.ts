@@ -60,13 +60,20 @@ export async function listQueueChains(query: QueueQuery): Promise<{
   // from triage_items (by queue and status), never walking the queue's chains in search of them.
   // With an assignee, every row has an item: the read starts from that user's items (by assignee), whatever the
   // status, instead of walking the queue's chains in search of them.
+  // A page of the chains matching `match` before their items are joined: "no item here that is not open" as an
+  // anti-join keeps the walk down (state, observed_at) ordered and cut at a page, where a left join filtered on the
+  // item's status made the planner collect and sort every chain of the state.
+  const notSettled =
+    query.status === "all"
+      ? Prisma.empty
+      : Prisma.sql`and not exists (select 1 from triage_items x
+          where x.chain_id = c.chain_id and x.queue = ${query.queue} and x.status <> 'open')`;
   const openChains = (match: Prisma.Sql) => Prisma.sql`select ${columns}, true as in_queue
-        from chains c
+        from (select c.chain_id, c.observed_at from chains c
+          where ${match} ${notSettled} ${afterCursor}
+          order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit + 1}) c
         left join triage_items t on t.chain_id = c.chain_id and t.queue = ${query.queue}
-        ${withAssignee}
-        where ${match}
-          and (${query.status}::text = 'all' or t.status is null or t.status = 'open')
-          ${afterCursor}`;
+        ${withAssignee}`;
   const inQueue = assignee
     ? Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
@@ -81,11 +88,9 @@ export async function listQueueChains(query: QueueQuery): Promise<{
         // index and cut to a page before they meet: one `state or shadowed_state` condition would collect every
         // chain of the queue in a bitmap and sort them all for one page.
         Prisma.sql`select * from (
-        (${openChains(Prisma.sql`c.state = ${query.queue}`)}
-        order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit + 1})
+        ${openChains(Prisma.sql`c.state = ${query.queue}`)}
         union all
-        (${openChains(Prisma.sql`c.shadowed_state = ${query.queue} and c.state <> ${query.queue}`)}
-        order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit + 1})
+        ${openChains(Prisma.sql`c.shadowed_state = ${query.queue} and c.state <> ${query.queue}`)}
         ) c`
       : Prisma.sql`select ${columns}, true as in_queue
         from triage_items t
