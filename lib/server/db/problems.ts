@@ -6,6 +6,8 @@ import { getPrisma } from "./client";
 /** Distinct sessions are counted among each problem's newest this many chains of the window, no further. */
 export const PROBLEM_SESSION_SAMPLE = 1000;
 
+const SESSION_READS = 2;
+
 /**
  * Distinct sessions of each problem's chains in the window, counted among its newest PROBLEM_SESSION_SAMPLE chains
  * (`capped` when it has more): sessions span buckets, so they cannot be summed from the rollups. One index-only
@@ -16,27 +18,59 @@ export async function countProblemSessions(
   since: Date,
 ): Promise<ProblemSessionsRow[]> {
   if (problems.length === 0) return [];
-  const equals = (column: string, value: string | null) =>
-    value === null ? Prisma.sql`${Prisma.raw(column)} is null` : Prisma.sql`${Prisma.raw(column)} = ${value}`;
-  const ranges = problems.map(
-    (
-      problem,
-      index,
-    ) => Prisma.sql`select ${index}::int as problem, count(distinct s.session_id)::int as sessions,
-      count(*)::int as chains
-      from (select c.session_id from chains c
-        where c.state = ${problem.state} and c.state not in ('healthy', 'working')
-          and ${equals("c.server_name", problem.server)} and ${equals("c.tool", problem.tool)}
-          and ${equals("c.reasons[1]", problem.reason)} and c.observed_at >= ${since}
-        order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) s`,
-  );
-  const rows = await getPrisma().$queryRaw<{ problem: number; sessions: number; chains: number }[]>`
-    ${Prisma.join(ranges, " union all ")}`;
+  // A union of one subquery a problem took longer to plan than to run, so the problems go as arrays, each walked by a
+  // lateral subquery, its sessions grouped by hash (`count(distinct …)` sorts them, which cost more than the walk).
+  // A missing server, tool or reason must be matched by `is null` for the index to serve it: one lateral read for
+  // each pattern of missing columns on the page (usually one or two). The page is split in SESSION_READS statements,
+  // alternating problems, on as many connections at once: each problem is a walk of up to a thousand index entries.
+  const statements = Array.from({ length: SESSION_READS }, (_, part) => {
+    const byPattern = new Map<string, number[]>();
+    for (let index = part; index < problems.length; index += SESSION_READS) {
+      const problem = problems[index] as ProblemTuple;
+      const pattern = [problem.server, problem.tool, problem.reason]
+        .map((v) => (v === null ? "0" : "1"))
+        .join("");
+      byPattern.set(pattern, [...(byPattern.get(pattern) ?? []), index]);
+    }
+    return [...byPattern.values()].map((indexes) => sessionsRead(indexes, problems, since));
+  }).filter((reads) => reads.length > 0);
+  const rows = (
+    await Promise.all(
+      statements.map(
+        (reads) =>
+          getPrisma().$queryRaw<{ problem: number; sessions: number; chains: number }[]>`
+          ${Prisma.join(reads, " union all ")}`,
+      ),
+    )
+  ).flat();
   const byIndex = new Map(rows.map((row) => [row.problem, row]));
   return problems.map((problem, index) => {
     const row = byIndex.get(index);
     return { ...problem, sessions: row?.sessions ?? 0, capped: (row?.chains ?? 0) > PROBLEM_SESSION_SAMPLE };
   });
+}
+
+/** The sessions of the problems at `indexes`, which have the same columns missing. */
+function sessionsRead(indexes: number[], problems: readonly ProblemTuple[], since: Date): Prisma.Sql {
+  const first = problems[indexes[0] as number] as ProblemTuple;
+  const values = (pick: (problem: ProblemTuple) => string | null) =>
+    indexes.map((index) => pick(problems[index] as ProblemTuple) ?? "");
+  const equals = (chainColumn: string, problemColumn: string, missing: boolean) =>
+    Prisma.raw(missing ? `${chainColumn} is null` : `${chainColumn} = p.${problemColumn}`);
+  return Prisma.sql`select p.problem, s.sessions, s.chains
+    from unnest(${indexes}::int[], ${values((p) => p.state)}::text[], ${values((p) => p.server)}::text[],
+      ${values((p) => p.tool)}::text[], ${values((p) => p.reason)}::text[]) as p(problem, state, server_name, tool, reason)
+    cross join lateral (
+      select count(*)::int as sessions, coalesce(sum(by_session.chains), 0)::int as chains
+      from (select newest.session_id, count(*) as chains
+        from (select c.session_id from chains c
+          where c.state = p.state and c.state not in ('healthy', 'working')
+            and ${equals("c.server_name", "server_name", first.server === null)}
+            and ${equals("c.tool", "tool", first.tool === null)}
+            and ${equals("c.reasons[1]", "reason", first.reason === null)} and c.observed_at >= ${since}
+          order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) newest
+        group by newest.session_id) by_session
+    ) s`;
 }
 
 /** The stored resolutions of these problems, by key. */
