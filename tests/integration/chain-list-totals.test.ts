@@ -6,8 +6,8 @@ import type { ChainListQuery } from "@/lib/server/db/chain-list";
 import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "@/lib/server/db/chain-rollup-sql";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// Chain-list totals that combine state, server, tool and client are summed from the hour rollup plus the unfolded
-// deltas, with the parts of an hour at a since/until edge counted from `chains`. Chains around an hour edge, written
+// Chain-list totals that combine state, server, tool and client (or filter on one label) are summed from the hour
+// rollup (or the label rollup) plus the unfolded deltas, with the parts of an hour at a since/until edge counted from `chains`. Chains around an hour edge, written
 // with the writers' own delta SQL, some moved to the next hour after a fold (−1 and +1 deltas left unfolded): each
 // total must equal a plain count(*) over `chains`, and the capped count must stop exactly at its cap.
 const HOUR = 3_600_000;
@@ -29,31 +29,38 @@ async function addChains(from: number, count: number) {
   await client.query(
     `with changes as (
       insert into chains as c (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at,
-        evaluated_at, client_name, client_version, transport, server_name, tool, shadowed_state)
+        evaluated_at, client_name, client_version, transport, server_name, tool, shadowed_state, labels)
       select 't:' || n, 's:' || n, st, 'outcome',
         case when n % 4 = 0 then array[st || '.test', 'outcome.weak_evidence'] else array[st || '.test'] end, 'r:' || n, n,
         to_timestamp($3::bigint / 1000.0) + case n % 7 when 0 then interval '0' when 1 then interval '1 ms'
           when 2 then interval '-1 ms' else (n % 240 - 120) * interval '1 minute' + (n % 13) * interval '1 ms' end,
         now(), 'cli-' || (n % 3), '1', 'stdio', 'srv-' || (n % 4), case when n % 9 = 0 then null else 'tool-' || (n % 5) end,
-        case when st = 'needs_auth' and n % 2 = 0 then 'effect_unknown' end
+        case when st = 'needs_auth' and n % 2 = 0 then 'effect_unknown' end,
+        case n % 8 when 0 then '{}'::jsonb when 1 then '{"url": "a:b"}'
+          else jsonb_build_object('env', case when n % 3 = 0 then 'prod' else 'dev' end, 'team', 't' || (n % 4)) end
       from (select n, (array['healthy', 'tool_failed', 'needs_auth', 'effect_unknown', 'false_success'])[1 + n % 5] st
         from generate_series($1::int, $2::int) n) g
-      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
+      returning ${ROLLUP_KEY_OF_CHAIN}, c.labels, 1 as chains, c.observed_at, c.updated_at as written_at
     ) ${appendRollupDeltasFrom("changes")}`,
     [from, from + count - 1, edge],
   );
 }
 
-/** Moves every chain with n % 6 = 0 to the next hour, as a late record would: −1 and +1 deltas. */
+/**
+ * Moves every chain with n % 6 = 0 to the next hour, as a late record would, and gives every other one of them
+ * another team: −1 and +1 deltas.
+ */
 async function moveChains() {
   await client.query(
     `with picked as (select chain_id from chains where current_seq % 6 = 0), old as (
-      select ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at, null::timestamptz as written_at
+      select ${ROLLUP_KEY_OF_CHAIN}, c.labels, -1 as chains, null::timestamptz as observed_at,
+        null::timestamptz as written_at
       from chains c join picked using (chain_id)
     ), moved as (
-      update chains c set observed_at = c.observed_at + interval '1 hour', updated_at = now()
+      update chains c set observed_at = c.observed_at + interval '1 hour', updated_at = now(),
+        labels = case when c.current_seq % 12 = 0 then c.labels || '{"team": "t9"}' else c.labels end
       from picked where c.chain_id = picked.chain_id
-      returning ${ROLLUP_KEY_OF_CHAIN}, 1 as chains, c.observed_at, c.updated_at as written_at
+      returning ${ROLLUP_KEY_OF_CHAIN}, c.labels, 1 as chains, c.observed_at, c.updated_at as written_at
     ), changes as (select * from old union all select * from moved)
     ${appendRollupDeltasFrom("changes")}`,
   );
@@ -83,6 +90,18 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
     "rollups",
   ],
   ["a path code as the reason", { reason: "outcome.weak_evidence", server: "srv-1" }, "chains"],
+  ["a label", { label: ["env:prod"] }, "rollups"],
+  ["a label whose value has a colon", { label: ["url:a:b"] }, "rollups"],
+  ["a label some chains moved to", { label: ["team:t9"] }, "rollups"],
+  ["a label & a state (current or shadowed)", { label: ["team:t2"], state: ["effect_unknown"] }, "rollups"],
+  [
+    "a label & server & tool & client",
+    { label: ["env:dev"], server: "srv-1", tool: "tool-1", client: "cli-2" },
+    "rollups",
+  ],
+  ["a label no chain has", { label: ["env:none"] }, "rollups"],
+  ["two labels", { label: ["env:prod", "team:t1"] }, "chains"],
+  ["a label & a reason", { label: ["env:dev"], reason: "needs_auth.test" }, "chains"],
 ];
 const RANGES: [string, { since?: string; until?: string }][] = [
   ["all time", {}],

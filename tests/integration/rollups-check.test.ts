@@ -91,6 +91,13 @@ function recordOf(
   record.chainId = chainId;
   record.session.id = `sess:${chainId}`;
   if (record.session.server) record.session.server.name = rand.pick(["reports-mcp", "files-mcp", "crm-mcp"]);
+  // A chain's labels change between its records too: the label rollup takes the old pairs out, the new ones in.
+  record.labels = rand.pick<Record<string, string>>([
+    {},
+    { env: "prod" },
+    { env: "prod", team: "a" },
+    { team: "b", url: "x:y" },
+  ]);
   if (record.call && seed.expectedState === "working") {
     record.call.deadlineMs = 4 * HOUR;
     record.call.inactivityMs = 2 * HOUR;
@@ -222,6 +229,17 @@ describe("rollups after random workloads", () => {
     expect(causes.rows.map((row) => row.cause)).toEqual(["deadline", "reconcile", "record"]);
     const several = await client.query("select count(*)::int as n from chains where record_count > 1");
     expect(several.rows[0].n).toBeGreaterThan(0);
+    // The label rollup took part: chains of several label sets, all folded (the expiring writes carry env=test).
+    const labelled = await client.query(
+      "select distinct label_key || '=' || label_value as pair from chain_label_rollups where chains > 0 order by 1",
+    );
+    expect(labelled.rows.map((row) => row.pair)).toEqual([
+      "env=prod",
+      "env=test",
+      "team=a",
+      "team=b",
+      "url=x:y",
+    ]);
   }, 240_000);
 
   it("a broken rollup is reported, and rebuild repairs it", async () => {

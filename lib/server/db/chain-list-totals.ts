@@ -13,6 +13,8 @@ export type RollupFilters = {
   tool?: string;
   since?: string;
   until?: string;
+  /** `key:value` pairs: one is summed from the label rollup, more stay on `chains`. */
+  label?: string[];
 };
 
 // Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
@@ -35,13 +37,16 @@ const PATH_REASON_CODES = new Set([
 
 /**
  * Whether a query's total is better summed from the rollups than counted from `chains`: it filters on nothing the
- * rollups do not hold, and on two or more of state, server, tool and client or on a reason (no single `chains`
- * index holds such a combination, so a count intersects ranges or scans, reading up to the cap in heap rows). A
- * path code as the reason, or an empty server or tool (the rollups write a missing one as ''), stays on `chains`.
+ * rollups do not hold, and on a label, on two or more of state, server, tool and client, or on a reason (no single
+ * `chains` index holds such a combination, so a count intersects ranges or scans, reading up to the cap in heap
+ * rows; a label's GIN range is all heap rows). A path code as the reason, or an empty server or tool (the rollups
+ * write a missing one as ''), stays on `chains`; so do two labels, and a label with a reason (the label rollup
+ * counts single labels and has no reason).
  */
 export function totalFromRollups(query: RollupFilters & { session?: string; label: string[] }) {
-  if (query.session || query.label.length > 0) return false;
+  if (query.session || query.label.length > 1) return false;
   if (query.server === "" || query.tool === "") return false;
+  if (query.label.length === 1) return query.reason === undefined;
   if (query.reason !== undefined) return query.reason !== "" && !PATH_REASON_CODES.has(query.reason);
   const dimensions = [
     Boolean(query.state?.length),
@@ -63,7 +68,8 @@ type Parts = {
 
 /**
  * The number of chains matching `query`, exact up to `cap` and some number above it past that. Whole observed hours
- * are summed from `chain_rollups` (index-only on `chain_rollups_filters_idx`) plus the deltas not folded yet; the
+ * are summed from `chain_rollups` (index-only on `chain_rollups_filters_idx`), or with a label from
+ * `chain_label_rollups` (index-only on its key, which leads with the label), plus the deltas not folded yet; the
  * part of an hour at a `since` or `until` edge is counted from `chains` (at most an hour of rows each). The folded
  * rows are read up to a limit: every folded row read holds at least one chain and the deltas can take away at most
  * `removed` chains, so reading `cap + 1 + removed` rows proves the total is above the cap without reading further.
@@ -76,10 +82,18 @@ export async function countFromRollupsCapped(
   cap: number,
 ): Promise<number> {
   const split = splitRange(query.since, query.until);
+  const label = query.label?.length === 1 ? labelPair(query.label[0] as string) : null;
   const tuple = tupleConditions(query);
   const states = query.state?.length ? Prisma.join(query.state) : null;
+  const labelled = (alias: "r" | "d"): Prisma.Sql[] => {
+    if (!label) return [];
+    return alias === "r"
+      ? [Prisma.sql`r.label_key = ${label.key} and r.label_value = ${label.value}`]
+      : [Prisma.sql`d.labels @> ${JSON.stringify({ [label.key]: label.value })}::jsonb`];
+  };
   const rollupWhere = (alias: "r" | "d", state: Prisma.Sql | null) =>
-    and([...tuple(alias), ...(state ? [state] : []), ...bucketConditions(alias, split)]);
+    and([...labelled(alias), ...tuple(alias), ...(state ? [state] : []), ...bucketConditions(alias, split)]);
+  const rollup = Prisma.raw(label ? "chain_label_rollups" : "chain_rollups");
   const current = states ? Prisma.sql`r.state in (${states})` : null;
   // Only a shadowing state can hide another: naming them puts the shadowed part on one range of the index per state.
   const shadowing = [...SHADOWING_STATES].filter((state) => !query.state?.includes(state));
@@ -89,7 +103,7 @@ export async function countFromRollupsCapped(
       : null;
   const anyState = states ? Prisma.sql`(d.state in (${states}) or d.shadowed_state in (${states}))` : null;
   const readFolded = (state: Prisma.Sql | null) => Prisma.sql`
-    select r.chains from chain_rollups r where ${rollupWhere("r", state)} and r.chains > 0
+    select r.chains from ${rollup} r where ${rollupWhere("r", state)} and r.chains > 0
     limit (select rows_limit from deltas)`;
   const edges = split.edges.map(
     (edge) => Prisma.sql`(select count(*)::int from (
@@ -172,6 +186,12 @@ const tupleConditions =
       ...(query.reason ? [Prisma.sql`${column("reason")} = ${query.reason}`] : []),
     ];
   };
+
+/** A `key:value` filter (split at the first colon, as the chain list's label filter is). */
+export function labelPair(label: string): { key: string; value: string } {
+  const split = label.indexOf(":");
+  return { key: label.slice(0, split), value: label.slice(split + 1) };
+}
 
 const and = (conditions: Prisma.Sql[]) =>
   conditions.length === 0 ? Prisma.sql`true` : Prisma.join(conditions, " and ");

@@ -4,7 +4,7 @@ import { CHAIN_TOTAL_CAP, type ChainSort } from "@/lib/dashboard/chain-list-quer
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
-import { countFromRollupsCapped, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
+import { countFromRollupsCapped, labelPair, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -116,9 +116,8 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
   if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   for (const label of query.label) {
-    const split = label.indexOf(":");
-    const pair = JSON.stringify({ [label.slice(0, split)]: label.slice(split + 1) });
-    where.push(Prisma.sql`c.labels @> ${pair}::jsonb`);
+    const { key, value } = labelPair(label);
+    where.push(Prisma.sql`c.labels @> ${JSON.stringify({ [key]: value })}::jsonb`);
   }
   if (query.since) where.push(Prisma.sql`c.observed_at >= ${new Date(query.since)}`);
   if (query.until) where.push(Prisma.sql`c.observed_at <= ${new Date(query.until)}`);

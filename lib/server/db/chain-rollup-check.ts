@@ -1,4 +1,9 @@
-import { DAILY_KEY_COLUMNS, ROLLUP_KEY_COLUMNS, ROLLUP_KEY_OF_CHAIN } from "./chain-rollup-sql";
+import {
+  DAILY_KEY_COLUMNS,
+  LABEL_ROLLUP_DIMENSIONS,
+  ROLLUP_KEY_COLUMNS,
+  ROLLUP_KEY_OF_CHAIN,
+} from "./chain-rollup-sql";
 import { PROBLEM_KEY_COLUMNS, QUIET_STATES_SQL } from "./problem-rollup-sql";
 import type { Sql } from "./sql";
 
@@ -9,7 +14,8 @@ export type RollupDifference = {
     | "chain_state_rollups"
     | "chain_rollups_daily"
     | "problem_rollups"
-    | "problem_rollups_daily";
+    | "problem_rollups_daily"
+    | "chain_label_rollups";
   key: Record<string, unknown>;
   counted: number;
   kept: number;
@@ -19,7 +25,7 @@ export type RollupDifference = {
 const toNumber = (value: unknown) => (value === null || value === undefined ? 0 : Number(value));
 
 /**
- * Compares the three rollups as readers see them (folded rows plus pending deltas) with a full
+ * Compares the rollups as readers see them (folded rows plus pending deltas) with a full
  * `group by` of `chains`: every count must be equal, and each key's first/last observed and last written times
  * must cover the chains' (they only move forward, so they may be wider, never narrower). One snapshot: run it in a
  * REPEATABLE READ transaction, or on a database nobody writes, for a consistent answer.
@@ -98,6 +104,26 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
     );
     problems.push(...rows.map((row) => ({ rollup, row })));
   }
+  const labelled = await sql.query<Record<string, unknown>>(
+    `with counted as (
+        select l.key as label_key, l.value as label_value, c.state, coalesce(c.shadowed_state, '') as shadowed_state,
+          coalesce(c.server_name, '') as server_name, coalesce(c.tool, '') as tool, c.client_name,
+          date_bin('1 hour', c.observed_at, 'epoch'::timestamptz) as bucket, count(*)::int as n
+        from chains c cross join lateral jsonb_each_text(c.labels) l group by 1, 2, 3, 4, 5, 6, 7, 8
+      ), kept as (
+        select label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}, sum(chains)::int as n
+        from (
+          select label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}, chains from chain_label_rollups
+          union all
+          select l.key, l.value, ${LABEL_ROLLUP_DIMENSIONS}, d.chains
+          from chain_rollup_deltas d cross join lateral jsonb_each_text(d.labels) l
+        ) rows group by 1, 2, 3, 4, 5, 6, 7, 8 having sum(chains) <> 0
+      )
+      select label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}, counted.n as counted, kept.n as kept
+      from counted full join kept using (label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS})
+      where counted.n is distinct from kept.n
+      order by 1, 2, 3, 4, 5, 6, 7, 8`,
+  );
   const split = (row: Record<string, unknown>) => {
     const { counted, kept, problem, ...key } = row;
     return { key, counted: toNumber(counted), kept: toNumber(kept), problem };
@@ -123,6 +149,11 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
       const { problem, ...rest } = split(row);
       return { rollup, ...rest, problem: problem === "times" ? "times" : "count" } as const;
     }),
+    ...labelled.map((row) => ({
+      rollup: "chain_label_rollups" as const,
+      ...split(row),
+      problem: "count" as const,
+    })),
     ...narrow.map((row) => ({
       rollup: "chain_state_rollups" as const,
       ...split(row),

@@ -28,12 +28,18 @@ export const DAILY_DELTA_COLUMNS = `${DAILY_KEY_COLUMNS}, chains, first_observed
 export const DELTA_COLUMNS = `${ROLLUP_KEY_COLUMNS}, chains, first_observed_at, last_observed_at, last_written_at`;
 
 /**
- * The insert that ends a statement writing chains: `changes` is a CTE of rollup keys with `chains` (+1, −1 or 0),
- * `observed_at` (of an added chain, else null) and `written_at` (when the chain row was written, else null). Rows
- * that cancel out are dropped unless they carry a write: the problems page reads when a tuple was last written.
+ * The insert that ends a statement writing chains: `changes` is a CTE of rollup keys and `labels` with `chains` (+1,
+ * −1 or 0), `observed_at` (of an added chain, else null) and `written_at` (when the chain row was written, else
+ * null). Rows that cancel out are dropped unless they carry a write: the problems page reads when a tuple was last
+ * written. The labels ride along for the label rollup (chain_label_rollups), which the fold splits into pairs.
  */
-export const appendRollupDeltasFrom = (changes: string) => `insert into chain_rollup_deltas (${DELTA_COLUMNS})
-  select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(observed_at), max(observed_at), max(written_at)
+export const appendRollupDeltasFrom = (
+  changes: string,
+) => `insert into chain_rollup_deltas (${DELTA_COLUMNS}, labels)
+  select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(observed_at), max(observed_at), max(written_at), labels
   from ${changes}
-  group by 1, 2, 3, 4, 5, 6, 7, 8
+  group by 1, 2, 3, 4, 5, 6, 7, 8, labels
   having sum(chains) <> 0 or max(written_at) is not null`;
+
+/** The label rollup's key but the label (chain_label_rollups): a label total filters on the rest as on chains. */
+export const LABEL_ROLLUP_DIMENSIONS = "state, shadowed_state, server_name, tool, client_name, bucket";

@@ -3,6 +3,7 @@ import {
   DAILY_DELTA_COLUMNS,
   DAILY_KEY_COLUMNS,
   DELTA_COLUMNS,
+  LABEL_ROLLUP_DIMENSIONS,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
 } from "./chain-rollup-sql";
@@ -28,7 +29,7 @@ export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): 
   const rows = await sql.query<{ deleted: number }>(
     `with gone as (
         delete from chains c where c.chain_id = any($1::text[])
-        returning ${ROLLUP_KEY_OF_CHAIN}, -1 as chains, null::timestamptz as observed_at,
+        returning ${ROLLUP_KEY_OF_CHAIN}, c.labels, -1 as chains, null::timestamptz as observed_at,
           null::timestamptz as written_at
       ), appended as (${appendRollupDeltasFrom("gone")} returning 1)
       select count(*)::int as deleted from gone`,
@@ -36,6 +37,19 @@ export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): 
   );
   return rows[0]?.deleted ?? 0;
 }
+
+/**
+ * Adds the label pairs of the deltas in `moved` to chain_label_rollups: a delta of a chain with three labels counts
+ * for each of the three (key, value) pairs.
+ */
+const addToLabelRollup = (moved: string) => `insert into chain_label_rollups (label_key, label_value,
+    ${LABEL_ROLLUP_DIMENSIONS}, chains)
+  select l.key, l.value, ${LABEL_ROLLUP_DIMENSIONS}, sum(m.chains)::int
+  from ${moved} m cross join lateral jsonb_each_text(m.labels) l
+  where m.chains <> 0
+  group by 1, 2, 3, 4, 5, 6, 7, 8 having sum(m.chains) <> 0
+  on conflict (label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}) do update set
+    chains = chain_label_rollups.chains + excluded.chains`;
 
 /** Only one instance folds at a time: two folds upserting the same rollup rows in another order could deadlock. */
 const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
@@ -57,7 +71,7 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
       ), moved as (
         delete from chain_rollup_deltas d using batch where d.id = batch.id
         returning d.bucket, d.state, d.shadowed_state, d.server_name, d.tool, d.client_name, d.reason, d.weak,
-          d.chains, d.first_observed_at, d.last_observed_at, d.last_written_at
+          d.chains, d.first_observed_at, d.last_observed_at, d.last_written_at, d.labels
       ), wide as (
         insert into chain_rollups (${DELTA_COLUMNS})
         select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(first_observed_at), max(last_observed_at),
@@ -87,6 +101,7 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
           last_observed_at = greatest(chain_rollups_daily.last_observed_at, excluded.last_observed_at),
           last_written_at = greatest(chain_rollups_daily.last_written_at, excluded.last_written_at)
         returning 1
+      ), labelled as (${addToLabelRollup("moved")} returning 1
       ), problems as (${addToProblemRollup("problem_rollups", "1 hour", "moved")} returning 1
       ), problem_days as (${addToProblemRollup("problem_rollups_daily", "1 day", "moved")} returning 1
       )
@@ -103,7 +118,7 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
 export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute("lock table chains in share mode");
   await sql.execute(
-    `lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily,
+    `lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily, chain_label_rollups,
       ${PROBLEM_ROLLUP_TABLES.join(", ")} in exclusive mode`,
   );
   await sql.execute("delete from chain_rollup_deltas");
@@ -125,6 +140,13 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
       select date_bin('1 day', bucket, 'epoch'::timestamptz), state, server_name, tool, reason, weak,
         sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
       from chain_rollups group by 1, 2, 3, 4, 5, 6`,
+  );
+  await sql.execute("delete from chain_label_rollups");
+  await sql.execute(
+    `insert into chain_label_rollups (label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}, chains)
+      select l.key, l.value, c.state, coalesce(c.shadowed_state, ''), coalesce(c.server_name, ''),
+        coalesce(c.tool, ''), c.client_name, date_bin('1 hour', c.observed_at, 'epoch'::timestamptz), count(*)::int
+      from chains c cross join lateral jsonb_each_text(c.labels) l group by 1, 2, 3, 4, 5, 6, 7, 8`,
   );
   await sql.execute(addToProblemRollup("problem_rollups", "1 hour", "chain_rollups"));
   await sql.execute(addToProblemRollup("problem_rollups_daily", "1 day", "problem_rollups"));

@@ -62,11 +62,12 @@ const UPSERT_CHAINS = prepared(
         client_version = excluded.client_version, transport = excluded.transport, tool = excluded.tool,
         labels = excluded.labels, record_count = excluded.record_count, request_id = excluded.request_id,
         operation_key = excluded.operation_key, updated_at = now()
-      returning ${rollupKeyOf("new")}, new.observed_at, new.updated_at as written_at, ${rollupKeyOf("old", "old_")}
+      returning ${rollupKeyOf("new")}, new.labels, new.observed_at, new.updated_at as written_at,
+        ${rollupKeyOf("old", "old_")}, old.labels as old_labels
     ), changes as (
-      select ${ROLLUP_KEY_COLUMNS}, 1 as chains, observed_at, written_at from written
+      select ${ROLLUP_KEY_COLUMNS}, labels, 1 as chains, observed_at, written_at from written
       union all
-      select ${OLD_KEY_COLUMNS}, -1, null, null from written where old_state is not null
+      select ${OLD_KEY_COLUMNS}, old_labels, -1, null, null from written where old_state is not null
     )
     ${appendRollupDeltasFrom("changes")}`,
 );
@@ -117,7 +118,8 @@ export async function setRecordCounts(
         update chains c set record_count = u.n, updated_at = now()
         from unnest($1::text[], $2::int[]) as u(id, n)
         where c.chain_id = u.id
-        returning ${ROLLUP_KEY_OF_CHAIN}, 0 as chains, null::timestamptz as observed_at, c.updated_at as written_at
+        returning ${ROLLUP_KEY_OF_CHAIN}, '{}'::jsonb as labels, 0 as chains, null::timestamptz as observed_at,
+          c.updated_at as written_at
       )
       ${appendRollupDeltasFrom("touched")}`,
     [counts.map((c) => c.chainId), counts.map((c) => c.recordCount)],
