@@ -73,7 +73,9 @@ type Parts = {
  * part of an hour at a `since` or `until` edge is counted from `chains` (at most an hour of rows each). The folded
  * rows are read up to a limit: every folded row read holds at least one chain and the deltas can take away at most
  * `removed` chains, so reading `cap + 1 + removed` rows proves the total is above the cap without reading further.
- * One statement, so the rollup, the deltas and the edges are one snapshot (a fold moves deltas atomically).
+ * One statement, so the rollup, the deltas and the edges are one snapshot (a fold moves deltas atomically). The
+ * edges only add chains, so they are not counted once the whole hours are past the cap (a label's edge is up to an
+ * hour of heap rows).
  */
 export async function countFromRollupsCapped(
   query: RollupFilters,
@@ -102,8 +104,14 @@ export async function countFromRollupsCapped(
       ? Prisma.sql`r.state in (${Prisma.join(shadowing)}) and r.shadowed_state in (${states})`
       : null;
   const anyState = states ? Prisma.sql`(d.state in (${states}) or d.shadowed_state in (${states}))` : null;
+  // In the label rollup's key order: with a limit and an estimate of many matches the planner preferred a parallel
+  // scan of the whole rollup to a range of its key (it read every row when the matches were fewer).
+  const inKeyOrder = label
+    ? Prisma.sql`order by r.label_key, r.label_value, r.state, r.shadowed_state, r.server_name,
+    r.tool, r.client_name, r.bucket`
+    : Prisma.empty;
   const readFolded = (state: Prisma.Sql | null) => Prisma.sql`
-    select r.chains from ${rollup} r where ${rollupWhere("r", state)} and r.chains > 0
+    select r.chains from ${rollup} r where ${rollupWhere("r", state)} and r.chains > 0 ${inKeyOrder}
     limit (select rows_limit from deltas)`;
   const edges = split.edges.map(
     (edge) => Prisma.sql`(select count(*)::int from (
@@ -120,13 +128,18 @@ export async function countFromRollupsCapped(
       ${split.wholeHours ? readFolded(current) : Prisma.sql`select 0 as chains where false`}
     ), folded_shadowed as (
       ${split.wholeHours && shadowedOnly ? readFolded(shadowedOnly) : Prisma.sql`select 0 as chains where false`}
+    ), whole_hours as (
+      select (select count(*) from folded_current)::int as rows_read_current,
+        (select count(*) from folded_shadowed)::int as rows_read_shadowed,
+        ((select coalesce(sum(chains), 0) from folded_current) +
+          (select coalesce(sum(chains), 0) from folded_shadowed))::int as folded,
+        net, rows_limit
+      from deltas
     )
-    select (select count(*) from folded_current)::int as rows_read_current,
-      (select count(*) from folded_shadowed)::int as rows_read_shadowed,
-      ((select coalesce(sum(chains), 0) from folded_current) +
-        (select coalesce(sum(chains), 0) from folded_shadowed))::int as folded,
-      net, rows_limit, (${edges.length ? Prisma.join(edges, " + ") : Prisma.sql`0`})::int as edges
-    from deltas`;
+    select w.*, case when w.rows_read_current >= w.rows_limit or w.rows_read_shadowed >= w.rows_limit
+        or w.folded + w.net > ${cap} then 0
+      else (${edges.length ? Prisma.join(edges, " + ") : Prisma.sql`0`}) end::int as edges
+    from whole_hours w`;
   const parts = rows[0];
   if (!parts) return 0;
   if (parts.rows_read_current >= parts.rows_limit || parts.rows_read_shadowed >= parts.rows_limit)
