@@ -1,4 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { FORGET_FAILURES_AFTER_MS } from "@/lib/auth/sign-in-backoff";
 import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
@@ -17,7 +18,9 @@ import {
 } from "../db/retention-partitions";
 import { deleteIdleGroups } from "../db/routing-groups";
 import { deleteSettledSetAside } from "../db/set-aside";
+import { deleteForgottenSignInCounts } from "../db/sign-in-throttle";
 import { inTransaction, poolSql } from "../db/sql";
+import { deleteExpiredSessions } from "../db/users";
 import { type RetentionSettings, retentionSettings } from "./settings";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -33,6 +36,10 @@ export type PruneStep = {
   groups: number;
   setAside: number;
   spans: number;
+  /** Expired sign-in sessions. */
+  sessions: number;
+  /** Sign-in throttle counts nobody added to for a day (lib/auth/sign-in-backoff.ts forgets them by then). */
+  signInCounts: number;
   records: number;
   partitionsDropped: string[];
   partitionsMade: string[];
@@ -45,7 +52,8 @@ const heldWeeks = new Map<string, number>();
 /**
  * One step of retention (docs/ARCHITECTURE.md, "Retention"): weekly partitions made ahead, then at most one batch of
  * each kind — prunable chains with their history, resolved alerts, finished deliveries, emptied notification
- * groups, settled set-aside items, idle OTLP sessions' spans — and, once no prunable chain is left, the weeks past
+ * groups, settled set-aside items, idle OTLP sessions' spans, expired sign-in sessions and forgotten sign-in
+ * throttle counts — and, once no prunable chain is left, the weeks past
  * the cutoff: dropped whole, or their pruned chains' records deleted a batch at a time while a kept chain holds the
  * week. Every transaction is short and holds the pruning lock, so several app
  * instances never prune at once, and ingestion never waits on pruning but for a moment's lock of a week's table.
@@ -61,6 +69,8 @@ export async function pruneStep(
     groups: 0,
     setAside: 0,
     spans: 0,
+    sessions: 0,
+    signInCounts: 0,
     records: 0,
     partitionsDropped: [],
     partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
@@ -90,6 +100,13 @@ export async function pruneStep(
     if (!(await tryLockPruning(sql))) return;
     step.spans = await deleteIdleSessionSpans(sql, spanCutoff, settings.batch);
     step.workLeft ||= step.spans > 0;
+  });
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
+    step.sessions = await deleteExpiredSessions(sql, now, settings.batch);
+    const forgetBefore = new Date(now.getTime() - FORGET_FAILURES_AFTER_MS);
+    step.signInCounts = await deleteForgottenSignInCounts(sql, forgetBefore, settings.batch);
+    step.workLeft ||= [step.sessions, step.signInCounts].includes(settings.batch);
   });
   if (step.chains === 0) await pruneOldWeeks(step, now, recordCutoff, settings.batch);
   return step;
