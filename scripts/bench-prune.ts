@@ -70,7 +70,9 @@ try {
         results.push({ pruning, rate, pruned });
         console.log(
           `round ${round + 1} ${pruning ? "pruning " : "no prune"}: ${rate.toFixed(0)} records/s` +
-            (pruning ? `, ${pruned} chains pruned meanwhile` : ""),
+            (pruning
+              ? `, ${pruned} chains pruned meanwhile (${(pruned / (TOTAL / rate)).toFixed(0)} a second)`
+              : ""),
         );
       } finally {
         await app.stop();

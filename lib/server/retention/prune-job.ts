@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { FORGET_FAILURES_AFTER_MS } from "@/lib/auth/sign-in-backoff";
+import { batchBounds, nextBatch, pauseAfterStep } from "@/lib/retention/step-pacing";
 import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
@@ -45,6 +46,8 @@ export type PruneStep = {
   partitionsMade: string[];
   /** A batch limit was reached: the job runs again at once. */
   workLeft: boolean;
+  /** Some kind filled its batch: the step's length says what a batch costs. */
+  filled: boolean;
 };
 
 const heldWeeks = new Map<string, number>();
@@ -75,6 +78,7 @@ export async function pruneStep(
     partitionsDropped: [],
     partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
     workLeft: false,
+    filled: false,
   };
   const recordCutoff = new Date(now.getTime() - settings.recordDays * DAY_MS);
   const alertCutoff = new Date(now.getTime() - settings.alertDays * DAY_MS);
@@ -109,6 +113,16 @@ export async function pruneStep(
     step.workLeft ||= [step.sessions, step.signInCounts].includes(settings.batch);
   });
   if (step.chains === 0) await pruneOldWeeks(step, now, recordCutoff, settings.batch);
+  const counts = [
+    step.chains,
+    step.alerts,
+    step.deliveries,
+    step.groups,
+    step.setAside,
+    step.spans,
+    step.sessions,
+  ];
+  step.filled = [...counts, step.signInCounts, step.records].some((n) => n >= settings.batch);
   return step;
 }
 
@@ -142,26 +156,20 @@ async function dropWeek(week: RecordPartition, checkedFrom: Date): Promise<boole
   }
 }
 
-/**
- * While a backlog lasts, each step is followed by a pause of at least this many times the step's own length: pruning
- * works a fifth of the time at most. A step takes longer when PostgreSQL is busy (CPU, disk and WAL flushes it shares
- * with ingestion), so the pause grows with it and pruning yields to a busy ingestion by itself, where a fixed pause
- * would keep deleting at the same pace and take a larger share of a loaded machine.
- */
-export const PAUSE_PER_STEP = 4;
+let batch: number | undefined;
 
 /**
- * The pause after a step that took `stepMs` and left work: the setting's, or longer when steps are slow. A setting of
- * 0 prunes flat out (a one-off purge, tests).
+ * The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion.
+ * The batch adapts from step to step (`nextBatch`): larger while steps are quick, smaller when they are slow.
  */
-export function pauseAfterStep(stepMs: number, pauseMs: number): number {
-  return pauseMs === 0 ? 0 : Math.max(pauseMs, Math.round(stepMs * PAUSE_PER_STEP));
-}
-
-/** The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion. */
 export async function runRetention(): Promise<boolean> {
+  const settings = retentionSettings();
+  const bounds = batchBounds(settings.batch);
+  const size = batch ?? bounds.start;
   const started = performance.now();
-  const step = await pruneStep();
-  if (step.workLeft) await sleep(pauseAfterStep(performance.now() - started, retentionSettings().pauseMs));
+  const step = await pruneStep(new Date(), { ...settings, batch: size });
+  const stepMs = performance.now() - started;
+  batch = nextBatch(size, stepMs, step.filled, bounds);
+  if (step.workLeft) await sleep(pauseAfterStep(stepMs, settings.pauseMs));
   return step.workLeft;
 }
