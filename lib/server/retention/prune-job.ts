@@ -156,7 +156,8 @@ async function dropWeek(week: RecordPartition, checkedFrom: Date): Promise<boole
   }
 }
 
-let batch: number | undefined;
+/** This instance's batch for its next step (undefined: the setting's), adapted after every step. */
+let nextStepBatch: number | undefined;
 
 /**
  * The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion.
@@ -165,11 +166,11 @@ let batch: number | undefined;
 export async function runRetention(): Promise<boolean> {
   const settings = retentionSettings();
   const bounds = batchBounds(settings.batch);
-  const size = batch ?? bounds.start;
+  const size = nextStepBatch ?? bounds.start;
   const started = performance.now();
   const step = await pruneStep(new Date(), { ...settings, batch: size });
   const stepMs = performance.now() - started;
-  batch = nextBatch(size, stepMs, step.filled, bounds);
+  nextStepBatch = nextBatch(size, stepMs, step.filled, bounds);
   if (step.workLeft) await sleep(pauseAfterStep(stepMs, settings.pauseMs));
   return step.workLeft;
 }
