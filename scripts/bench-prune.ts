@@ -5,7 +5,7 @@
  * row each, half in the DEFAULT partition and half in old weekly partitions). Then, alternately, BENCH_RECORDS
  * records are posted through POST /api/v1/records (batches of 100, three collectors) to an app with retention off
  * and to one with retention on, which prunes the backlog meanwhile: records/s of each, and the chains pruned during
- * each pruning round (a round that pruned nothing measured nothing).
+ * each pruning round (a round that pruned nothing measured nothing); then BENCH_IDLE_SECONDS of pruning alone.
  */
 import http from "node:http";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -23,6 +23,8 @@ import { collectors, inParallel, makeRecords, median, postRecords } from "./inge
 const BACKLOG = Number(process.env.BENCH_BACKLOG ?? 300_000);
 const TOTAL = Number(process.env.BENCH_RECORDS ?? 20_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+/** Seconds of pruning with no ingestion after the rounds (0: none). */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
 const DAY = 24 * 60 * 60_000;
 // About the size of a real record's body, so deleting a row costs what it would.
 const BODY = JSON.stringify({ padding: "x".repeat(1500) });
@@ -70,13 +72,37 @@ try {
         results.push({ pruning, rate, pruned });
         console.log(
           `round ${round + 1} ${pruning ? "pruning " : "no prune"}: ${rate.toFixed(0)} records/s` +
-            (pruning ? `, ${pruned} chains pruned meanwhile` : ""),
+            (pruning
+              ? `, ${pruned} chains pruned meanwhile (${(pruned / (TOTAL / rate)).toFixed(0)} a second)`
+              : ""),
         );
       } finally {
         await app.stop();
       }
     }
   }
+  if (IDLE_SECONDS > 0) {
+    // Pruning alone, no ingestion: the rate a backlog goes at on a machine otherwise quiet.
+    const app = await startApp(url, { RECEIPT_RETENTION: "1", RECEIPT_RETENTION_TICK_MS: "100" }, 120_000);
+    try {
+      const before = await backlog();
+      await new Promise((resolve) => setTimeout(resolve, IDLE_SECONDS * 1000));
+      const pruned = before - (await backlog());
+      console.log(
+        `pruning alone: ${pruned} chains in ${IDLE_SECONDS} s (${(pruned / IDLE_SECONDS).toFixed(0)} a second)`,
+      );
+    } finally {
+      await app.stop();
+    }
+  }
+  if (ROUNDS > 0) report(results, await backlog());
+  await client.end();
+} finally {
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+function report(results: { pruning: boolean; rate: number }[], left: number) {
   const without = median(results.filter((r) => !r.pruning).map((r) => r.rate));
   const withPruning = median(results.filter((r) => r.pruning).map((r) => r.rate));
   const total = (pruning: boolean) =>
@@ -84,13 +110,9 @@ try {
   console.log(
     `median: ${without.toFixed(0)} records/s without pruning, ${withPruning.toFixed(0)} while pruning ` +
       `(ratio ${(withPruning / without).toFixed(2)}; all rounds' records over all their seconds: ` +
-      `${(total(false) / total(true)).toFixed(2)}), backlog left ${await backlog()} of ${BACKLOG}, ` +
+      `${(total(false) / total(true)).toFixed(2)}), backlog left ${left} of ${BACKLOG}, ` +
       `RECEIPT_RETENTION_PAUSE_MS ${process.env.RECEIPT_RETENTION_PAUSE_MS ?? "default"}`,
   );
-  await client.end();
-} finally {
-  await server.stop();
-  rmSync(dataDir, { recursive: true, force: true });
 }
 
 async function ingest(baseUrl: string, key: string, prefix: string): Promise<number> {

@@ -49,6 +49,8 @@ export async function seedBulk(url: string, options: BulkSeedOptions) {
   let loaded = { chains: 0, records: 0, sessions: 0 };
   try {
     const empty = (await records.query("select not exists (select 1 from chains) as empty")).rows[0].empty;
+    const weeks = await makeWeeksOfSeed(records, nowMs, options.days);
+    log(`made ${weeks.length} weekly partitions of health_records for the seed's ${options.days} days`);
     await relaxDurability(records, true);
     const pieces = await dropIndexesAndForeignKeys(records);
     log(
@@ -155,6 +157,30 @@ async function finishSeed(
   const { getPrisma } = await import("../lib/server/db/client");
   await getPrisma().$disconnect();
   await getPool().end();
+}
+
+/**
+ * The weekly partitions of health_records back to the seed's oldest record (the app makes only this week's and those
+ * ahead), by the app's own code, before the load: its past records land in their weeks, which retention drops whole,
+ * not in DEFAULT, which it empties row by row. Returns the partitions made.
+ */
+async function makeWeeksOfSeed(client: pg.Client, nowMs: number, days: number): Promise<string[]> {
+  const { ensureRecordPartitions } = await import("../lib/server/db/retention-partitions");
+  const { sqlOver } = await import("../lib/server/db/sql");
+  const sql = sqlOver(client);
+  const transaction = async <T>(work: (tx: typeof sql) => Promise<T>): Promise<T> => {
+    await client.query("begin");
+    try {
+      const result = await work(sql);
+      await client.query("commit");
+      return result;
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
+    }
+  };
+  const since = new Date(nowMs - days * 24 * 60 * 60_000);
+  return ensureRecordPartitions(transaction, new Date(nowMs), sql, since);
 }
 
 async function connect(url: string): Promise<pg.Client> {

@@ -2,6 +2,7 @@
 
 import { type FormEvent, useState } from "react";
 import { safeNextPath } from "@/lib/dashboard/safe-next-path";
+import { hydratedMark, useHydrated } from "../ui/use-hydrated";
 import { AuthCard } from "./AuthCard";
 import styles from "./AuthCard.module.css";
 import { postCredentials } from "./post-credentials";
@@ -19,6 +20,7 @@ export function SignInForm({
 }) {
   const [error, setError] = useState<string | null>(initialError);
   const [busy, setBusy] = useState(false);
+  const hydrated = useHydrated();
 
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -37,7 +39,7 @@ export function SignInForm({
 
   return (
     <AuthCard title="Sign in" intro="The dashboard shows where each MCP call's evidence stopped.">
-      <form className={styles.form} onSubmit={onSubmit} noValidate>
+      <form className={styles.form} onSubmit={onSubmit} noValidate {...hydratedMark(hydrated)}>
         {error && (
           <p className={styles.error} role="alert">
             {error}

@@ -8,6 +8,7 @@ import { RefreshStatus } from "../ui/RefreshStatus";
 import { StateIcon } from "../state/StateIcon";
 import { Pager } from "../ui/Pager";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
+import { hydratedMark, useHydrated } from "../ui/use-hydrated";
 import { useUrlState } from "../ui/use-url-state";
 import styles from "./Queues.module.css";
 import { QueueTable } from "./QueueTable";
@@ -41,9 +42,10 @@ export function QueueView({ queue }: { queue: QueueName }) {
   });
   const meta = STATE_META[queue];
   const base = queue === "false_success" ? "/queues/false-success" : "/queues/effect-unknown";
+  const hydrated = useHydrated();
 
   return (
-    <div className="stack">
+    <div className="stack" {...hydratedMark(hydrated)}>
       <div className="page-head">
         <div>
           <h1 className={styles.title} style={{ color: meta.color }}>

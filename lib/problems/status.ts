@@ -9,9 +9,3 @@ export function problemStatus(lastWrittenAtMs: number, resolution: ProblemResolu
   if (!resolution) return "open";
   return lastWrittenAtMs > Date.parse(resolution.resolvedAt) ? "regressed" : "resolved";
 }
-
-/** Whether a problem shows under the status filter: open lists regressions too. */
-export function matchesStatus(status: ProblemStatus, filter: "open" | "resolved" | "all"): boolean {
-  if (filter === "all") return true;
-  return filter === "resolved" ? status === "resolved" : status !== "resolved";
-}

@@ -1,7 +1,7 @@
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { liveCase } from "@/tests/support/dashboard-records";
 import type { TeamUser } from "@/tests/support/team-users";
-import { ingest, signIn, snap } from "./support/dashboard";
+import { ingest, signIn, snap, untilHydrated } from "./support/dashboard";
 import { createE2eUser, e2eDatabaseUrl, signInAs } from "./support/team";
 import pg from "pg";
 
@@ -35,6 +35,7 @@ const nav = (page: Page) => page.getByRole("navigation", { name: "Main" });
 
 async function openQueueItem(page: Page) {
   await page.goto("/queues/effect-unknown");
+  await untilHydrated(page);
   await page.locator(`tr[data-chain-id="${unknown.chainId}"]`).click();
   const panel = page.getByTestId("triage-panel");
   await expect(panel.getByRole("heading", { name: "Reconcile" })).toBeVisible();

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import { liveCase } from "@/tests/support/dashboard-records";
-import { DESKTOP, ingest, PHONE, signIn, snap } from "./support/dashboard";
+import { DESKTOP, ingest, PHONE, signIn, snap, untilHydrated } from "./support/dashboard";
 
 // Assignees are users: pick one on a queue item (keyboard, in the combobox) and on the alerts page ("Assign to
 // me"), filter "Assigned to me" (kept in the URL), and set one's own notification target with a test send.
@@ -47,6 +47,7 @@ test("pick an assignee on a queue item with the keyboard, then filter the queue 
   page,
 }) => {
   await signIn(page, `/queues/false-success?status=all&chain=${encodeURIComponent(mine.chainId)}`);
+  await untilHydrated(page);
   const panel = page.getByTestId("triage-panel");
   const picker = panel.getByRole("combobox", { name: "Assignee" });
   await picker.fill("adm");

@@ -2,7 +2,8 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { applyMigrations } from "@/lib/server/db/migrate";
-import { partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
+import { ensureRecordPartitions, partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
+import { type Sql, sqlOver } from "@/lib/server/db/sql";
 import { displayPrefix, generateKey, hashKey } from "@/lib/server/keys/key-format";
 import { apiClient, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
@@ -138,5 +139,30 @@ describe("partitioned health_records", () => {
       const { rows } = await client.query("select 1 from health_records where record_id = $1", [id]);
       expect(rows).toHaveLength(1);
     }
+  });
+
+  it("makes the weeks back to a given time, moving their records out of DEFAULT (the bulk seed's path)", async () => {
+    const sql = sqlOver(client);
+    const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+      await client.query("begin");
+      try {
+        const result = await work(sql);
+        await client.query("commit");
+        return result;
+      } catch (error) {
+        await client.query("rollback");
+        throw error;
+      }
+    };
+    const made = await ensureRecordPartitions(transaction, new Date(now), sql, new Date(now - 60 * DAY));
+    const oldWeek = partitionOfWeek(weekStart(new Date(now - 60 * DAY)));
+    expect(made).toContain(oldWeek.name);
+    expect(made.length).toBeGreaterThanOrEqual(8);
+    const { rows } = await client.query<{ record_id: string }>(`select record_id from ${oldWeek.name}`);
+    expect(rows.map((row) => row.record_id)).toEqual([records[1]?.recordId]);
+    const { rows: left } = await client.query<{ record_id: string }>(
+      "select record_id from health_records_default",
+    );
+    expect(left.map((row) => row.record_id)).toEqual([records[2]?.recordId]);
   });
 });

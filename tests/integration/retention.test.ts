@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
@@ -50,6 +51,8 @@ async function waitFor(probe: () => Promise<boolean>, timeoutMs = 30_000): Promi
     await new Promise((r) => setTimeout(r, 200));
   }
 }
+
+const LIVE_SESSION_TOKEN = "live-session-token";
 
 const chainIds = (tag: string) => `${legacyRecord().chainId}:${tag}`;
 
@@ -137,6 +140,7 @@ beforeAll(async () => {
     ]);
   }
   await seedSpansGroupsAndSetAside();
+  await seedSessionsAndSignInCounts();
   pruner = await startApp(db.url, RETENTION_ENV, APP_START_MS);
   await waitFor(
     async () =>
@@ -145,7 +149,9 @@ beforeAll(async () => {
       (await count(`${heldWeek.name}`)) === 1 &&
       (await count("otlp_spans where session_key = 'idle'")) === 0 &&
       (await count("notification_groups where group_key = 'g-emptied'")) === 0 &&
-      (await count("set_aside_items where item_key = 'fp-old'")) === 0,
+      (await count("set_aside_items where item_key = 'fp-old'")) === 0 &&
+      (await count("user_sessions where expires_at < now()")) === 0 &&
+      (await count("sign_in_throttle where key like '%:forgotten'")) === 0,
   );
 }, 400_000);
 
@@ -209,6 +215,33 @@ async function seedSpansGroupsAndSetAside() {
       [job, key, version, new Date(now - daysAgo * DAY)],
     );
   }
+}
+
+/**
+ * Sign-in sessions of one user: nine expired (more than a batch: two steps) and one live, whose token signs in; and
+ * sign-in throttle counts last added to two days ago (forgotten: go) and an hour ago (stay).
+ */
+async function seedSessionsAndSignInCounts() {
+  const { rows } = await client.query<{ id: string }>(
+    "insert into users (id, username, role) values (gen_random_uuid(), 'ops', 'viewer') returning id",
+  );
+  const userId = rows[0]?.id;
+  for (let i = 0; i < 9; i++) {
+    await client.query(
+      "insert into user_sessions (token_hash, user_id, created_at, expires_at) values ($1, $2, $3, $4)",
+      [`expired-${i}`, userId, new Date(now - (20 + i) * DAY), new Date(now - (13 + i) * DAY)],
+    );
+  }
+  await client.query("insert into user_sessions (token_hash, user_id, expires_at) values ($1, $2, $3)", [
+    createHash("sha256").update(LIVE_SESSION_TOKEN).digest("hex"),
+    userId,
+    new Date(now + 6 * DAY),
+  ]);
+  await client.query(
+    `insert into sign_in_throttle (key, failures, last_attempt_at)
+      values ('account:forgotten', 3, $1), ('address:forgotten', 5, $1), ('account:recent', 2, $2)`,
+    [new Date(now - 2 * DAY), new Date(now - 60 * 60_000)],
+  );
 }
 
 afterAll(async () => {
@@ -293,5 +326,19 @@ describe("retention", () => {
       `delivery ${pending[0]?.id}`,
       "group-flush g-firing",
     ]);
+  });
+
+  it("deletes expired sign-in sessions and keeps the live one, which still signs in", async () => {
+    expect(await count("user_sessions")).toBe(1);
+    const response = await fetch(`${pruner?.baseUrl}/api/auth/me`, {
+      headers: { cookie: `receipt_session=${LIVE_SESSION_TOKEN}` },
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ user: { username: "ops", role: "viewer" } });
+  });
+
+  it("deletes sign-in throttle counts nobody added to for a day and keeps recent ones", async () => {
+    const { rows } = await client.query<{ key: string }>("select key from sign_in_throttle order by 1");
+    expect(rows.map((row) => row.key)).toEqual(["account:recent"]);
   });
 });

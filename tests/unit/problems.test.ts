@@ -1,14 +1,14 @@
 import { describe, expect, it } from "vitest";
 import {
-  assembleProblems,
   assembleRankedProblems,
   type ProblemBucketRow,
   type ProblemSessionsRow,
 } from "@/lib/problems/assemble";
 import { PROBLEM_KEY_PATTERN, problemKey } from "@/lib/problems/problem-key";
 import { sparklinePoints } from "@/lib/problems/sparkline";
-import { matchesStatus, problemStatus } from "@/lib/problems/status";
+import { problemStatus } from "@/lib/problems/status";
 import { bucketIndex, PROBLEM_WINDOW_SPEC, problemWindowStart } from "@/lib/problems/windows";
+import { assembleProblems, matchesStatus } from "@/tests/support/problems-oracle";
 
 const HOUR = 3_600_000;
 const NOW = Date.parse("2026-12-01T10:30:00Z");

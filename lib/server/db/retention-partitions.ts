@@ -143,18 +143,20 @@ export type RunInTransaction = <T>(work: (sql: Sql) => Promise<T>) => Promise<T>
 /**
  * Makes the partitions of this week and WEEKS_AHEAD weeks after it that do not exist yet, one transaction each,
  * under the pruning lock (another instance doing it meanwhile: this one leaves it). Runs after every migration and
- * on every run of the retention job. Returns the partitions made.
+ * on every run of the retention job; the bulk seed passes `since`, the oldest time it loads, to have the weeks back
+ * to it made too, so its past records land in their weeks (dropped whole by retention), not in DEFAULT. Returns the
+ * partitions made.
  */
 export async function ensureRecordPartitions(
   transaction: RunInTransaction,
   now: Date,
   listWith: Sql,
+  since: Date = now,
 ): Promise<string[]> {
   const existing = new Set((await listRecordPartitions(listWith)).map((partition) => partition.name));
-  const first = weekStart(now).getTime();
-  const wanted = Array.from({ length: WEEKS_AHEAD + 1 }, (_, i) =>
-    partitionOfWeek(new Date(first + i * WEEK_MS)),
-  );
+  const first = weekStart(since < now ? since : now).getTime();
+  const weeks = Math.round((weekStart(now).getTime() - first) / WEEK_MS) + WEEKS_AHEAD + 1;
+  const wanted = Array.from({ length: weeks }, (_, i) => partitionOfWeek(new Date(first + i * WEEK_MS)));
   const made: string[] = [];
   for (const partition of wanted.filter((week) => !existing.has(week.name))) {
     const created = await transaction(async (sql) => {

@@ -1,6 +1,7 @@
 import type { AttemptCount } from "@/lib/auth/sign-in-backoff";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
+import type { Sql } from "./sql";
 
 type Row = { key: string; failures: number; locked_until: Date | null; last_attempt_at: Date };
 
@@ -66,4 +67,17 @@ export async function updateSignInCounts<T>(
 /** Drops the counts nobody added to since `before` (their locks ended long ago): failed guesses at made-up names. */
 export async function deleteStaleSignInCounts(before: Date): Promise<void> {
   await getPrisma().signInThrottle.deleteMany({ where: { lastAttemptAt: { lt: before } } });
+}
+
+/**
+ * Retention's bounded form of deleteStaleSignInCounts, so counts go even when no sign-in fails for a long time: up
+ * to `limit` rows last added to before `before`, oldest first. Returns how many went.
+ */
+export async function deleteForgottenSignInCounts(sql: Sql, before: Date, limit: number): Promise<number> {
+  return sql.execute(
+    `delete from sign_in_throttle where key = any(array(
+      select key from sign_in_throttle where last_attempt_at < $1::timestamptz
+        order by last_attempt_at limit $2::int for update skip locked))`,
+    [before.toISOString(), limit],
+  );
 }

@@ -1,4 +1,5 @@
 import { getPrisma } from "./client";
+import type { Sql } from "./sql";
 
 export async function countUsers(): Promise<number> {
   return getPrisma().user.count();
@@ -53,6 +54,19 @@ export async function findLiveSession(tokenHash: string, now = new Date()) {
       user: { select: { id: true, username: true, role: true } },
     },
   });
+}
+
+/**
+ * Deletes up to `limit` sessions that expired before `before`, oldest first (retention: an expired session never
+ * signs in again, and the owner's list shows only live ones). Returns how many went.
+ */
+export async function deleteExpiredSessions(sql: Sql, before: Date, limit: number): Promise<number> {
+  return sql.execute(
+    `delete from user_sessions where token_hash = any(array(
+      select token_hash from user_sessions where expires_at < $1::timestamptz
+        order by expires_at limit $2::int for update skip locked))`,
+    [before.toISOString(), limit],
+  );
 }
 
 export async function deleteUserSession(tokenHash: string) {

@@ -1,4 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { FORGET_FAILURES_AFTER_MS } from "@/lib/auth/sign-in-backoff";
+import { batchBounds, nextBatch, pauseAfterStep } from "@/lib/retention/step-pacing";
 import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
@@ -17,7 +19,9 @@ import {
 } from "../db/retention-partitions";
 import { deleteIdleGroups } from "../db/routing-groups";
 import { deleteSettledSetAside } from "../db/set-aside";
+import { deleteForgottenSignInCounts } from "../db/sign-in-throttle";
 import { inTransaction, poolSql } from "../db/sql";
+import { deleteExpiredSessions } from "../db/users";
 import { type RetentionSettings, retentionSettings } from "./settings";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -33,11 +37,17 @@ export type PruneStep = {
   groups: number;
   setAside: number;
   spans: number;
+  /** Expired sign-in sessions. */
+  sessions: number;
+  /** Sign-in throttle counts nobody added to for a day (lib/auth/sign-in-backoff.ts forgets them by then). */
+  signInCounts: number;
   records: number;
   partitionsDropped: string[];
   partitionsMade: string[];
   /** A batch limit was reached: the job runs again at once. */
   workLeft: boolean;
+  /** Some kind filled its batch: the step's length says what a batch costs. */
+  filled: boolean;
 };
 
 const heldWeeks = new Map<string, number>();
@@ -45,7 +55,8 @@ const heldWeeks = new Map<string, number>();
 /**
  * One step of retention (docs/ARCHITECTURE.md, "Retention"): weekly partitions made ahead, then at most one batch of
  * each kind — prunable chains with their history, resolved alerts, finished deliveries, emptied notification
- * groups, settled set-aside items, idle OTLP sessions' spans — and, once no prunable chain is left, the weeks past
+ * groups, settled set-aside items, idle OTLP sessions' spans, expired sign-in sessions and forgotten sign-in
+ * throttle counts — and, once no prunable chain is left, the weeks past
  * the cutoff: dropped whole, or their pruned chains' records deleted a batch at a time while a kept chain holds the
  * week. Every transaction is short and holds the pruning lock, so several app
  * instances never prune at once, and ingestion never waits on pruning but for a moment's lock of a week's table.
@@ -61,10 +72,13 @@ export async function pruneStep(
     groups: 0,
     setAside: 0,
     spans: 0,
+    sessions: 0,
+    signInCounts: 0,
     records: 0,
     partitionsDropped: [],
     partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
     workLeft: false,
+    filled: false,
   };
   const recordCutoff = new Date(now.getTime() - settings.recordDays * DAY_MS);
   const alertCutoff = new Date(now.getTime() - settings.alertDays * DAY_MS);
@@ -91,7 +105,24 @@ export async function pruneStep(
     step.spans = await deleteIdleSessionSpans(sql, spanCutoff, settings.batch);
     step.workLeft ||= step.spans > 0;
   });
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
+    step.sessions = await deleteExpiredSessions(sql, now, settings.batch);
+    const forgetBefore = new Date(now.getTime() - FORGET_FAILURES_AFTER_MS);
+    step.signInCounts = await deleteForgottenSignInCounts(sql, forgetBefore, settings.batch);
+    step.workLeft ||= [step.sessions, step.signInCounts].includes(settings.batch);
+  });
   if (step.chains === 0) await pruneOldWeeks(step, now, recordCutoff, settings.batch);
+  const counts = [
+    step.chains,
+    step.alerts,
+    step.deliveries,
+    step.groups,
+    step.setAside,
+    step.spans,
+    step.sessions,
+  ];
+  step.filled = [...counts, step.signInCounts, step.records].some((n) => n >= settings.batch);
   return step;
 }
 
@@ -125,26 +156,21 @@ async function dropWeek(week: RecordPartition, checkedFrom: Date): Promise<boole
   }
 }
 
-/**
- * While a backlog lasts, each step is followed by a pause of at least this many times the step's own length: pruning
- * works a fifth of the time at most. A step takes longer when PostgreSQL is busy (CPU, disk and WAL flushes it shares
- * with ingestion), so the pause grows with it and pruning yields to a busy ingestion by itself, where a fixed pause
- * would keep deleting at the same pace and take a larger share of a loaded machine.
- */
-export const PAUSE_PER_STEP = 4;
+/** This instance's batch for its next step (undefined: the setting's), adapted after every step. */
+let nextStepBatch: number | undefined;
 
 /**
- * The pause after a step that took `stepMs` and left work: the setting's, or longer when steps are slow. A setting of
- * 0 prunes flat out (a one-off purge, tests).
+ * The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion.
+ * The batch adapts from step to step (`nextBatch`): larger while steps are quick, smaller when they are slow.
  */
-export function pauseAfterStep(stepMs: number, pauseMs: number): number {
-  return pauseMs === 0 ? 0 : Math.max(pauseMs, Math.round(stepMs * PAUSE_PER_STEP));
-}
-
-/** The job's run: one step, then a pause when work is left, so a backlog is worked off without crowding ingestion. */
 export async function runRetention(): Promise<boolean> {
+  const settings = retentionSettings();
+  const bounds = batchBounds(settings.batch);
+  const size = nextStepBatch ?? bounds.start;
   const started = performance.now();
-  const step = await pruneStep();
-  if (step.workLeft) await sleep(pauseAfterStep(performance.now() - started, retentionSettings().pauseMs));
+  const step = await pruneStep(new Date(), { ...settings, batch: size });
+  const stepMs = performance.now() - started;
+  nextStepBatch = nextBatch(size, stepMs, step.filled, bounds);
+  if (step.workLeft) await sleep(pauseAfterStep(stepMs, settings.pauseMs));
   return step.workLeft;
 }

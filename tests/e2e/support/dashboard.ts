@@ -17,6 +17,7 @@ export async function signIn(page: Page, next = "/") {
     adminSession = null;
   }
   await page.goto(next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`);
+  await untilHydrated(page);
   await page.getByLabel("Username").fill(E2E_ADMIN.username);
   await page.getByLabel("Password").fill(E2E_ADMIN.password);
   await page.getByRole("button", { name: "Sign in" }).click();
@@ -25,6 +26,14 @@ export async function signIn(page: Page, next = "/") {
 }
 
 let adminSession: Cookie[] | null = null;
+
+/**
+ * Waits until the page's root client component has hydrated (`data-hydrated`, components/ui/use-hydrated.ts): a
+ * click or keystroke before that reaches no handler (a sign-in form would submit itself as a plain GET).
+ */
+export async function untilHydrated(page: Page) {
+  await expect(page.locator("[data-hydrated='true']").first()).toBeAttached({ timeout: 30_000 });
+}
 
 let ingestKey: string | null = null;
 

@@ -6,6 +6,7 @@ import type { Role } from "@/lib/auth/roles";
 import { startEmbeddedPostgres } from "@/lib/server/db/embedded";
 import { createTeamUser, type TeamUser } from "@/tests/support/team-users";
 import { e2eAppInfoPath } from "./app-info";
+import { untilHydrated } from "./dashboard";
 
 /**
  * The e2e app's database (its embedded PostgreSQL, already running: this finds it, starts nothing). Until people
@@ -26,6 +27,7 @@ export async function createE2eUser(baseURL: string, role: Role): Promise<TeamUs
 /** Signs in through the form as `user`; lands on `next`. */
 export async function signInAs(page: Page, user: TeamUser, next = "/") {
   await page.goto(next === "/" ? "/sign-in" : `/sign-in?next=${encodeURIComponent(next)}`);
+  await untilHydrated(page);
   await page.getByLabel("Username").fill(user.username);
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Sign in" }).click();
