@@ -1,6 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHAIN_TOTAL_CAP } from "@/lib/dashboard/chain-list-query";
+import { parseCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ChainListQuery } from "@/lib/server/db/chain-list";
 import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "@/lib/server/db/chain-rollup-sql";
@@ -18,6 +19,7 @@ let listChains: typeof import("@/lib/server/db/chain-list").listChains;
 let chainFilters: typeof import("@/lib/server/db/chain-list").chainFilters;
 let countFromRollupsCapped: typeof import("@/lib/server/db/chain-list-totals").countFromRollupsCapped;
 let totalFromRollups: typeof import("@/lib/server/db/chain-list-totals").totalFromRollups;
+let pageBoundsWorthReading: typeof import("@/lib/server/db/chain-list-bounds").pageBoundsWorthReading;
 
 const sql = {
   query: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows,
@@ -76,9 +78,10 @@ async function fold() {
 const base: ChainListQuery = { label: [], order: "desc", sort: "time", limit: 5 };
 const at = (ms: number) => new Date(ms).toISOString();
 
-const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
+// Name, filters, where the total comes from, and whether the page is bounded in time from the rollups first.
+const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?][] = [
   ["server & tool", { server: "srv-1", tool: "tool-2" }, "rollups"],
-  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups"],
+  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups", true],
   ["tool & client", { tool: "tool-1", client: "cli-0" }, "rollups"],
   ["state & server", { state: ["tool_failed"], server: "srv-3" }, "rollups"],
   ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }, "rollups"],
@@ -88,6 +91,7 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
     "a problem's chains (state, server, tool, reason)",
     { state: ["false_success"], server: "srv-0", tool: "tool-4", reason: "false_success.test" },
     "rollups",
+    true,
   ],
   ["a path code as the reason", { reason: "outcome.weak_evidence", server: "srv-1" }, "chains"],
   ["a label", { label: ["env:prod"] }, "rollups"],
@@ -98,6 +102,19 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains"][] = [
     "a label & server & tool & client",
     { label: ["env:dev"], server: "srv-1", tool: "tool-1", client: "cli-2" },
     "rollups",
+    true,
+  ],
+  [
+    "a label & a state & a client",
+    { label: ["team:t1"], state: ["effect_unknown"], client: "cli-0" },
+    "rollups",
+    true,
+  ],
+  [
+    "a label & two states & a server (none match)",
+    { label: ["env:none"], state: ["healthy", "needs_auth"], server: "srv-1" },
+    "rollups",
+    true,
   ],
   ["a label no chain has", { label: ["env:none"] }, "rollups"],
   ["two labels", { label: ["env:prod", "team:t1"] }, "chains"],
@@ -116,6 +133,42 @@ const RANGES: [string, { since?: string; until?: string }][] = [
   ["since and until over one edge", { since: at(edge - 1), until: at(edge + 1) }],
 ];
 
+/** A page as a plain ordered read of `chains`: ids of the `limit` newest (or oldest) after the cursor's position. */
+async function plainPage(query: ChainListQuery, after?: { observedAt: string; chainId: string }) {
+  const where = Prisma.join(chainFilters(query), " and ");
+  const direction = query.order === "asc" ? "asc" : "desc";
+  const n = where.values.length;
+  const position = after
+    ? `and (c.observed_at, c.chain_id) ${direction === "desc" ? "<" : ">"} ($${n + 1}::timestamptz, $${n + 2}::text)`
+    : "";
+  const { rows } = await client.query<{ chain_id: string }>(
+    `select chain_id from chains c where ${where.text} ${position}
+      order by c.observed_at ${direction}, c.chain_id ${direction} limit ${query.limit}`,
+    after ? [...where.values, after.observedAt, after.chainId] : where.values,
+  );
+  return rows.map((row) => row.chain_id);
+}
+
+/** The first two pages of `query` (by cursor) equal plain ordered reads, newest and oldest first. */
+async function expectPagesAsPlainReads(query: ChainListQuery, range: string) {
+  for (const order of ["desc", "asc"] as const) {
+    const ordered = { ...query, order };
+    const first = await listChains(ordered);
+    expect(
+      first.chains.map((chain) => chain.chainId),
+      `${range} ${order}`,
+    ).toEqual(await plainPage(ordered));
+    const last = first.chains.at(-1);
+    if (!first.nextCursor || !last) continue;
+    const second = await listChains({ ...ordered, cursor: parseCursor(first.nextCursor) });
+    const plain = await plainPage(ordered, { observedAt: last.observedAt, chainId: last.chainId });
+    expect(
+      second.chains.map((chain) => chain.chainId),
+      `${range} ${order} page 2`,
+    ).toEqual(plain);
+  }
+}
+
 async function plainCount(query: ChainListQuery) {
   const where = Prisma.join(chainFilters(query), " and ");
   const { rows } = await client.query<{ n: number }>(
@@ -130,6 +183,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   ({ listChains, chainFilters } = await import("@/lib/server/db/chain-list"));
   ({ countFromRollupsCapped, totalFromRollups } = await import("@/lib/server/db/chain-list-totals"));
+  ({ pageBoundsWorthReading } = await import("@/lib/server/db/chain-list-bounds"));
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
 });
@@ -158,8 +212,8 @@ describe.each([
 ])("deltas %s", (_, prepare) => {
   beforeAll(prepare);
 
-  for (const [name, filters, path] of FILTERS) {
-    it(`${name}: every range equals count(*), and the cap cuts exactly`, async () => {
+  for (const [name, filters, path, bounded = false] of FILTERS) {
+    it(`${name}: every range equals count(*), the cap cuts exactly, pages as plain reads`, async () => {
       expect(totalFromRollups({ ...base, ...filters })).toBe(path === "rollups");
       const deltas = await client.query("select count(*)::int as n from chain_rollup_deltas");
       if (_ === "all folded") expect(deltas.rows[0].n).toBe(0);
@@ -169,6 +223,8 @@ describe.each([
         const expected = await plainCount(query);
         const page = await listChains(query);
         expect(page.total, range).toEqual({ count: expected, capped: false });
+        expect(pageBoundsWorthReading(query)).toBe(bounded);
+        await expectPagesAsPlainReads(query, range);
         if (path === "chains") continue;
         const untimed = chainFilters({ ...query, since: undefined, until: undefined });
         for (const cap of [expected - 1, expected, expected + 1].filter((n) => n >= 0)) {

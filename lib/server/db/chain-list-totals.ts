@@ -84,26 +84,7 @@ export async function countFromRollupsCapped(
   cap: number,
 ): Promise<number> {
   const split = splitRange(query.since, query.until);
-  const label = query.label?.length === 1 ? labelPair(query.label[0] as string) : null;
-  const tuple = tupleConditions(query);
-  const states = query.state?.length ? Prisma.join(query.state) : null;
-  const labelled = (alias: "r" | "d"): Prisma.Sql[] => {
-    if (!label) return [];
-    return alias === "r"
-      ? [Prisma.sql`r.label_key = ${label.key} and r.label_value = ${label.value}`]
-      : [Prisma.sql`d.labels @> ${JSON.stringify({ [label.key]: label.value })}::jsonb`];
-  };
-  const rollupWhere = (alias: "r" | "d", state: Prisma.Sql | null) =>
-    and([...labelled(alias), ...tuple(alias), ...(state ? [state] : []), ...bucketConditions(alias, split)]);
-  const rollup = Prisma.raw(label ? "chain_label_rollups" : "chain_rollups");
-  const current = states ? Prisma.sql`r.state in (${states})` : null;
-  // Only a shadowing state can hide another: naming them puts the shadowed part on one range of the index per state.
-  const shadowing = [...SHADOWING_STATES].filter((state) => !query.state?.includes(state));
-  const shadowedOnly =
-    states && shadowing.length > 0
-      ? Prisma.sql`r.state in (${Prisma.join(shadowing)}) and r.shadowed_state in (${states})`
-      : null;
-  const anyState = states ? Prisma.sql`(d.state in (${states}) or d.shadowed_state in (${states}))` : null;
+  const { rollup, label, rollupWhere, current, shadowedOnly, anyState } = rollupMatch(query, split);
   // In the label rollup's key order: with a limit and an estimate of many matches the planner preferred a parallel
   // scan of the whole rollup to a range of its key (it read every row when the matches were fewer).
   const inKeyOrder = label
@@ -147,7 +128,44 @@ export async function countFromRollupsCapped(
   return parts.folded + parts.net + parts.edges;
 }
 
-type Range = {
+/**
+ * The rollup rows of a query's chains, as SQL: the rollup to read (`chain_label_rollups` for one label, else
+ * `chain_rollups`), conditions on its rows `r` or on the deltas `d` over whole hours of `range`, and the state filter
+ * split in two ranges (current state; shadowed state under a shadowing current state) for the folded rows, one
+ * condition for the deltas.
+ */
+export function rollupMatch(query: RollupFilters, range: Range) {
+  const label = query.label?.length === 1 ? labelPair(query.label[0] as string) : null;
+  const tuple = tupleConditions(query);
+  const states = query.state?.length ? Prisma.join(query.state) : null;
+  const labelled = (alias: "r" | "d"): Prisma.Sql[] => {
+    if (!label) return [];
+    return alias === "r"
+      ? [Prisma.sql`r.label_key = ${label.key} and r.label_value = ${label.value}`]
+      : [Prisma.sql`d.labels @> ${JSON.stringify({ [label.key]: label.value })}::jsonb`];
+  };
+  // Only a shadowing state can hide another: naming them puts the shadowed part on one range of the index per state.
+  const shadowing = [...SHADOWING_STATES].filter((state) => !query.state?.includes(state));
+  return {
+    label,
+    rollup: Prisma.raw(label ? "chain_label_rollups" : "chain_rollups"),
+    rollupWhere: (alias: "r" | "d", state: Prisma.Sql | null) =>
+      and([
+        ...labelled(alias),
+        ...tuple(alias),
+        ...(state ? [state] : []),
+        ...bucketConditions(alias, range),
+      ]),
+    current: states ? Prisma.sql`r.state in (${states})` : null,
+    shadowedOnly:
+      states && shadowing.length > 0
+        ? Prisma.sql`r.state in (${Prisma.join(shadowing)}) and r.shadowed_state in (${states})`
+        : null,
+    anyState: states ? Prisma.sql`(d.state in (${states}) or d.shadowed_state in (${states}))` : null,
+  };
+}
+
+export type Range = {
   /** Whether any whole hour is summed from the rollups; its bounds, when there are any. */
   wholeHours: boolean;
   from: Date | null;
@@ -160,7 +178,7 @@ type Range = {
  * Splits [since, until] (both optional, until inclusive) into whole hours [from, to) and the edges around them. A
  * range within two hours has no whole hour worth reading: it is counted from `chains` whole.
  */
-function splitRange(since?: string, until?: string): Range {
+export function splitRange(since?: string, until?: string): Range {
   const sinceAt = since ? new Date(since) : null;
   const untilAt = until ? new Date(until) : null;
   const from = sinceAt ? new Date(hourCeil(sinceAt.getTime())) : null;

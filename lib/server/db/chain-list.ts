@@ -5,6 +5,7 @@ import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
 import { countFromRollupsCapped, labelPair, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
+import { pageBoundsWorthReading, readPageBounds } from "./chain-list-bounds";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -143,9 +144,17 @@ function readPage(where: Prisma.Sql[], order: "asc" | "desc", take: number): Pro
     limit ${take}`;
 }
 
-function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<Row[]> {
+async function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<Row[]> {
   const keyset = query.cursor ? [afterCursor(query.cursor, query.order)] : [];
-  return readPage([...where, ...keyset], query.order, query.limit + 1);
+  const take = query.limit + 1;
+  if (!pageBoundsWorthReading(query)) return readPage([...where, ...keyset], query.order, take);
+  const bounds = await readPageBounds(query, query.order, take, query.cursor);
+  if (!bounds) return [];
+  const within = [Prisma.sql`c.observed_at >= ${bounds.from}`, Prisma.sql`c.observed_at < ${bounds.before}`];
+  const rows = await readPage([...where, ...keyset, ...within], query.order, take);
+  // Short while hours with matches were left out: fewer chains matched than the rollups held when they were read
+  // (they are another snapshot), or since/until cut the last hour the bounds counted on.
+  return rows.length < take && !bounds.complete ? readPage([...where, ...keyset], query.order, take) : rows;
 }
 
 const dangerRank = (state: string) => {

@@ -1,0 +1,89 @@
+import type { Cursor } from "@/lib/dashboard/cursor";
+import { HOUR_MS, hourFloor } from "@/lib/dashboard/rollup-hours";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { type RollupFilters, rollupMatch, totalFromRollups } from "./chain-list-totals";
+import { getPrisma } from "./client";
+
+/**
+ * Where a page's chains can be, by observed time: at or after `from`, before `before`. `complete`: no hour with
+ * matches was left out, so a short page within the bounds is the whole answer.
+ */
+export type PageBounds = { from: Date; before: Date; complete: boolean };
+
+/**
+ * Whether a time-ordered page is better bounded from the rollups first: three or more of state, server, tool,
+ * client, reason and one label, all of which the rollups hold. No `chains` index holds such a combination: the page
+ * either walks the time index past every chain that misses one filter or intersects bitmaps over the whole table (a
+ * common label's is millions of rows), where the rollups tell in which hours the matches are.
+ */
+export function pageBoundsWorthReading(
+  query: RollupFilters & { session?: string; label: string[] },
+): boolean {
+  if (!totalFromRollups(query)) return false;
+  const dimensions = [
+    Boolean(query.state?.length),
+    Boolean(query.server),
+    Boolean(query.tool),
+    Boolean(query.client),
+    query.reason !== undefined,
+    query.label.length === 1,
+  ];
+  return dimensions.filter(Boolean).length >= 3;
+}
+
+/**
+ * The hours that hold the page's `take` chains, from the rollups and the deltas not folded yet: newest first (or
+ * oldest first for `asc`) from the cursor, the hours with matches until they hold `take`, or every such hour when
+ * fewer match. `null` when no chain matches. Whole hours: the page itself still applies `since`, `until` and the
+ * cursor. Rollups and page are two snapshots, so a page read within bounds that comes back short is read again
+ * without them (chain-list.ts).
+ */
+export async function readPageBounds(
+  query: RollupFilters,
+  order: "asc" | "desc",
+  take: number,
+  cursor?: Cursor,
+): Promise<PageBounds | null> {
+  const cursorHour = cursor ? hourFloor(Date.parse(cursor.observedAt)) : null;
+  let from = query.since ? hourFloor(Date.parse(query.since)) : null;
+  let to = query.until ? hourFloor(Date.parse(query.until)) + HOUR_MS : null;
+  if (cursorHour !== null && order === "desc") to = Math.min(to ?? Infinity, cursorHour + HOUR_MS);
+  if (cursorHour !== null && order === "asc") from = Math.max(from ?? -Infinity, cursorHour);
+  const { rollup, rollupWhere, current, shadowedOnly, anyState } = rollupMatch(query, {
+    wholeHours: true,
+    from: from === null ? null : new Date(from),
+    to: to === null ? null : new Date(to),
+    edges: [],
+  });
+  const direction = Prisma.raw(order);
+  const rows = await getPrisma().$queryRaw<{ first: Date | null; last: Date | null; enough: Date | null }[]>`
+    with matched as (
+      select r.bucket, r.chains from ${rollup} r where ${rollupWhere("r", current)}
+      ${shadowedOnly ? Prisma.sql`union all select r.bucket, r.chains from ${rollup} r where ${rollupWhere("r", shadowedOnly)}` : Prisma.empty}
+      union all
+      select d.bucket, d.chains from chain_rollup_deltas d where ${rollupWhere("d", anyState)}
+    ), hours as (
+      select bucket, sum(chains) as n from matched group by bucket having sum(chains) > 0
+    ), running as (
+      select bucket, sum(n) over (order by bucket ${direction}) as chains from hours
+    )
+    select min(bucket) as first, max(bucket) as last,
+      (select bucket from running where chains >= ${take} order by bucket ${direction} limit 1) as enough
+    from hours`;
+  const row = rows[0];
+  if (!row?.first || !row.last) return null;
+  const first = row.first.getTime();
+  const last = row.last.getTime();
+  const enough = row.enough?.getTime();
+  return order === "desc"
+    ? {
+        from: new Date(enough ?? first),
+        before: new Date(last + HOUR_MS),
+        complete: (enough ?? first) === first,
+      }
+    : {
+        from: new Date(first),
+        before: new Date((enough ?? last) + HOUR_MS),
+        complete: (enough ?? last) === last,
+      };
+}
