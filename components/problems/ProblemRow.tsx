@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { formatCount } from "@/lib/dashboard/format";
 import { reasonText } from "@/lib/dashboard/reason-text";
-import type { Problem } from "@/lib/problems/types";
+import { PROBLEM_SESSION_SAMPLE, type Problem } from "@/lib/problems/types";
 import { useProblemAction } from "../api/problems";
 import { useRoleAllows } from "../auth/CurrentUser";
 import { roleReason } from "../auth/RoleGate";
@@ -59,7 +59,7 @@ export function ProblemRow({ problem, since }: { problem: Problem; since: string
           <span
             title={
               problem.sessionsCapped
-                ? "Distinct sessions among the problem's newest 1,000 chains: there may be more"
+                ? `Distinct sessions among the problem's newest ${formatCount(PROBLEM_SESSION_SAMPLE)} chains: there may be more`
                 : "Distinct sessions among the problem's chains in the window"
             }
           >

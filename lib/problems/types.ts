@@ -24,12 +24,18 @@ export type ProblemResolution = { resolvedAt: string; resolvedBy: string };
 /** open: never resolved or reopened; resolved: no chain seen since; regressed: a chain came back after. */
 export type ProblemStatus = "open" | "resolved" | "regressed";
 
+/**
+ * Distinct sessions are counted among each problem's newest this many chains of the window, no further: each is a
+ * walk of that many index entries, for every problem on the page (docs/BENCHMARKS.md, problems at 10 M chains).
+ */
+export const PROBLEM_SESSION_SAMPLE = 500;
+
 export type Problem = ProblemTuple & {
   key: string;
   count: number;
   /** Distinct sessions among the problem's chains; a lower bound when `sessionsCapped` (shown as "N+"). */
   sessions: number;
-  /** Sessions were counted among the problem's newest chains only (server: PROBLEM_SESSION_SAMPLE). */
+  /** Sessions were counted among the problem's newest PROBLEM_SESSION_SAMPLE chains only. */
   sessionsCapped: boolean;
   /** The earliest and the latest observedAt among the problem's chains in the window (the agents' clocks). */
   firstSeen: string;

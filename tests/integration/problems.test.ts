@@ -2,7 +2,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { ChainPage } from "@/lib/dashboard/api-types";
-import type { Problem, ProblemResolutionResult, ProblemsPage } from "@/lib/problems/types";
+import {
+  PROBLEM_SESSION_SAMPLE,
+  type Problem,
+  type ProblemResolutionResult,
+  type ProblemsPage,
+} from "@/lib/problems/types";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
@@ -47,6 +52,31 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await db?.drop();
+});
+
+describe("sessions past the sample", () => {
+  // Distinct sessions are counted among a problem's newest PROBLEM_SESSION_SAMPLE chains: the newest chains come four
+  // to a session, the older ones (past the sample) one each.
+  const timeouts = (server: string, count: number) => {
+    const newest = Date.now() - 1000;
+    return Array.from({ length: count }, (_, index) => ({
+      ...timeoutOn(server, index < PROBLEM_SESSION_SAMPLE ? `s-${Math.floor(index / 4)}` : `old-${index}`),
+      observedAt: new Date(newest - index * 10).toISOString(),
+    }));
+  };
+
+  it("exact up to the sample; past it, the sample's sessions and sessionsCapped", async () => {
+    const full = `sample-full-${randomUUID().slice(0, 8)}`;
+    const past = `sample-past-${randomUUID().slice(0, 8)}`;
+    await ingest(...timeouts(full, PROBLEM_SESSION_SAMPLE));
+    await ingest(...timeouts(past, PROBLEM_SESSION_SAMPLE + 20));
+    expect(await problemsOf(full)).toMatchObject([
+      { count: PROBLEM_SESSION_SAMPLE, sessions: PROBLEM_SESSION_SAMPLE / 4, sessionsCapped: false },
+    ]);
+    expect(await problemsOf(past)).toMatchObject([
+      { count: PROBLEM_SESSION_SAMPLE + 20, sessions: PROBLEM_SESSION_SAMPLE / 4, sessionsCapped: true },
+    ]);
+  });
 });
 
 describe("grouping", () => {

@@ -133,23 +133,26 @@ export async function readProblemTrends(
       ? "problem_rollup_day_rows"
       : "problem_rollup_rows";
   const column = (pick: (problem: ProblemTuple) => string | null) => problems.map((p) => pick(p) ?? "");
-  const rows = await getPrisma().$queryRaw<
-    { server_name: string; tool: string; state: string; reason: string; bucket: bigint; n: number }[]
-  >`
-    select r.server_name, r.tool, r.state, r.reason,
-      (extract(epoch from date_bin(make_interval(secs => ${bucketMs / 1000}), r.bucket, 'epoch'::timestamptz))
-        * 1000)::bigint as bucket, sum(r.chains)::int as n
+  // Grouped by the problem's place in the arrays and a timestamp: grouping by the four text columns sorted every
+  // rollup row by them (collation-aware comparisons), which cost more than reading the rows.
+  const rows = await getPrisma().$queryRaw<{ problem: bigint; bucket: Date; n: number }[]>`
+    select p.problem, date_bin(make_interval(secs => ${bucketMs / 1000}), r.bucket, 'epoch'::timestamptz) as bucket,
+      sum(r.chains)::int as n
     from unnest(${column((p) => p.server)}::text[], ${column((p) => p.tool)}::text[],
-      ${column((p) => p.state)}::text[], ${column((p) => p.reason)}::text[]) as p(server_name, tool, state, reason)
+      ${column((p) => p.state)}::text[], ${column((p) => p.reason)}::text[])
+      with ordinality as p(server_name, tool, state, reason, problem)
     join ${Prisma.raw(view)} r using (server_name, tool, state, reason)
     where r.bucket >= ${since}
-    group by 1, 2, 3, 4, 5 having sum(r.chains) > 0`;
-  return rows.map((row) => ({
-    server: row.server_name || null,
-    tool: row.tool || null,
-    state: row.state as State,
-    reason: row.reason || null,
-    bucketStartMs: Number(row.bucket),
-    count: row.n,
-  }));
+    group by 1, 2 having sum(r.chains) > 0`;
+  return rows.map((row) => {
+    const problem = problems[Number(row.problem) - 1] as ProblemTuple;
+    return {
+      server: problem.server,
+      tool: problem.tool,
+      state: problem.state,
+      reason: problem.reason,
+      bucketStartMs: row.bucket.getTime(),
+      count: row.n,
+    };
+  });
 }

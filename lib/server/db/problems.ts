@@ -1,10 +1,7 @@
 import type { ProblemSessionsRow } from "@/lib/problems/assemble";
-import type { ProblemResolution, ProblemTuple } from "@/lib/problems/types";
+import { PROBLEM_SESSION_SAMPLE, type ProblemResolution, type ProblemTuple } from "@/lib/problems/types";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
-
-/** Distinct sessions are counted among each problem's newest this many chains of the window, no further. */
-export const PROBLEM_SESSION_SAMPLE = 1000;
 
 const SESSION_READS = 2;
 
@@ -18,6 +15,7 @@ export async function countProblemSessions(
   since: Date,
 ): Promise<ProblemSessionsRow[]> {
   if (problems.length === 0) return [];
+  // One chain past the sample is read to tell whether there are more (`capped`); its session is not counted.
   // A union of one subquery a problem took longer to plan than to run, so the problems go as arrays, each walked by a
   // lateral subquery, its sessions grouped by hash (`count(distinct …)` sorts them, which cost more than the walk).
   // A missing server, tool or reason must be matched by `is null` for the index to serve it: one lateral read for
@@ -61,15 +59,17 @@ function sessionsRead(indexes: number[], problems: readonly ProblemTuple[], sinc
     from unnest(${indexes}::int[], ${values((p) => p.state)}::text[], ${values((p) => p.server)}::text[],
       ${values((p) => p.tool)}::text[], ${values((p) => p.reason)}::text[]) as p(problem, state, server_name, tool, reason)
     cross join lateral (
-      select count(*)::int as sessions, coalesce(sum(by_session.chains), 0)::int as chains
-      from (select newest.session_id, count(*) as chains
-        from (select c.session_id from chains c
-          where c.state = p.state and c.state not in ('healthy', 'working')
-            and ${equals("c.server_name", "server_name", first.server === null)}
-            and ${equals("c.tool", "tool", first.tool === null)}
-            and ${equals("c.reasons[1]", "reason", first.reason === null)} and c.observed_at >= ${since}
-          order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) newest
-        group by newest.session_id) by_session
+      select (count(*) filter (where by_session.first_place <= ${PROBLEM_SESSION_SAMPLE}))::int as sessions,
+        coalesce(sum(by_session.chains), 0)::int as chains
+      from (select numbered.session_id, min(numbered.place) as first_place, count(*) as chains
+        from (select newest.session_id, row_number() over () as place
+          from (select c.session_id from chains c
+            where c.state = p.state and c.state not in ('healthy', 'working')
+              and ${equals("c.server_name", "server_name", first.server === null)}
+              and ${equals("c.tool", "tool", first.tool === null)}
+              and ${equals("c.reasons[1]", "reason", first.reason === null)} and c.observed_at >= ${since}
+            order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) newest) numbered
+        group by numbered.session_id) by_session
     ) s`;
 }
 
