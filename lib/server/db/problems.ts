@@ -7,15 +7,14 @@ const SESSION_READS = 2;
 
 /**
  * Distinct sessions of each problem's chains in the window, counted among its newest PROBLEM_SESSION_SAMPLE chains
- * (`capped` when it has more): sessions span buckets, so they cannot be summed from the rollups. One index-only
+ * (`capped` when its `count`, from the rollups, is more): sessions span buckets, so they cannot be summed from the rollups. One index-only
  * range of `chains_problem_sessions_idx` a problem, for the problems on the page only. In the order given.
  */
 export async function countProblemSessions(
-  problems: readonly ProblemTuple[],
+  problems: readonly (ProblemTuple & { count: number })[],
   since: Date,
 ): Promise<ProblemSessionsRow[]> {
   if (problems.length === 0) return [];
-  // One chain past the sample is read to tell whether there are more (`capped`); its session is not counted.
   // A union of one subquery a problem took longer to plan than to run, so the problems go as arrays, each walked by a
   // lateral subquery, its sessions grouped by hash (`count(distinct …)` sorts them, which cost more than the walk).
   // A missing server, tool or reason must be matched by `is null` for the index to serve it: one lateral read for
@@ -36,7 +35,7 @@ export async function countProblemSessions(
     await Promise.all(
       statements.map(
         (reads) =>
-          getPrisma().$queryRaw<{ problem: number; sessions: number; chains: number }[]>`
+          getPrisma().$queryRaw<{ problem: number; sessions: number }[]>`
           ${Prisma.join(reads, " union all ")}`,
       ),
     )
@@ -44,7 +43,8 @@ export async function countProblemSessions(
   const byIndex = new Map(rows.map((row) => [row.problem, row]));
   return problems.map((problem, index) => {
     const row = byIndex.get(index);
-    return { ...problem, sessions: row?.sessions ?? 0, capped: (row?.chains ?? 0) > PROBLEM_SESSION_SAMPLE };
+    const { count: _, ...tuple } = problem;
+    return { ...tuple, sessions: row?.sessions ?? 0, capped: problem.count > PROBLEM_SESSION_SAMPLE };
   });
 }
 
@@ -55,21 +55,19 @@ function sessionsRead(indexes: number[], problems: readonly ProblemTuple[], sinc
     indexes.map((index) => pick(problems[index] as ProblemTuple) ?? "");
   const equals = (chainColumn: string, problemColumn: string, missing: boolean) =>
     Prisma.raw(missing ? `${chainColumn} is null` : `${chainColumn} = p.${problemColumn}`);
-  return Prisma.sql`select p.problem, s.sessions, s.chains
+  return Prisma.sql`select p.problem, s.sessions
     from unnest(${indexes}::int[], ${values((p) => p.state)}::text[], ${values((p) => p.server)}::text[],
       ${values((p) => p.tool)}::text[], ${values((p) => p.reason)}::text[]) as p(problem, state, server_name, tool, reason)
     cross join lateral (
-      select (count(*) filter (where by_session.first_place <= ${PROBLEM_SESSION_SAMPLE}))::int as sessions,
-        coalesce(sum(by_session.chains), 0)::int as chains
-      from (select numbered.session_id, min(numbered.place) as first_place, count(*) as chains
-        from (select newest.session_id, row_number() over () as place
-          from (select c.session_id from chains c
-            where c.state = p.state and c.state not in ('healthy', 'working')
-              and ${equals("c.server_name", "server_name", first.server === null)}
-              and ${equals("c.tool", "tool", first.tool === null)}
-              and ${equals("c.reasons[1]", "reason", first.reason === null)} and c.observed_at >= ${since}
-            order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE + 1}) newest) numbered
-        group by numbered.session_id) by_session
+      select count(*)::int as sessions
+      from (select newest.session_id
+        from (select c.session_id from chains c
+          where c.state = p.state and c.state not in ('healthy', 'working')
+            and ${equals("c.server_name", "server_name", first.server === null)}
+            and ${equals("c.tool", "tool", first.tool === null)}
+            and ${equals("c.reasons[1]", "reason", first.reason === null)} and c.observed_at >= ${since}
+          order by c.observed_at desc limit ${PROBLEM_SESSION_SAMPLE}) newest
+        group by newest.session_id) by_session
     ) s`;
 }
 
