@@ -39,6 +39,24 @@ async function ingest(app: RunningApp, records: unknown[]) {
   expect(response.status, await response.clone().text()).toBe(200);
 }
 
+const ROLLUPS = [
+  "chain_rollups",
+  "chain_state_rollups",
+  "chain_label_rollups",
+  "chain_rollups_daily",
+  "problem_rollups",
+  "problem_rollups_daily",
+];
+
+/** Rollup rows holding no chain whose bucket began past the record cutoff (30 days), in every rollup. */
+async function emptiedRollupRows(): Promise<number> {
+  let rows = 0;
+  for (const table of ROLLUPS) {
+    rows += await count(`${table} where chains = 0 and bucket < now() - interval '31 days'`);
+  }
+  return rows;
+}
+
 async function count(sqlText: string, values: unknown[] = []): Promise<number> {
   const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from ${sqlText}`, values);
   return rows[0]?.n ?? -1;
@@ -151,6 +169,7 @@ beforeAll(async () => {
       (await count("notification_groups where group_key = 'g-emptied'")) === 0 &&
       (await count("set_aside_items where item_key = 'fp-old'")) === 0 &&
       (await count("user_sessions where expires_at < now()")) === 0 &&
+      (await emptiedRollupRows()) === 0 &&
       (await count("sign_in_throttle where key like '%:forgotten'")) === 0,
   );
 }, 400_000);
@@ -335,6 +354,30 @@ describe("retention", () => {
     });
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ user: { username: "ops", role: "viewer" } });
+  });
+
+  it("deletes the rollup rows pruned chains emptied, keeps the rows of kept chains, and the rollups still count", async () => {
+    expect(await emptiedRollupRows()).toBe(0);
+    // The old chains kept (firing, in open triage) are still counted in their old hour, in every rollup that has them.
+    const oldHour = "bucket < now() - interval '31 days' and chains > 0";
+    for (const table of [
+      "chain_rollups",
+      "chain_state_rollups",
+      "chain_label_rollups",
+      "chain_rollups_daily",
+    ]) {
+      expect(await count(`${table} where ${oldHour}`), table).toBeGreaterThan(0);
+    }
+    const { diffChainRollups } = await import("@/lib/server/db/chain-rollup-check");
+    const sql = {
+      query: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows,
+      execute: async (text: string, values: unknown[] = []) =>
+        (await client.query(text, values)).rowCount ?? 0,
+    };
+    await client.query("begin isolation level repeatable read");
+    const differences = await diffChainRollups(sql as never);
+    await client.query("commit");
+    expect(differences).toEqual([]);
   });
 
   it("deletes sign-in throttle counts nobody added to for a day and keeps recent ones", async () => {

@@ -38,6 +38,36 @@ export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): 
   return rows[0]?.deleted ?? 0;
 }
 
+/** Every rollup table, with the width of its buckets. */
+const ROLLUP_TABLES: [table: string, bucket: "1 hour" | "1 day"][] = [
+  ["chain_rollups", "1 hour"],
+  ["chain_state_rollups", "1 hour"],
+  ["chain_label_rollups", "1 hour"],
+  ["chain_rollups_daily", "1 day"],
+  ...PROBLEM_ROLLUP_TABLES.map(
+    (table) => [table, table.endsWith("_daily") ? "1 day" : "1 hour"] as [string, "1 day"],
+  ),
+];
+
+/**
+ * Deletes up to `limit` rollup rows of each table left holding no chain, whose bucket ended before `before`
+ * (retention: pruned chains empty their hours, and the rows would stay forever). A fold adding to such a row
+ * meanwhile waits for the delete and writes a new row, or keeps the row it updated first (`chains = 0` is checked
+ * again under the row lock). Returns the rows deleted.
+ */
+export async function deleteEmptiedRollupRows(sql: Sql, before: Date, limit: number): Promise<number> {
+  let deleted = 0;
+  for (const [table, width] of ROLLUP_TABLES) {
+    deleted += await sql.execute(
+      `delete from ${table} r where r.ctid = any(array(
+          select ctid from ${table} where chains = 0 and bucket <= $1::timestamptz - interval '${width}' limit $2))
+        and r.chains = 0`,
+      [before, limit],
+    );
+  }
+  return deleted;
+}
+
 /**
  * Adds the label pairs of the deltas in `moved` to chain_label_rollups: a delta of a chain with three labels counts
  * for each of the three (key, value) pairs.

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { FORGET_FAILURES_AFTER_MS } from "@/lib/auth/sign-in-backoff";
 import { batchBounds, nextBatch, pauseAfterStep } from "@/lib/retention/step-pacing";
+import { deleteEmptiedRollupRows } from "../db/chain-rollups";
 import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
@@ -37,6 +38,8 @@ export type PruneStep = {
   groups: number;
   setAside: number;
   spans: number;
+  /** Rollup rows left holding no chain, past the record cutoff. */
+  rollupRows: number;
   /** Expired sign-in sessions. */
   sessions: number;
   /** Sign-in throttle counts nobody added to for a day (lib/auth/sign-in-backoff.ts forgets them by then). */
@@ -55,8 +58,8 @@ const heldWeeks = new Map<string, number>();
 /**
  * One step of retention (docs/ARCHITECTURE.md, "Retention"): weekly partitions made ahead, then at most one batch of
  * each kind — prunable chains with their history, resolved alerts, finished deliveries, emptied notification
- * groups, settled set-aside items, idle OTLP sessions' spans, expired sign-in sessions and forgotten sign-in
- * throttle counts — and, once no prunable chain is left, the weeks past
+ * groups, settled set-aside items, idle OTLP sessions' spans, rollup rows emptied past the cutoff, expired sign-in
+ * sessions and forgotten sign-in throttle counts — and, once no prunable chain is left, the weeks past
  * the cutoff: dropped whole, or their pruned chains' records deleted a batch at a time while a kept chain holds the
  * week. Every transaction is short and holds the pruning lock, so several app
  * instances never prune at once, and ingestion never waits on pruning but for a moment's lock of a week's table.
@@ -72,6 +75,7 @@ export async function pruneStep(
     groups: 0,
     setAside: 0,
     spans: 0,
+    rollupRows: 0,
     sessions: 0,
     signInCounts: 0,
     records: 0,
@@ -107,6 +111,11 @@ export async function pruneStep(
   });
   await inTransaction(async (sql) => {
     if (!(await tryLockPruning(sql))) return;
+    step.rollupRows = await deleteEmptiedRollupRows(sql, recordCutoff, settings.batch);
+    step.workLeft ||= step.rollupRows > 0;
+  });
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
     step.sessions = await deleteExpiredSessions(sql, now, settings.batch);
     const forgetBefore = new Date(now.getTime() - FORGET_FAILURES_AFTER_MS);
     step.signInCounts = await deleteForgottenSignInCounts(sql, forgetBefore, settings.batch);
@@ -120,6 +129,7 @@ export async function pruneStep(
     step.groups,
     step.setAside,
     step.spans,
+    step.rollupRows,
     step.sessions,
   ];
   step.filled = [...counts, step.signInCounts, step.records].some((n) => n >= settings.batch);
