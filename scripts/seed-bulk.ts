@@ -166,19 +166,9 @@ async function finishSeed(
  */
 async function makeWeeksOfSeed(client: pg.Client, nowMs: number, days: number): Promise<string[]> {
   const { ensureRecordPartitions } = await import("../lib/server/db/retention-partitions");
-  const { sqlOver } = await import("../lib/server/db/sql");
+  const { sqlOver, transactionOver } = await import("../lib/server/db/sql");
   const sql = sqlOver(client);
-  const transaction = async <T>(work: (tx: typeof sql) => Promise<T>): Promise<T> => {
-    await client.query("begin");
-    try {
-      const result = await work(sql);
-      await client.query("commit");
-      return result;
-    } catch (error) {
-      await client.query("rollback");
-      throw error;
-    }
-  };
+  const transaction = transactionOver(client);
   const since = new Date(nowMs - days * 24 * 60 * 60_000);
   return ensureRecordPartitions(transaction, new Date(nowMs), sql, since);
 }

@@ -3,7 +3,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { ensureRecordPartitions, partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
-import { type Sql, sqlOver } from "@/lib/server/db/sql";
+import { sqlOver, transactionOver } from "@/lib/server/db/sql";
 import { displayPrefix, generateKey, hashKey } from "@/lib/server/keys/key-format";
 import { apiClient, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
@@ -143,17 +143,7 @@ describe("partitioned health_records", () => {
 
   it("makes the weeks back to a given time, moving their records out of DEFAULT (the bulk seed's path)", async () => {
     const sql = sqlOver(client);
-    const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
-      await client.query("begin");
-      try {
-        const result = await work(sql);
-        await client.query("commit");
-        return result;
-      } catch (error) {
-        await client.query("rollback");
-        throw error;
-      }
-    };
+    const transaction = transactionOver(client);
     const made = await ensureRecordPartitions(transaction, new Date(now), sql, new Date(now - 60 * DAY));
     const oldWeek = partitionOfWeek(weekStart(new Date(now - 60 * DAY)));
     expect(made).toContain(oldWeek.name);

@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { ensureRecordPartitions } from "./retention-partitions";
 import { withSchemaEngine } from "./schema-engine";
-import { type Sql, sqlOver } from "./sql";
+import { sqlOver, transactionOver } from "./sql";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
 export const schemaPath = path.join(projectRoot, "prisma/schema.prisma");
@@ -70,19 +70,7 @@ async function makeRecordPartitions(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    const sql = sqlOver(client);
-    const transaction = async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
-      await client.query("begin");
-      try {
-        const result = await work(sql);
-        await client.query("commit");
-        return result;
-      } catch (error) {
-        await client.query("rollback");
-        throw error;
-      }
-    };
-    await ensureRecordPartitions(transaction, new Date(), sql);
+    await ensureRecordPartitions(transactionOver(client), new Date(), sqlOver(client));
   } finally {
     await client.end();
   }

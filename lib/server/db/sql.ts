@@ -64,6 +64,22 @@ export function sqlOver(target: pg.Pool | pg.ClientBase): Sql {
   };
 }
 
+/** `inTransaction` on one client of the caller's (scripts, migrations, tests): begin, the work, commit or rollback. */
+export function transactionOver(client: pg.ClientBase) {
+  const sql = sqlOver(client);
+  return async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
+    await client.query("begin");
+    try {
+      const result = await work(sql);
+      await client.query("commit");
+      return result;
+    } catch (error) {
+      await client.query("rollback");
+      throw error;
+    }
+  };
+}
+
 /** Statements outside a transaction, each on whichever pooled connection is free. */
 export function poolSql(): Sql {
   return sqlOver(getPool());
