@@ -1,7 +1,7 @@
 import { applyRecordsToChain, type StoredRecord } from "@/lib/chains/transitions";
 import { classifyWithOperatorEffect } from "@/lib/chains/operator-evidence";
 import type { Classification } from "@/lib/classifier";
-import { lockChains, setRecordCounts } from "../db/chain-writes";
+import { lockChainsAndRecords, setRecordCounts } from "../db/chain-writes";
 import { latestOperatorEffects } from "../db/operator-effects";
 import {
   insertRecords,
@@ -61,9 +61,10 @@ export async function storeRecordsIn(
   items: PreparedRecord[],
   load: RecordLoad,
 ): Promise<Set<string>> {
-  await lockChains(
+  await lockChainsAndRecords(
     sql,
     items.map((item) => item.record.chainId),
+    items.map((item) => item.record.recordId),
   );
   const inserted = await insertRecords(sql, items, load);
   const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
