@@ -1,3 +1,4 @@
+import type { OperatorEffect } from "@/lib/chains/operator-evidence";
 import type { ChainHead } from "@/lib/chains/transitions";
 import type { Classification } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
@@ -101,16 +102,36 @@ export async function readStoredBodies(sql: Sql, recordIds: string[]): Promise<M
   return new Map(stored.map((row) => [row.record_id, row.body]));
 }
 
-export async function readChainHeads(sql: Sql, chainIds: string[]): Promise<Map<string, ChainHead>> {
+/** A stored chain as a batch finds it under its lock, with its newest operator-recorded destination evidence. */
+export type ChainHeadWithEffect = ChainHead & { operatorEffect: OperatorEffect | null };
+
+/**
+ * The heads of the stored chains among `chainIds`, each with its newest operator evidence, in one round trip (a
+ * chain this batch creates has neither). Not prepared: a generic plan made while `chains` was nearly empty kept a
+ * sequential scan once it had grown.
+ */
+export async function readChainHeads(
+  sql: Sql,
+  chainIds: string[],
+): Promise<Map<string, ChainHeadWithEffect>> {
   const rows = await sql.query<{
     chain_id: string;
     state: string;
     observed_at: Date;
     current_seq: bigint;
     record_count: number;
+    effect_status: OperatorEffect["status"] | null;
+    effect_receipt: string | null;
+    effect_checked_at: Date | null;
   }>(
-    `select chain_id, state, observed_at, current_seq, record_count
-      from chains where chain_id = any($1::text[])`,
+    `select c.chain_id, c.state, c.observed_at, c.current_seq, c.record_count, e.status as effect_status,
+        e.receipt as effect_receipt, e.checked_at as effect_checked_at
+      from chains c
+      left join lateral (
+        select o.status, o.receipt, o.checked_at from operator_effects o
+          where o.chain_id = c.chain_id order by o.checked_at desc, o.id desc limit 1
+      ) e on true
+      where c.chain_id = any($1::text[])`,
     [chainIds],
   );
   return new Map(
@@ -122,6 +143,10 @@ export async function readChainHeads(sql: Sql, chainIds: string[]): Promise<Map<
         observedAtMs: row.observed_at.getTime(),
         currentSeq: row.current_seq,
         recordCount: row.record_count,
+        operatorEffect:
+          row.effect_status && row.effect_checked_at
+            ? { status: row.effect_status, receipt: row.effect_receipt, checkedAt: row.effect_checked_at }
+            : null,
       },
     ]),
   );

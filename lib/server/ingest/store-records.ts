@@ -2,7 +2,6 @@ import { applyRecordsToChain, type StoredRecord } from "@/lib/chains/transitions
 import { classifyWithOperatorEffect } from "@/lib/chains/operator-evidence";
 import type { Classification } from "@/lib/classifier";
 import { lockChainsAndRecords, setRecordCounts } from "../db/chain-writes";
-import { latestOperatorEffects } from "../db/operator-effects";
 import {
   insertRecords,
   isRecordStoredAlready,
@@ -119,14 +118,13 @@ async function advanceChains(sql: Sql, items: PreparedRecord[], inserted: Map<st
     byChain.set(item.record.chainId, list);
   }
   if (byChain.size === 0) return;
-  const heads = await readChainHeads(sql, [...byChain.keys()]);
   // Operator evidence is recorded on a stored chain, under its lock: a chain this batch creates has none.
-  const operatorEffects = await latestOperatorEffects(sql, [...heads.keys()]);
+  const heads = await readChainHeads(sql, [...byChain.keys()]);
   const rows = [];
   const counts = [];
   const changes = [];
   for (const [chainId, records] of byChain) {
-    const effect = operatorEffects.get(chainId);
+    const effect = heads.get(chainId)?.operatorEffect;
     if (effect) {
       for (const stored of records) {
         stored.classification = classifyWithOperatorEffect(stored.record, stored.classification, effect);
