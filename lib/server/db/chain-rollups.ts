@@ -37,6 +37,14 @@ export async function deleteChainsKeepingRollups(sql: Sql, chainIds: string[]): 
   return rows[0]?.deleted ?? 0;
 }
 
+/** Whether any delta waits to be folded: an index probe, so an idle fold tick costs no transaction and no fold. */
+export async function hasRollupDeltas(sql: Sql): Promise<boolean> {
+  const [row] = await sql.query<{ waiting: boolean }>(
+    "select exists (select 1 from chain_rollup_deltas order by id limit 1) as waiting",
+  );
+  return row?.waiting ?? false;
+}
+
 /** Only one instance folds at a time: two folds upserting the same rollup rows in another order could deadlock. */
 const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
 
