@@ -102,18 +102,13 @@ const INSERT_FIRING_ALERTS = prepared(
   "receipt_insert_firing_alerts",
   `insert into alerts (fingerprint, chain_id, session_id, state, severity, status, labels, context, reasons,
       starts_at, ends_at, updated_at, retry_safe, record_id, confirmed_at, resolved_by, assignee_user_id)
-    with u as (
-      select * from json_to_recordset($1::json) as u(fingerprint text, chain_id text, session_id text, state text,
-        severity text, labels jsonb, context jsonb, reasons text[], retry_safe boolean, record_id text)
-    ), assigned as (
-      -- A queue state's alert starts with the assignee of the chain's item in that queue, if it has one: the
-      -- batch's items read in one index scan, not one probe an alert.
-      select t.chain_id, t.queue, t.assignee_user_id from triage_items t
-        where t.chain_id = any(array(select chain_id from u)) and t.assignee_user_id is not null
-    )
     select u.fingerprint, u.chain_id, u.session_id, u.state, u.severity, 'firing', u.labels, u.context, u.reasons,
-      $2, null, $2, u.retry_safe, u.record_id, null, null, a.assignee_user_id
-    from u left join assigned a on a.chain_id = u.chain_id and a.queue = u.state
+      $2, null, $2, u.retry_safe, u.record_id, null, null,
+      -- A queue state's alert starts with the assignee of the chain's item in that queue, if it has one.
+      (select t.assignee_user_id from triage_items t where t.chain_id = u.chain_id and t.queue = u.state)
+    from json_to_recordset($1::json) as u(fingerprint text, chain_id text,
+      session_id text, state text, severity text, labels jsonb, context jsonb, reasons text[], retry_safe boolean,
+      record_id text)
     on conflict (fingerprint) do update set
       session_id = excluded.session_id, severity = excluded.severity, status = 'firing', labels = excluded.labels,
       context = excluded.context, reasons = excluded.reasons, starts_at = excluded.starts_at, ends_at = null,
