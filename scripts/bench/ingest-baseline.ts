@@ -49,17 +49,19 @@ export async function compareWithBaseline(
       load.push(loadavg()[0]);
       const before = runs.baseline ?? [];
       const after = runs.current ?? [];
-      const ratio = median(after.map((r) => r.rate)) / median(before.map((r) => r.rate));
+      // Each round's ratio pairs the two builds' runs back to back; the median of those is the figure.
+      const ratios = after.map((r, i) => r.rate / (before[i]?.rate ?? r.rate));
+      const ratio = median(ratios);
       worst = Math.min(worst, ratio);
       const n = (value: number) => Math.round(value).toLocaleString("en");
       const each = (list: Run[]) => list.map((r) => n(r.rate)).join(", ");
-      const perRound = after.map((r, i) => (r.rate / (before[i]?.rate ?? r.rate)).toFixed(2)).join(", ");
+      const perRound = ratios.map((r) => r.toFixed(2)).join(", ");
       rows.push(
         `| ${size} | ${n(median(before.map((r) => r.rate)))} (${each(before)}) | ${n(median(after.map((r) => r.rate)))} (${each(after)}) | **${ratio.toFixed(2)}** (${perRound}) | ${n(median(before.map((r) => r.appUs)))} / ${n(median(after.map((r) => r.appUs)))} | ${n(median(before.map((r) => r.postgresUs)))} / ${n(median(after.map((r) => r.postgresUs)))} |`,
       );
     }
     console.log(
-      `Ingestion before/after: baseline ${baseline.commit.slice(0, 12)} against the current build, ${options.total.toLocaleString("en")} records a run, median of ${options.rounds} alternating rounds; load average ${load.map((l) => l?.toFixed(1)).join(" → ")}`,
+      `Ingestion before/after: baseline ${baseline.commit.slice(0, 12)} against the current build, ${options.total.toLocaleString("en")} records a run, ${options.rounds} alternating rounds, ratio = median of the rounds' ratios; load average ${load.map((l) => l?.toFixed(1)).join(" → ")}`,
     );
     console.log(
       "| batch | baseline records/s (each run) | current records/s (each run) | current ÷ baseline (each round) | app CPU µs/record, baseline / current | PostgreSQL CPU µs/record, baseline / current |",

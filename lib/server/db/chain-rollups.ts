@@ -81,6 +81,14 @@ const addToLabelRollup = (moved: string) => `insert into chain_label_rollups (la
   on conflict (label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}) do update set
     chains = chain_label_rollups.chains + excluded.chains`;
 
+/** Whether any delta waits to be folded: an index probe, so an idle fold tick costs no transaction and no fold. */
+export async function hasRollupDeltas(sql: Sql): Promise<boolean> {
+  const [row] = await sql.query<{ waiting: boolean }>(
+    "select exists (select 1 from chain_rollup_deltas order by id limit 1) as waiting",
+  );
+  return row?.waiting ?? false;
+}
+
 /** Only one instance folds at a time: two folds upserting the same rollup rows in another order could deadlock. */
 const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
 

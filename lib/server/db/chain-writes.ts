@@ -23,6 +23,25 @@ export async function lockChains(sql: Sql, chainIds: string[]): Promise<void> {
   await sql.query(LOCK_CHAINS, [sorted]);
 }
 
+// The keys are locked in the array's order: the chains' keys first, then the records'.
+const LOCK_KEYS_IN_ORDER = prepared(
+  "receipt_lock_keys_in_order",
+  `select count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int as locked
+      from (select k from unnest($1::text[]) with ordinality as t(k, i) order by i) ordered`,
+);
+
+/**
+ * lockChains and the batch's record ids in one round trip, for ingestion. Record ids have a keyspace of their own
+ * beside the chains' (`record:` and the id), so the same record id in a concurrent batch waits for this
+ * transaction whatever its chain (records are partitioned by time: `record_id` alone has no unique index). Every
+ * writer takes chain locks before record locks, each set in sorted order, so two batches cannot deadlock.
+ */
+export async function lockChainsAndRecords(sql: Sql, chainIds: string[], recordIds: string[]): Promise<void> {
+  const chains = [...new Set(chainIds)].sort();
+  const records = [...new Set(recordIds)].sort().map((id) => `record:${id}`);
+  await sql.query(LOCK_KEYS_IN_ORDER, [[...chains, ...records]]);
+}
+
 /** Current chain rows and their state history, in the caller's transaction (commitChainState adds the alerts). */
 export async function writeChainState(sql: Sql, rows: ChainRow[], changes: StateChange[]): Promise<void> {
   await upsertChains(sql, rows);

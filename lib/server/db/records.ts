@@ -1,3 +1,4 @@
+import type { OperatorEffect } from "@/lib/chains/operator-evidence";
 import type { ChainHead } from "@/lib/chains/transitions";
 import type { Classification } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
@@ -30,45 +31,35 @@ export type RecordLoad = "copy" | "skipping stored";
 export const RECORD_COLUMNS = `seq, record_id, chain_id, session_id, observed_at, body, state, layer, reasons, retry_safe,
   evidence, shadowed_state, shadowed_reason, next_check_at`;
 
-// COPY returns nothing, so the seqs are drawn first, in the batch's order (as an INSERT would number its rows).
-const DRAW_RECORD_SEQS = prepared(
-  "receipt_draw_record_seqs",
-  "select nextval('health_records_seq_seq') as seq from generate_series(1, $1::int) order by 1",
-);
-
-// Record ids in a keyspace of their own beside the chain locks (lockChains hashes the bare chain id), in sorted
-// order so two batches sharing record ids wait for each other instead of deadlocking.
-const LOCK_RECORD_IDS = prepared(
-  "receipt_lock_record_ids",
-  `select count(pg_advisory_xact_lock(hashtextextended('record:' || r, 0)))::int as locked
-      from (select unnest($1::text[]) as r order by 1) ordered`,
-);
-
-const READ_STORED_RECORD_IDS = prepared(
-  "receipt_read_stored_record_ids",
-  "select record_id from health_records where record_id = any($1::text[])",
+// Which record ids are stored already, and seqs for the batch (COPY returns nothing, so they are drawn first, in
+// ascending order, as an INSERT would number its rows), in one round trip. A seq drawn for a record that turns out
+// to be stored is left unused: a gap, as a rolled-back batch leaves.
+const READ_STORED_AND_DRAW_SEQS = prepared(
+  "receipt_read_stored_and_draw_seqs",
+  `select array(select record_id from health_records where record_id = any($1::text[])) as stored,
+      array(select nextval('health_records_seq_seq') from generate_series(1, $2::int) order by 1)::text[] as seqs`,
 );
 
 /**
  * Loads a batch's new records with COPY: no statement to plan and no JSON document of rows to parse, which costs
- * PostgreSQL less CPU a record than an INSERT from JSON documents. Records are partitioned by `observed_at`, so
- * `record_id` alone has no unique index: the batch's record ids are locked (the same id in a concurrent batch,
- * whatever its chain or time, waits for this transaction) and those stored already are left out, in every
- * partition. Returns the seq of each record stored.
+ * PostgreSQL less CPU a record than an INSERT from JSON documents. The caller holds the batch's record-id locks
+ * (lockChainsAndRecords), taken in an earlier statement so that this one's snapshot sees every record a
+ * concurrent batch with the same ids committed: those stored already are left out, in every partition. Returns
+ * the seq of each record stored.
  */
 export async function insertRecords(
   sql: TransactionSql,
   items: RecordToInsert[],
   _load: RecordLoad,
 ): Promise<Map<string, bigint>> {
-  const recordIds = items.map((item) => item.record.recordId);
-  await sql.query(LOCK_RECORD_IDS, [[...new Set(recordIds)].sort()]);
-  const stored = new Set(
-    (await sql.query<{ record_id: string }>(READ_STORED_RECORD_IDS, [recordIds])).map((row) => row.record_id),
-  );
-  const fresh = items.filter((item) => !stored.has(item.record.recordId));
+  const [row] = await sql.query<{ stored: string[]; seqs: string[] }>(READ_STORED_AND_DRAW_SEQS, [
+    items.map((item) => item.record.recordId),
+    items.length,
+  ]);
+  const stored = new Set(row?.stored);
+  const fresh = stored.size === 0 ? items : items.filter((item) => !stored.has(item.record.recordId));
   if (fresh.length === 0) return new Map();
-  const seqs = (await sql.query<{ seq: bigint }>(DRAW_RECORD_SEQS, [fresh.length])).map((row) => row.seq);
+  const seqs = (row?.seqs ?? []).slice(0, fresh.length).map(BigInt);
   if (seqs.length !== fresh.length) throw new Error(`drew ${seqs.length} seqs for ${fresh.length} records`);
   await sql.copyIn(`copy health_records (${RECORD_COLUMNS}) from stdin`, recordsAsCopyText(fresh, seqs));
   return new Map(fresh.map((item, i) => [item.record.recordId, seqs[i] as bigint]));
@@ -111,16 +102,36 @@ export async function readStoredBodies(sql: Sql, recordIds: string[]): Promise<M
   return new Map(stored.map((row) => [row.record_id, row.body]));
 }
 
-export async function readChainHeads(sql: Sql, chainIds: string[]): Promise<Map<string, ChainHead>> {
+/** A stored chain as a batch finds it under its lock, with its newest operator-recorded destination evidence. */
+export type ChainHeadWithEffect = ChainHead & { operatorEffect: OperatorEffect | null };
+
+/**
+ * The heads of the stored chains among `chainIds`, each with its newest operator evidence, in one round trip (a
+ * chain this batch creates has neither). Not prepared: a generic plan made while `chains` was nearly empty kept a
+ * sequential scan once it had grown.
+ */
+export async function readChainHeads(
+  sql: Sql,
+  chainIds: string[],
+): Promise<Map<string, ChainHeadWithEffect>> {
   const rows = await sql.query<{
     chain_id: string;
     state: string;
     observed_at: Date;
     current_seq: bigint;
     record_count: number;
+    effect_status: OperatorEffect["status"] | null;
+    effect_receipt: string | null;
+    effect_checked_at: Date | null;
   }>(
-    `select chain_id, state, observed_at, current_seq, record_count
-      from chains where chain_id = any($1::text[])`,
+    `select c.chain_id, c.state, c.observed_at, c.current_seq, c.record_count, e.status as effect_status,
+        e.receipt as effect_receipt, e.checked_at as effect_checked_at
+      from chains c
+      left join lateral (
+        select o.status, o.receipt, o.checked_at from operator_effects o
+          where o.chain_id = c.chain_id order by o.checked_at desc, o.id desc limit 1
+      ) e on true
+      where c.chain_id = any($1::text[])`,
     [chainIds],
   );
   return new Map(
@@ -132,6 +143,10 @@ export async function readChainHeads(sql: Sql, chainIds: string[]): Promise<Map<
         observedAtMs: row.observed_at.getTime(),
         currentSeq: row.current_seq,
         recordCount: row.record_count,
+        operatorEffect:
+          row.effect_status && row.effect_checked_at
+            ? { status: row.effect_status, receipt: row.effect_receipt, checkedAt: row.effect_checked_at }
+            : null,
       },
     ]),
   );

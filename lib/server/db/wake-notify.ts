@@ -21,6 +21,11 @@ const NOTIFY = prepared("receipt_notify_wake", "select pg_notify($1, '')");
 /** Wakes the channel's job on every instance once the caller's transaction commits. */
 export async function notifyWake(sql: Sql, channel: WakeChannel): Promise<void> {
   await sql.execute(NOTIFY, [channel]);
+  wakeHereAfterCommit(sql, channel);
+}
+
+/** This instance's part of notifyWake, for a statement that ran `pg_notify` itself (saving a round trip). */
+export function wakeHereAfterCommit(sql: Sql, channel: WakeChannel): void {
   if ("afterCommit" in sql) (sql as TransactionSql).afterCommit(() => wakeHere(channel));
 }
 

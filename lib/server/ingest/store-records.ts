@@ -1,8 +1,7 @@
 import { applyRecordsToChain, type StoredRecord } from "@/lib/chains/transitions";
 import { classifyWithOperatorEffect } from "@/lib/chains/operator-evidence";
 import type { Classification } from "@/lib/classifier";
-import { lockChains, setRecordCounts } from "../db/chain-writes";
-import { latestOperatorEffects } from "../db/operator-effects";
+import { lockChainsAndRecords, setRecordCounts } from "../db/chain-writes";
 import {
   insertRecords,
   isRecordStoredAlready,
@@ -61,9 +60,10 @@ export async function storeRecordsIn(
   items: PreparedRecord[],
   load: RecordLoad,
 ): Promise<Set<string>> {
-  await lockChains(
+  await lockChainsAndRecords(
     sql,
     items.map((item) => item.record.chainId),
+    items.map((item) => item.record.recordId),
   );
   const inserted = await insertRecords(sql, items, load);
   const notInserted = items.filter((item) => !inserted.has(item.record.recordId));
@@ -118,14 +118,13 @@ async function advanceChains(sql: Sql, items: PreparedRecord[], inserted: Map<st
     byChain.set(item.record.chainId, list);
   }
   if (byChain.size === 0) return;
-  const heads = await readChainHeads(sql, [...byChain.keys()]);
   // Operator evidence is recorded on a stored chain, under its lock: a chain this batch creates has none.
-  const operatorEffects = await latestOperatorEffects(sql, [...heads.keys()]);
+  const heads = await readChainHeads(sql, [...byChain.keys()]);
   const rows = [];
   const counts = [];
   const changes = [];
   for (const [chainId, records] of byChain) {
-    const effect = operatorEffects.get(chainId);
+    const effect = heads.get(chainId)?.operatorEffect;
     if (effect) {
       for (const stored of records) {
         stored.classification = classifyWithOperatorEffect(stored.record, stored.classification, effect);
