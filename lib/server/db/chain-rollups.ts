@@ -15,8 +15,9 @@ import type { Sql } from "./sql";
 // dimensions appends its grouped changes to chain_rollup_deltas in the same statement: −1 for the tuple a chain
 // leaves, +1 for the one it enters. The `rollups` job folds the deltas into chain_rollups (every dimension) and
 // chain_state_rollups (state and shadowed state only, for stats and the trend) and chain_rollups_daily (days, without
-// shadowed state and client, for coverage), and the problem rollups (problem-rollup-sql.ts). Readers read the `_live` and `_rows` views: rollups plus
-// the deltas not folded yet, one snapshot, so a fold running meanwhile changes nothing they see.
+// shadowed state and client, for coverage), the problem rollups (problem-rollup-sql.ts) and chain_label_rollups (each
+// delta's label pairs, for label totals). Readers add the deltas not folded yet (the `_live` and `_rows` views, or
+// the deltas table itself) in one snapshot, so a fold running meanwhile changes nothing they see.
 
 /**
  * Deletes chains and takes them out of the rollups in one statement (retention). Runs in the caller's transaction:
@@ -93,7 +94,7 @@ export async function hasRollupDeltas(sql: Sql): Promise<boolean> {
 const FOLD_LOCK_KEY = "receipt:chain-rollups-fold";
 
 /**
- * Moves up to `limit` deltas (oldest first) into the three rollups in one statement: deleted and added together, so a
+ * Moves up to `limit` deltas (oldest first) into every rollup in one statement: deleted and added together, so a
  * reader sees each change exactly once, before or after. Returns the deltas moved; 0 when another instance is
  * folding. Run it in a transaction (the fold lock is held until commit).
  */
