@@ -118,6 +118,18 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?]
   ],
   ["a label no chain has", { label: ["env:none"] }, "rollups"],
   ["two labels", { label: ["env:prod", "team:t1"] }, "chains"],
+  ["two labels, one of them a server's", { label: ["env:prod", "team:t2"] }, "chains"],
+  [
+    "two labels & a state & a server",
+    { label: ["team:t2", "env:dev"], state: ["needs_auth"], server: "srv-2" },
+    "chains",
+  ],
+  [
+    "three labels, one repeated",
+    { label: ["team:t3", "env:dev", "team:t3"], state: ["effect_unknown"] },
+    "chains",
+  ],
+  ["three labels", { label: ["team:t3", "env:dev", "url:a:b"] }, "chains"],
   ["a label & a reason", { label: ["env:dev"], reason: "needs_auth.test" }, "chains"],
 ];
 const RANGES: [string, { since?: string; until?: string }][] = [
@@ -235,6 +247,20 @@ describe.each([
       }
     });
   }
+});
+
+it("answers one label key asked with two values with no chains, as two separate containments count", async () => {
+  const query: ChainListQuery = { ...base, label: ["env:dev", "env:prod"] };
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from chains where labels @> '{"env": "dev"}' and labels @> '{"env": "prod"}'`,
+  );
+  expect(rows[0]?.n).toBe(0);
+  expect(await listChains(query)).toEqual({
+    chains: [],
+    nextCursor: null,
+    total: { count: 0, capped: false },
+  });
+  expect(await plainCount(query)).toBe(0);
 });
 
 it("reports cap+ above CHAIN_TOTAL_CAP", async () => {

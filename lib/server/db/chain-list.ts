@@ -39,6 +39,10 @@ type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
  * is tested by JSON containment (`@>`), which the GIN index on labels serves; Prisma's JSON path filter is not.
  */
 export async function listChains(query: ChainListQuery): Promise<ChainPage> {
+  // A key asked with two values: no chain can match, and a read would walk the whole table to prove it.
+  if (contradictoryLabels(query.label)) {
+    return { chains: [], nextCursor: null, total: { count: 0, capped: false } };
+  }
   const where = chainFilters(query);
   const [rows, total] = await Promise.all([
     query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
@@ -62,6 +66,16 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
         : null,
     total: { count: Math.min(total, CHAIN_TOTAL_CAP), capped: total > CHAIN_TOTAL_CAP },
   };
+}
+
+/** Whether two of the `key:value` filters name one key with different values. */
+function contradictoryLabels(labels: string[]): boolean {
+  const values = new Map<string, string>();
+  for (const { key, value } of labels.map(labelPair)) {
+    if ((values.get(key) ?? value) !== value) return true;
+    values.set(key, value);
+  }
+  return false;
 }
 
 /** The capped total, on whichever path bounds its cost: see docs/ARCHITECTURE.md "Chain list totals". */
@@ -116,9 +130,11 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.tool) where.push(Prisma.sql`c.tool = ${query.tool}`);
   if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
   if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
-  for (const label of query.label) {
-    const { key, value } = labelPair(label);
-    where.push(Prisma.sql`c.labels @> ${JSON.stringify({ [key]: value })}::jsonb`);
+  // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
+  if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
+  else if (query.label.length > 0) {
+    const labels = Object.fromEntries(query.label.map(labelPair).map(({ key, value }) => [key, value]));
+    where.push(Prisma.sql`c.labels @> ${JSON.stringify(labels)}::jsonb`);
   }
   if (query.since) where.push(Prisma.sql`c.observed_at >= ${new Date(query.since)}`);
   if (query.until) where.push(Prisma.sql`c.observed_at <= ${new Date(query.until)}`);
