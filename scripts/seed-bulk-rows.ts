@@ -34,11 +34,19 @@ const DAY = 24 * HOUR;
 
 /**
  * Sessions until `chainTarget` chains, their first call at a time over the last `days` days: recent hours busiest,
- * so every overview window (1 h, 24 h, 7 d, 30 d) has something to show. `nextSeq` numbers the records in order.
+ * so every overview window (1 h, 24 h, 7 d, 30 d) has something to show; within the chunk's slice of that spread. `nextSeq` numbers the records in order.
  */
 export function seedChunk(
   random: Random,
-  options: { runTag: string; firstSession: number; chainTarget: number; nowMs: number; days: number },
+  options: {
+    runTag: string;
+    firstSession: number;
+    chainTarget: number;
+    nowMs: number;
+    days: number;
+    /** This chunk's quantiles of the age distribution, 0 the oldest (see observedAt). */
+    slice: [number, number];
+  },
   nextSeq: () => bigint,
 ): SeedChunk & { sessions: number } {
   const records: string[] = [];
@@ -48,7 +56,7 @@ export function seedChunk(
   let recordCount = 0;
   let session = options.firstSession;
   while (chainCount < options.chainTarget) {
-    const firstMs = observedAt(random, options.nowMs, options.days);
+    const firstMs = observedAt(random, options.nowMs, options.days, options.slice);
     const sessionRecords = demoSession(random, `${options.runTag}-${session}`, firstMs, options.nowMs);
     session++;
     const byChain = new Map<string, StoredRecord[]>();
@@ -103,10 +111,36 @@ function pastDeadlines(row: ChainRow, changes: StateChange[], list: StoredRecord
   return { row: current, history };
 }
 
-function observedAt(random: Random, nowMs: number, days: number): number {
-  const span = random.weighted({ hour: 2, day: 14, week: 34, rest: 50 });
-  const range = span === "hour" ? HOUR : span === "day" ? DAY : span === "week" ? 7 * DAY : days * DAY;
-  return nowMs - Math.floor(random.next() * (range - 15 * 60_000)) - 15 * 60_000;
+// How old a session's first call is: 15 min plus a span drawn by these weights (2 % within the last hour, 14 % the
+// last day, 34 % the last week, 50 % the whole range), uniform within it.
+const AGE_WEIGHTS = [
+  { weight: 0.02, span: () => HOUR },
+  { weight: 0.14, span: () => DAY },
+  { weight: 0.34, span: () => 7 * DAY },
+  { weight: 0.5, span: (days: number) => days * DAY },
+];
+const MIN_AGE = 15 * 60_000;
+
+/**
+ * A session's first call in the chunk's `slice` of the age distribution (quantiles, 0 the oldest): chunk after chunk
+ * goes from the oldest sessions to the newest, so `chains` is written roughly in time order, as live ingestion
+ * writes it (a chunk in random times would scatter every time-ordered index walk over the whole heap and its
+ * visibility map).
+ */
+function observedAt(random: Random, nowMs: number, days: number, slice: [number, number]): number {
+  const quantile = slice[0] + random.next() * (slice[1] - slice[0]);
+  const spans = AGE_WEIGHTS.map(({ weight, span }) => ({ weight, span: span(days) - MIN_AGE }));
+  // The share of sessions at most `age` past MIN_AGE, increasing in age: inverted by bisection.
+  const younger = (age: number) =>
+    spans.reduce((sum, { weight, span }) => sum + (weight * Math.min(age, span)) / span, 0);
+  let low = 0;
+  let high = Math.max(...spans.map(({ span }) => span));
+  for (let step = 0; step < 48; step++) {
+    const middle = (low + high) / 2;
+    if (younger(middle) < 1 - quantile) low = middle;
+    else high = middle;
+  }
+  return nowMs - MIN_AGE - Math.floor(low);
 }
 
 const iso = (date: Date | null) => (date ? date.toISOString() : "\\N");

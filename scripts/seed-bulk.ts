@@ -69,11 +69,16 @@ export async function seedBulk(url: string, options: BulkSeedOptions) {
     let seq = BigInt((await records.query("select nextval('health_records_seq_seq') as n")).rows[0].n);
     const started = performance.now();
     let inFlight: Promise<unknown> = Promise.resolve();
-    while (loaded.chains < options.chains) {
+    const chunks = Math.ceil(options.chains / CHUNK_CHAINS);
+    for (let index = 0; loaded.chains < options.chains; index++) {
       const chunkTarget = Math.min(CHUNK_CHAINS, options.chains - loaded.chains);
+      const slice: [number, number] = [
+        Math.min(index, chunks - 1) / chunks,
+        Math.min(index + 1, chunks) / chunks,
+      ];
       const chunk = seedChunk(
         random,
-        { runTag, firstSession: loaded.sessions, chainTarget: chunkTarget, nowMs, days: options.days },
+        { runTag, firstSession: loaded.sessions, chainTarget: chunkTarget, nowMs, days: options.days, slice },
         () => seq++,
       );
       await inFlight;
@@ -191,7 +196,7 @@ function checkDisk(options: BulkSeedOptions, nowMs: number, log: (line: string) 
   let seq = 1n;
   const sample = seedChunk(
     createRandom(7),
-    { runTag: "estimate", firstSession: 0, chainTarget: 5_000, nowMs, days: options.days },
+    { runTag: "estimate", firstSession: 0, chainTarget: 5_000, nowMs, days: options.days, slice: [0, 1] },
     () => seq++,
   );
   const text = [sample.records, sample.chains, sample.changes].reduce(
