@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { READ_STORED_AND_DRAW_SEQS } from "@/lib/server/db/records";
+import { READ_STORED_AND_DRAW_SEQS, READ_STORED_BODIES } from "@/lib/server/db/records";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 // Ingestion's stored-id lookup (records.ts) on a week's partition that has rows but no statistics yet, as every new
@@ -59,6 +59,12 @@ describe("stored-id lookup on a partition without statistics", () => {
       expect(plan, plan).not.toContain(`Seq Scan on ${partition}`);
       expect(plan, plan).toContain(`${partition}_record_id_observed_at_idx`);
     }
+  });
+
+  it("so does the read of stored bodies (a batch holding records stored already)", async () => {
+    const plan = await customPlan(READ_STORED_BODIES, [ids]);
+    expect(plan, plan).not.toContain(`Seq Scan on ${partition}`);
+    expect(plan, plan).toContain(`${partition}_record_id_observed_at_idx`);
   });
 
   it("finds the stored ids among new ones", async () => {

@@ -98,13 +98,14 @@ export function recordCopyRow(
   ]);
 }
 
+/** The stored bodies' lookup: the ids through a subquery, as READ_STORED_AND_DRAW_SEQS has them, for its reason. */
+export const READ_STORED_BODIES =
+  "select record_id, body::text as body from health_records where record_id = any((select $1::text[])::text[])";
+
 /** The stored bodies (as text) of these recordIds. */
 export async function readStoredBodies(sql: Sql, recordIds: string[]): Promise<Map<string, string>> {
   if (recordIds.length === 0) return new Map();
-  const stored = await sql.query<{ record_id: string; body: string }>(
-    "select record_id, body::text as body from health_records where record_id = any($1::text[])",
-    [recordIds],
-  );
+  const stored = await sql.query<{ record_id: string; body: string }>(READ_STORED_BODIES, [recordIds]);
   return new Map(stored.map((row) => [row.record_id, row.body]));
 }
 
