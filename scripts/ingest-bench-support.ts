@@ -3,7 +3,7 @@
  * fixture, CPU time read from /proc, the load generator's POST, and the app on a throwaway database.
  */
 import http from "node:http";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -162,10 +162,21 @@ export function postRecords(
  */
 export async function startBenchApp() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
-  const server = await startEmbeddedPostgres(path.join(dataDir, "pg"));
+  // BENCH_PG_LOG=FILE: the cluster's log there, with every statement over 10 ms and every connection, by database
+  // (which build's), to find what one build spends more on.
+  const pgLog = process.env.BENCH_PG_LOG;
+  const server = await startEmbeddedPostgres(path.join(dataDir, "pg"), {
+    log: pgLog ? (line) => appendFileSync(pgLog, `${line}\n`) : undefined,
+  });
   ownPostmaster = server.postmasterPid;
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
   await admin.connect();
+  if (pgLog) {
+    await admin.query("alter system set log_min_duration_statement = '10ms'");
+    await admin.query("alter system set log_line_prefix = '%m [%p] db=%d '");
+    await admin.query("alter system set log_connections = 'on'");
+    await admin.query("select pg_reload_conf()");
+  }
   const createEmptyDatabase = async (name: string) => {
     await admin.query(`create database "${name}"`);
     return server.serverUrl(name);
