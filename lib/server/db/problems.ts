@@ -20,8 +20,9 @@ export async function countProblemSessions(
   // A missing server, tool or reason must be matched by `is null` for the index to serve it: one lateral read for
   // each pattern of missing columns on the page (usually one or two). The newest chains are ordered by the index's
   // whole key: the planner does not take `is null` as fixing a column, so ordered by time alone it read every entry
-  // of a problem without a tool and sorted them (25 k entries, 26 ms a problem at 10 M chains, against 0.2 ms). The page is split in SESSION_READS statements,
-  // alternating problems, on as many connections at once: each problem is a walk of up to a thousand index entries.
+  // of a problem without a tool and sorted them (25 k entries, 26 ms a problem at 10 M chains, against 0.2 ms). The
+  // page is split in SESSION_READS statements, alternating problems, on as many connections at once: each problem is
+  // a walk of up to PROBLEM_SESSION_SAMPLE index entries.
   const statements = Array.from({ length: SESSION_READS }, (_, part) => {
     const byPattern = new Map<string, number[]>();
     for (let index = part; index < problems.length; index += SESSION_READS) {
