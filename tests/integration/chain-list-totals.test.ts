@@ -272,3 +272,39 @@ it("reports cap+ above CHAIN_TOTAL_CAP", async () => {
   await fold();
   expect((await listChains(query)).total).toEqual({ count: CHAIN_TOTAL_CAP, capped: true });
 });
+
+it("finds the label sets that hold every label, as a distinct over the chains that contain them does", async () => {
+  const { readLabelSetsHolding } = await import("@/lib/server/db/chain-label-sets");
+  const asked: Record<string, string>[] = [
+    { env: "prod", team: "t1" },
+    { team: "t9", env: "dev" },
+    { url: "a:b" },
+  ];
+  for (const labels of asked) {
+    const { rows } = await client.query<{ label_set: string }>(
+      `select distinct hashtextextended(labels::text, 0)::text as label_set from chains where labels @> $1::jsonb`,
+      [JSON.stringify(labels)],
+    );
+    const found = await readLabelSetsHolding(labels);
+    expect(found?.sort(), JSON.stringify(labels)).toEqual(rows.map((row) => row.label_set).sort());
+  }
+  expect(await readLabelSetsHolding({ env: "none", team: "t1" })).toEqual([]);
+});
+
+it("tests two labels on the rows when chains hold more label sets than are walked, and counts the same", async () => {
+  const { LABEL_SETS_WALKED, readLabelSetsHolding } = await import("@/lib/server/db/chain-label-sets");
+  await client.query(
+    `insert into chains (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at,
+        evaluated_at, client_name, client_version, transport, labels)
+      select 'run:' || n, 'run:' || n, 'healthy', 'outcome', array['healthy.test'], 'run:' || n, n, now(), now(),
+        'cli-0', '1', 'stdio', jsonb_build_object('env', 'prod', 'team', 't1', 'run', n::text)
+      from generate_series(1, $1::int) n`,
+    [LABEL_SETS_WALKED],
+  );
+  expect(await readLabelSetsHolding({ env: "prod", team: "t1" })).toBeNull();
+  const query: ChainListQuery = { ...base, label: ["env:prod", "team:t1"], limit: 50 };
+  const expected = await plainCount(query);
+  expect(expected).toBeGreaterThan(LABEL_SETS_WALKED);
+  expect((await listChains(query)).total).toEqual({ count: expected, capped: false });
+  await expectPagesAsPlainReads(query, "more label sets than are walked");
+});

@@ -6,6 +6,7 @@ import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
 import { countFromRollupsCapped, labelPair, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
 import { pageBoundsWorthReading, readPageBounds } from "./chain-list-bounds";
+import { LABEL_SET_OF_CHAIN, readLabelSetsHolding } from "./chain-label-sets";
 import { getPrisma } from "./client";
 
 /** A chain list's filters and page, as the read endpoint parsed them (`ZChainQuery`). */
@@ -20,6 +21,11 @@ export type ChainListQuery = {
   reason?: string;
   /** `key:value` pairs, all of which must match. */
   label: string[];
+  /**
+   * The label sets that hold every `label` (readLabelSetsHolding), when listChains found them: the chains are read
+   * from those sets' index ranges. Unset: the labels are a containment test.
+   */
+  labelSets?: string[];
   /** Already resolved to an instant (a relative `1h` at the time of the request). */
   since?: string;
   until?: string;
@@ -40,13 +46,15 @@ type Row = Prisma.ChainGetPayload<{ select: typeof chainSummaryColumns }>;
  */
 export async function listChains(query: ChainListQuery): Promise<ChainPage> {
   // A key asked with two values: no chain can match, and a read would walk the whole table to prove it.
-  if (contradictoryLabels(query.label)) {
-    return { chains: [], nextCursor: null, total: { count: 0, capped: false } };
-  }
-  const where = chainFilters(query);
+  if (contradictoryLabels(query.label)) return NO_CHAINS;
+  // Two labels or more: no rollup counts them, so the chains are found through the label sets that hold them all.
+  const labelSets = query.label.length > 1 ? await readLabelSetsHolding(labelObject(query.label)) : null;
+  if (labelSets?.length === 0) return NO_CHAINS;
+  const filters = labelSets ? { ...query, labelSets } : query;
+  const where = chainFilters(filters);
   const [rows, total] = await Promise.all([
-    query.sort === "danger" ? pageByDanger(query) : pageByTime(query, where),
-    countTotal(query, where),
+    filters.sort === "danger" ? pageByDanger(filters) : pageByTime(filters, where),
+    countTotal(filters, where),
   ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
@@ -67,6 +75,12 @@ export async function listChains(query: ChainListQuery): Promise<ChainPage> {
     total: { count: Math.min(total, CHAIN_TOTAL_CAP), capped: total > CHAIN_TOTAL_CAP },
   };
 }
+
+const NO_CHAINS: ChainPage = { chains: [], nextCursor: null, total: { count: 0, capped: false } };
+
+/** `key:value` filters as the JSON object a chain's labels must contain. */
+const labelObject = (labels: string[]): Record<string, string> =>
+  Object.fromEntries(labels.map(labelPair).map(({ key, value }) => [key, value]));
 
 /** The label filters as a condition no index serves (`coalesce` hides the containment from the GIN index). */
 function labelTestedOnRows(labels: string[]): Prisma.Sql[] {
@@ -138,9 +152,13 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
   if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
-  else if (query.label.length > 0) {
-    const labels = Object.fromEntries(query.label.map(labelPair).map(({ key, value }) => [key, value]));
-    where.push(Prisma.sql`c.labels @> ${JSON.stringify(labels)}::jsonb`);
+  else if (query.labelSets) {
+    // The sets' index ranges find the chains; the containment, hidden from the GIN index, keeps the match exact
+    // should two label sets share a hash.
+    where.push(Prisma.sql`${LABEL_SET_OF_CHAIN} = any(${query.labelSets}::bigint[])`);
+    where.push(Prisma.sql`coalesce(c.labels @> ${JSON.stringify(labelObject(query.label))}::jsonb, false)`);
+  } else if (query.label.length > 0) {
+    where.push(Prisma.sql`c.labels @> ${JSON.stringify(labelObject(query.label))}::jsonb`);
   }
   if (query.since) where.push(Prisma.sql`c.observed_at >= ${new Date(query.since)}`);
   if (query.until) where.push(Prisma.sql`c.observed_at <= ${new Date(query.until)}`);
