@@ -1,5 +1,6 @@
 // The chain list's filter combinations as the UI offers them (components/chains/ChainFilters.tsx: states, server,
-// tool, client, session, labels, a time range, oldest first, by danger): each alone, every pair, and a few triples.
+// tool, client, session, labels, a time range, oldest first, by danger): each alone, every pair, two labels with
+// another filter, and a few triples.
 import type { BenchRequest } from "./dashboard-requests";
 
 const HOUR = 3_600_000;
@@ -36,8 +37,12 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
       combos.push([a, b]);
     }
   }
-  const find = (name: string) => paired.find((f) => f.name === name) as Filter;
+  const find = (name: string) => [...paired, ...alone].find((f) => f.name === name) as Filter;
   combos.push(
+    [find("labels"), find("states")],
+    [find("labels"), find("server")],
+    [find("labels"), find("since")],
+    [find("labels"), find("sort")],
     [find("state"), find("server"), find("since")],
     [find("server"), find("tool"), find("client")],
     [find("states"), find("label"), find("sort")],

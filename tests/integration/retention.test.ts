@@ -43,6 +43,7 @@ const ROLLUPS = [
   "chain_rollups",
   "chain_state_rollups",
   "chain_label_rollups",
+  "chain_label_set_rollups",
   "chain_rollups_daily",
   "problem_rollups",
   "problem_rollups_daily",
@@ -367,6 +368,7 @@ describe("retention", () => {
       "chain_rollups",
       "chain_state_rollups",
       "chain_label_rollups",
+      "chain_label_set_rollups",
       "chain_rollups_daily",
     ]) {
       expect(await count(`${table} where ${oldHour}`), table).toBeGreaterThan(0);

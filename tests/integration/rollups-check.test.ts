@@ -240,6 +240,10 @@ describe("rollups after random workloads", () => {
       "team=b",
       "url=x:y",
     ]);
+    const labelSets = await client.query(
+      "select count(distinct label_set)::int as n from chain_label_set_rollups where chains > 0",
+    );
+    expect(labelSets.rows[0].n).toBeGreaterThan(2);
   }, 240_000);
 
   it("a broken rollup is reported, and rebuild repairs it", async () => {

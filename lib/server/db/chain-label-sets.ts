@@ -1,11 +1,9 @@
 import { Prisma } from "@/lib/generated/prisma/client";
+import { labelSetOf } from "./chain-rollup-sql";
 import { getPrisma } from "./client";
 
-/**
- * A chain's label set as the expression index `chains_label_set_observed_at_idx` holds it: a 64-bit hash of the
- * labels' text (jsonb prints its keys in one canonical order, so equal sets print alike). On `chains c`.
- */
-export const LABEL_SET_OF_CHAIN = Prisma.sql`hashtextextended(c.labels::text, 0)`;
+/** A chain's label set (labelSetOf), on `chains c`: the expression `chains_label_set_observed_at_idx` holds. */
+export const LABEL_SET_OF_CHAIN = Prisma.raw(labelSetOf("c.labels"));
 
 /**
  * Past this many distinct label sets the walk below stops and a filter stays a containment test on every row: each

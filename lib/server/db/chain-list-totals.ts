@@ -13,8 +13,12 @@ export type RollupFilters = {
   tool?: string;
   since?: string;
   until?: string;
-  /** `key:value` pairs: one is summed from the label rollup, more stay on `chains`. */
+  /**
+   * `key:value` pairs: one is summed from the label rollup; more from the label set rollup, over `labelSets` (the
+   * sets that hold them all, readLabelSetsHolding), or stay on `chains` without them.
+   */
   label?: string[];
+  labelSets?: string[];
 };
 
 // Contract §2: a shadowed state is a request-layer problem hidden behind a session or catalog state, so only these
@@ -40,13 +44,13 @@ const PATH_REASON_CODES = new Set([
  * rollups do not hold, and on a label, on two or more of state, server, tool and client, or on a reason (no single
  * `chains` index holds such a combination, so a count intersects ranges or scans, reading up to the cap in heap
  * rows; a label's GIN range is all heap rows). A path code as the reason, or an empty server or tool (the rollups
- * write a missing one as ''), stays on `chains`; so do two labels, and a label with a reason (the label rollup
- * counts single labels and has no reason).
+ * write a missing one as ''), stays on `chains`; so do labels with a reason (the label rollups have no reason), and
+ * two labels or more without their label sets.
  */
 export function totalFromRollups(query: RollupFilters & { session?: string; label: string[] }) {
-  if (query.session || query.label.length > 1) return false;
+  if (query.session || (query.label.length > 1 && !query.labelSets)) return false;
   if (query.server === "" || query.tool === "") return false;
-  if (query.label.length === 1) return query.reason === undefined;
+  if (query.label.length > 0) return query.reason === undefined;
   if (query.reason !== undefined) return query.reason !== "" && !PATH_REASON_CODES.has(query.reason);
   const dimensions = [
     Boolean(query.state?.length),
@@ -84,15 +88,9 @@ export async function countFromRollupsCapped(
   cap: number,
 ): Promise<number> {
   const split = splitRange(query.since, query.until);
-  const { rollup, label, rollupWhere, current, shadowedOnly, anyState } = rollupMatch(query, split);
-  // In the label rollup's key order: with a limit and an estimate of many matches the planner preferred a parallel
-  // scan of the whole rollup to a range of its key (it read every row when the matches were fewer).
-  const inKeyOrder = label
-    ? Prisma.sql`order by r.label_key, r.label_value, r.state, r.shadowed_state, r.server_name,
-    r.tool, r.client_name, r.bucket`
-    : Prisma.empty;
+  const { rollup, keyOrder, rollupWhere, current, shadowedOnly, anyState } = rollupMatch(query, split);
   const readFolded = (state: Prisma.Sql | null) => Prisma.sql`
-    select r.chains from ${rollup} r where ${rollupWhere("r", state)} and r.chains > 0 ${inKeyOrder}
+    select r.chains from ${rollup} r where ${rollupWhere("r", state)} and r.chains > 0 ${keyOrder}
     limit (select rows_limit from deltas)`;
   const edges = split.edges.map(
     (edge) => Prisma.sql`(select count(*)::int from (
@@ -129,26 +127,41 @@ export async function countFromRollupsCapped(
 }
 
 /**
- * The rollup rows of a query's chains, as SQL: the rollup to read (`chain_label_rollups` for one label, else
- * `chain_rollups`), conditions on its rows `r` or on the deltas `d` over whole hours of `range`, and the state filter
- * split in two ranges (current state; shadowed state under a shadowing current state) for the folded rows, one
- * condition for the deltas.
+ * The rollup rows of a query's chains, as SQL: the rollup to read (`chain_label_rollups` for one label,
+ * `chain_label_set_rollups` for more, else `chain_rollups`), conditions on its rows `r` or on the deltas `d` over
+ * whole hours of `range`, and the state filter split in two ranges (current state; shadowed state under a shadowing
+ * current state) for the folded rows, one condition for the deltas. `keyOrder`: a label rollup's key order, for a
+ * read with a limit (with an estimate of many matches the planner preferred a parallel scan of the whole rollup to a
+ * range of its key, and read every row when the matches were fewer).
  */
 export function rollupMatch(query: RollupFilters, range: Range) {
-  const label = query.label?.length === 1 ? labelPair(query.label[0] as string) : null;
+  const labels = (query.label ?? []).map(labelPair);
+  const labelSets = labels.length > 1 ? (query.labelSets ?? []) : null;
+  const label = labels.length === 1 ? (labels[0] as { key: string; value: string }) : null;
   const tuple = tupleConditions(query);
   const states = query.state?.length ? Prisma.join(query.state) : null;
   const labelled = (alias: "r" | "d"): Prisma.Sql[] => {
-    if (!label) return [];
-    return alias === "r"
+    if (labels.length === 0) return [];
+    if (alias === "d") {
+      const all = Object.fromEntries(labels.map(({ key, value }) => [key, value]));
+      return [Prisma.sql`d.labels @> ${JSON.stringify(all)}::jsonb`];
+    }
+    return label
       ? [Prisma.sql`r.label_key = ${label.key} and r.label_value = ${label.value}`]
-      : [Prisma.sql`d.labels @> ${JSON.stringify({ [label.key]: label.value })}::jsonb`];
+      : [Prisma.sql`r.label_set = any(${labelSets}::bigint[])`];
   };
+  const dimensions = "r.state, r.shadowed_state, r.server_name, r.tool, r.client_name, r.bucket";
   // Only a shadowing state can hide another: naming them puts the shadowed part on one range of the index per state.
   const shadowing = [...SHADOWING_STATES].filter((state) => !query.state?.includes(state));
   return {
-    label,
-    rollup: Prisma.raw(label ? "chain_label_rollups" : "chain_rollups"),
+    rollup: Prisma.raw(
+      label ? "chain_label_rollups" : labelSets ? "chain_label_set_rollups" : "chain_rollups",
+    ),
+    keyOrder: label
+      ? Prisma.raw(`order by r.label_key, r.label_value, ${dimensions}`)
+      : labelSets
+        ? Prisma.raw(`order by r.label_set, ${dimensions}`)
+        : Prisma.empty,
     rollupWhere: (alias: "r" | "d", state: Prisma.Sql | null) =>
       and([
         ...labelled(alias),

@@ -152,7 +152,7 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
   if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
-  else if (query.labelSets) {
+  else if (query.labelSets && query.label.length > 1) {
     // The sets' index ranges find the chains; the containment, hidden from the GIN index, keeps the match exact
     // should two label sets share a hash.
     where.push(Prisma.sql`${LABEL_SET_OF_CHAIN} = any(${query.labelSets}::bigint[])`);

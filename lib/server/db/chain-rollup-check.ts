@@ -1,6 +1,7 @@
 import {
   DAILY_KEY_COLUMNS,
   LABEL_ROLLUP_DIMENSIONS,
+  labelSetOf,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
 } from "./chain-rollup-sql";
@@ -15,7 +16,8 @@ export type RollupDifference = {
     | "chain_rollups_daily"
     | "problem_rollups"
     | "problem_rollups_daily"
-    | "chain_label_rollups";
+    | "chain_label_rollups"
+    | "chain_label_set_rollups";
   key: Record<string, unknown>;
   counted: number;
   kept: number;
@@ -124,6 +126,25 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
       where counted.n is distinct from kept.n
       order by 1, 2, 3, 4, 5, 6, 7, 8`,
   );
+  const labelSets = await sql.query<Record<string, unknown>>(
+    `with counted as (
+        select ${labelSetOf("c.labels")} as label_set, c.state, coalesce(c.shadowed_state, '') as shadowed_state,
+          coalesce(c.server_name, '') as server_name, coalesce(c.tool, '') as tool, c.client_name,
+          date_bin('1 hour', c.observed_at, 'epoch'::timestamptz) as bucket, count(*)::int as n
+        from chains c group by 1, 2, 3, 4, 5, 6, 7
+      ), kept as (
+        select label_set, ${LABEL_ROLLUP_DIMENSIONS}, sum(chains)::int as n
+        from (
+          select label_set, ${LABEL_ROLLUP_DIMENSIONS}, chains from chain_label_set_rollups
+          union all
+          select ${labelSetOf("d.labels")}, ${LABEL_ROLLUP_DIMENSIONS}, d.chains from chain_rollup_deltas d
+        ) rows group by 1, 2, 3, 4, 5, 6, 7 having sum(chains) <> 0
+      )
+      select label_set::text, ${LABEL_ROLLUP_DIMENSIONS}, counted.n as counted, kept.n as kept
+      from counted full join kept using (label_set, ${LABEL_ROLLUP_DIMENSIONS})
+      where counted.n is distinct from kept.n
+      order by 1, 2, 3, 4, 5, 6, 7`,
+  );
   const split = (row: Record<string, unknown>) => {
     const { counted, kept, problem, ...key } = row;
     return { key, counted: toNumber(counted), kept: toNumber(kept), problem };
@@ -151,6 +172,11 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
     }),
     ...labelled.map((row) => ({
       rollup: "chain_label_rollups" as const,
+      ...split(row),
+      problem: "count" as const,
+    })),
+    ...labelSets.map((row) => ({
+      rollup: "chain_label_set_rollups" as const,
       ...split(row),
       problem: "count" as const,
     })),

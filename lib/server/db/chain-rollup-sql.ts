@@ -43,3 +43,9 @@ export const appendRollupDeltasFrom = (
 
 /** The label rollup's key but the label (chain_label_rollups): a label total filters on the rest as on chains. */
 export const LABEL_ROLLUP_DIMENSIONS = "state, shadowed_state, server_name, tool, client_name, bucket";
+
+/**
+ * A label set as `chains_label_set_observed_at_idx` and chain_label_set_rollups hold it: a 64-bit hash of the labels'
+ * text (jsonb prints its keys in one canonical order, so equal sets print alike). `labels`: a jsonb column.
+ */
+export const labelSetOf = (labels: string) => `hashtextextended(${labels}::text, 0)`;

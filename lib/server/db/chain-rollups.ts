@@ -4,6 +4,7 @@ import {
   DAILY_KEY_COLUMNS,
   DELTA_COLUMNS,
   LABEL_ROLLUP_DIMENSIONS,
+  labelSetOf,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
 } from "./chain-rollup-sql";
@@ -15,9 +16,10 @@ import type { Sql } from "./sql";
 // dimensions appends its grouped changes to chain_rollup_deltas in the same statement: −1 for the tuple a chain
 // leaves, +1 for the one it enters. The `rollups` job folds the deltas into chain_rollups (every dimension) and
 // chain_state_rollups (state and shadowed state only, for stats and the trend) and chain_rollups_daily (days, without
-// shadowed state and client, for coverage), the problem rollups (problem-rollup-sql.ts) and chain_label_rollups (each
-// delta's label pairs, for label totals). Readers add the deltas not folded yet (the `_live` and `_rows` views, or
-// the deltas table itself) in one snapshot, so a fold running meanwhile changes nothing they see.
+// shadowed state and client, for coverage), the problem rollups (problem-rollup-sql.ts), chain_label_rollups (each
+// delta's label pairs, for label totals) and chain_label_set_rollups (each delta's label set, for several labels).
+// Readers add the deltas not folded yet (the `_live` and `_rows` views, or the deltas table itself) in one snapshot,
+// so a fold running meanwhile changes nothing they see.
 
 /**
  * Deletes chains and takes them out of the rollups in one statement (retention). Runs in the caller's transaction:
@@ -44,6 +46,7 @@ const ROLLUP_TABLES: [table: string, bucket: "1 hour" | "1 day"][] = [
   ["chain_rollups", "1 hour"],
   ["chain_state_rollups", "1 hour"],
   ["chain_label_rollups", "1 hour"],
+  ["chain_label_set_rollups", "1 hour"],
   ["chain_rollups_daily", "1 day"],
   ...PROBLEM_ROLLUP_TABLES.map(
     (table) => [table, table.endsWith("_daily") ? "1 day" : "1 hour"] as [string, "1 day"],
@@ -81,6 +84,16 @@ const addToLabelRollup = (moved: string) => `insert into chain_label_rollups (la
   group by 1, 2, 3, 4, 5, 6, 7, 8 having sum(m.chains) <> 0
   on conflict (label_key, label_value, ${LABEL_ROLLUP_DIMENSIONS}) do update set
     chains = chain_label_rollups.chains + excluded.chains`;
+
+/** Adds the deltas in `moved` to chain_label_set_rollups, by the hash of their labels (labelSetOf). */
+const addToLabelSetRollup = (moved: string) => `insert into chain_label_set_rollups (label_set,
+    ${LABEL_ROLLUP_DIMENSIONS}, chains)
+  select ${labelSetOf("m.labels")}, ${LABEL_ROLLUP_DIMENSIONS}, sum(m.chains)::int
+  from ${moved} m
+  where m.chains <> 0
+  group by 1, 2, 3, 4, 5, 6, 7 having sum(m.chains) <> 0
+  on conflict (label_set, ${LABEL_ROLLUP_DIMENSIONS}) do update set
+    chains = chain_label_set_rollups.chains + excluded.chains`;
 
 /** Whether any delta waits to be folded: an index probe, so an idle fold tick costs no transaction and no fold. */
 export async function hasRollupDeltas(sql: Sql): Promise<boolean> {
@@ -141,6 +154,7 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
           last_written_at = greatest(chain_rollups_daily.last_written_at, excluded.last_written_at)
         returning 1
       ), labelled as (${addToLabelRollup("moved")} returning 1
+      ), label_sets as (${addToLabelSetRollup("moved")} returning 1
       ), problems as (${addToProblemRollup("problem_rollups", "1 hour", "moved")} returning 1
       ), problem_days as (${addToProblemRollup("problem_rollups_daily", "1 day", "moved")} returning 1
       )
@@ -158,7 +172,7 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute("lock table chains in share mode");
   await sql.execute(
     `lock table chain_rollup_deltas, chain_rollups, chain_state_rollups, chain_rollups_daily, chain_label_rollups,
-      ${PROBLEM_ROLLUP_TABLES.join(", ")} in exclusive mode`,
+      chain_label_set_rollups, ${PROBLEM_ROLLUP_TABLES.join(", ")} in exclusive mode`,
   );
   await sql.execute("delete from chain_rollup_deltas");
   await sql.execute("delete from chain_rollups");
@@ -186,6 +200,13 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
       select l.key, l.value, c.state, coalesce(c.shadowed_state, ''), coalesce(c.server_name, ''),
         coalesce(c.tool, ''), c.client_name, date_bin('1 hour', c.observed_at, 'epoch'::timestamptz), count(*)::int
       from chains c cross join lateral jsonb_each_text(c.labels) l group by 1, 2, 3, 4, 5, 6, 7, 8`,
+  );
+  await sql.execute("delete from chain_label_set_rollups");
+  await sql.execute(
+    `insert into chain_label_set_rollups (label_set, ${LABEL_ROLLUP_DIMENSIONS}, chains)
+      select ${labelSetOf("c.labels")}, c.state, coalesce(c.shadowed_state, ''), coalesce(c.server_name, ''),
+        coalesce(c.tool, ''), c.client_name, date_bin('1 hour', c.observed_at, 'epoch'::timestamptz), count(*)::int
+      from chains c group by 1, 2, 3, 4, 5, 6, 7`,
   );
   await sql.execute(addToProblemRollup("problem_rollups", "1 hour", "chain_rollups"));
   await sql.execute(addToProblemRollup("problem_rollups_daily", "1 day", "problem_rollups"));
