@@ -183,6 +183,9 @@ async function restartWithWal(
   // Until its postmaster.pid is gone, the cluster counts as running and would be handed back on its old port.
   const pidFile = path.join(dataDir, "pg", "postmaster.pid");
   for (let i = 0; i < 600 && existsSync(pidFile); i++) await new Promise((r) => setTimeout(r, 100));
+  // The seed set DATABASE_URL to the cluster just stopped (for the app code it runs): openDatabase would take it and
+  // hand back that address instead of starting the cluster again.
+  delete process.env.DATABASE_URL;
   return openDatabase();
 }
 
