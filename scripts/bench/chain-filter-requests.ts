@@ -1,6 +1,6 @@
 // The chain list's filter combinations as the UI offers them (components/chains/ChainFilters.tsx: states, server,
-// tool, client, session, labels, a time range, oldest first, by danger): each alone, every pair, two labels with
-// another filter, and a few triples.
+// tool, client, session, labels, a time range, oldest first, by danger) and a problem's reason: each alone, every
+// pair, two labels with another filter, and a few triples.
 import type { BenchRequest } from "./dashboard-requests";
 
 const HOUR = 3_600_000;
@@ -24,6 +24,10 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
   ];
   const alone: Filter[] = [
     { name: "labels", query: "label=env:prod&label=team:data" },
+    { name: "reason", query: "reason=outcome.no_receipt" },
+    { name: "rare reason", query: "reason=session.no_agreed_version" },
+    // A problem's link without a server or tool (components/problems/ProblemRow.tsx).
+    { name: "state+reason+since 7d", query: "state=false_success&reason=outcome.no_receipt&since=7d" },
     { name: "since 1h", query: "since=1h" },
     { name: "since 7d", query: "since=7d" },
     { name: "until", query: `since=7d&until=${until}` },

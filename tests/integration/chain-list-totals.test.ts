@@ -86,7 +86,14 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?]
   ["state & server", { state: ["tool_failed"], server: "srv-3" }, "rollups"],
   ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }, "rollups"],
   ["two states & tool", { state: ["false_success", "effect_unknown"], tool: "tool-4" }, "rollups"],
-  ["a deciding reason", { reason: "needs_auth.test" }, "rollups"],
+  ["a deciding reason", { reason: "needs_auth.test" }, "rollups", true],
+  ["a reason no chain has", { reason: "tool_failed.none" }, "rollups", true],
+  [
+    "a problem's chains without server or tool (state, reason)",
+    { state: ["needs_auth"], reason: "needs_auth.test" },
+    "rollups",
+    true,
+  ],
   [
     "a problem's chains (state, server, tool, reason)",
     { state: ["false_success"], server: "srv-0", tool: "tool-4", reason: "false_success.test" },
