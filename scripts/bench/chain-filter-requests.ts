@@ -27,7 +27,7 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
     { name: "reason", query: "reason=outcome.no_receipt" },
     { name: "rare reason", query: "reason=session.no_agreed_version" },
     // A problem's link without a server or tool (components/problems/ProblemRow.tsx).
-    { name: "state+reason+since 7d", query: "state=false_success&reason=outcome.no_receipt&since=7d" },
+    { name: "state+reason+since 7d", query: "state=false_success&reason=outcome.verifier_failed&since=7d" },
     { name: "since 1h", query: "since=1h" },
     { name: "since 7d", query: "since=7d" },
     { name: "until", query: `since=7d&until=${until}` },

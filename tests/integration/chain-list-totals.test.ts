@@ -92,7 +92,6 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?]
     "a problem's chains without server or tool (state, reason)",
     { state: ["needs_auth"], reason: "needs_auth.test" },
     "rollups",
-    true,
   ],
   [
     "a problem's chains (state, server, tool, reason)",
