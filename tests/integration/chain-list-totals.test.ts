@@ -4,6 +4,7 @@ import { CHAIN_TOTAL_CAP } from "@/lib/dashboard/chain-list-query";
 import { parseCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import type { ChainListQuery } from "@/lib/server/db/chain-list";
+import type { PageBoundsUse } from "@/lib/server/db/chain-list-bounds";
 import { appendRollupDeltasFrom, ROLLUP_KEY_OF_CHAIN } from "@/lib/server/db/chain-rollup-sql";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -19,7 +20,7 @@ let listChains: typeof import("@/lib/server/db/chain-list").listChains;
 let chainFilters: typeof import("@/lib/server/db/chain-list").chainFilters;
 let countFromRollupsCapped: typeof import("@/lib/server/db/chain-list-totals").countFromRollupsCapped;
 let totalFromRollups: typeof import("@/lib/server/db/chain-list-totals").totalFromRollups;
-let pageBoundsWorthReading: typeof import("@/lib/server/db/chain-list-bounds").pageBoundsWorthReading;
+let pageBoundsUse: typeof import("@/lib/server/db/chain-list-bounds").pageBoundsUse;
 
 const sql = {
   query: async (text: string, values: unknown[] = []) => (await client.query(text, values)).rows,
@@ -79,25 +80,38 @@ const base: ChainListQuery = { label: [], order: "desc", sort: "time", limit: 5 
 const at = (ms: number) => new Date(ms).toISOString();
 
 // Name, filters, where the total comes from, and whether the page is bounded in time from the rollups first.
-const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?][] = [
+const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", PageBoundsUse?][] = [
   ["server & tool", { server: "srv-1", tool: "tool-2" }, "rollups"],
-  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups", true],
+  ["server & client & tool", { server: "srv-2", client: "cli-1", tool: "tool-3" }, "rollups", "always"],
   ["tool & client", { tool: "tool-1", client: "cli-0" }, "rollups"],
   ["state & server", { state: ["tool_failed"], server: "srv-3" }, "rollups"],
   ["shadowed state & client", { state: ["effect_unknown"], client: "cli-2" }, "rollups"],
   ["two states & tool", { state: ["false_success", "effect_unknown"], tool: "tool-4" }, "rollups"],
-  ["a deciding reason", { reason: "needs_auth.test" }, "rollups", true],
-  ["a reason no chain has", { reason: "tool_failed.none" }, "rollups", true],
+  ["a deciding reason", { reason: "needs_auth.test" }, "rollups", "always"],
+  ["a reason no chain has", { reason: "tool_failed.none" }, "rollups", "always"],
   [
     "a problem's chains without server or tool (state, reason)",
     { state: ["needs_auth"], reason: "needs_auth.test" },
     "rollups",
+    "ifFew",
+  ],
+  [
+    "a state & a reason no chain of it has",
+    { state: ["healthy"], reason: "needs_auth.test" },
+    "rollups",
+    "ifFew",
+  ],
+  [
+    "a shadowed state & a reason",
+    { state: ["effect_unknown", "false_success"], reason: "needs_auth.test" },
+    "rollups",
+    "ifFew",
   ],
   [
     "a problem's chains (state, server, tool, reason)",
     { state: ["false_success"], server: "srv-0", tool: "tool-4", reason: "false_success.test" },
     "rollups",
-    true,
+    "always",
   ],
   ["a path code as the reason", { reason: "outcome.weak_evidence", server: "srv-1" }, "chains"],
   ["a label", { label: ["env:prod"] }, "rollups"],
@@ -108,19 +122,19 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?]
     "a label & server & tool & client",
     { label: ["env:dev"], server: "srv-1", tool: "tool-1", client: "cli-2" },
     "rollups",
-    true,
+    "always",
   ],
   [
     "a label & a state & a client",
     { label: ["team:t1"], state: ["effect_unknown"], client: "cli-0" },
     "rollups",
-    true,
+    "always",
   ],
   [
     "a label & two states & a server (none match)",
     { label: ["env:none"], state: ["healthy", "needs_auth"], server: "srv-1" },
     "rollups",
-    true,
+    "always",
   ],
   ["a label no chain has", { label: ["env:none"] }, "rollups"],
   ["two labels", { label: ["env:prod", "team:t1"] }, "rollups"],
@@ -129,20 +143,20 @@ const FILTERS: [string, Partial<ChainListQuery>, "rollups" | "chains", boolean?]
     "two labels & a state & a server",
     { label: ["team:t2", "env:dev"], state: ["needs_auth"], server: "srv-2" },
     "rollups",
-    true,
+    "always",
   ],
   [
     "two labels & a server that never has them",
     { label: ["env:prod", "team:t2"], server: "srv-1" },
     "rollups",
-    true,
+    "always",
   ],
-  ["two labels & a client", { label: ["env:dev", "team:t1"], client: "cli-1" }, "rollups", true],
+  ["two labels & a client", { label: ["env:dev", "team:t1"], client: "cli-1" }, "rollups", "always"],
   [
     "three labels, one repeated",
     { label: ["team:t3", "env:dev", "team:t3"], state: ["effect_unknown"] },
     "rollups",
-    true,
+    "always",
   ],
   ["three labels no chain has together", { label: ["team:t3", "env:dev", "url:a:b"] }, "rollups"],
   ["a label & a reason", { label: ["env:dev"], reason: "needs_auth.test" }, "chains"],
@@ -220,7 +234,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   ({ listChains, chainFilters } = await import("@/lib/server/db/chain-list"));
   ({ countFromRollupsCapped, totalFromRollups } = await import("@/lib/server/db/chain-list-totals"));
-  ({ pageBoundsWorthReading } = await import("@/lib/server/db/chain-list-bounds"));
+  ({ pageBoundsUse } = await import("@/lib/server/db/chain-list-bounds"));
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
 });
@@ -249,7 +263,7 @@ describe.each([
 ])("deltas %s", (_, prepare) => {
   beforeAll(prepare);
 
-  for (const [name, filters, path, bounded = false] of FILTERS) {
+  for (const [name, filters, path, bounded = "never"] of FILTERS) {
     it(`${name}: every range equals count(*), the cap cuts exactly, pages as plain reads`, async () => {
       expect(totalFromRollups(await withLabelSets({ ...base, ...filters }))).toBe(path === "rollups");
       const deltas = await client.query("select count(*)::int as n from chain_rollup_deltas");
@@ -261,7 +275,7 @@ describe.each([
         const page = await listChains(query);
         expect(page.total, range).toEqual({ count: expected, capped: false });
         const withSets = await withLabelSets(query);
-        expect(pageBoundsWorthReading(withSets)).toBe(bounded);
+        expect(pageBoundsUse(withSets)).toBe(bounded);
         await expectPagesAsPlainReads(query, range);
         if (path === "chains") continue;
         const untimed = chainFilters({ ...withSets, since: undefined, until: undefined });
@@ -297,6 +311,22 @@ it("reports cap+ above CHAIN_TOTAL_CAP", async () => {
   expect((await listChains(query)).total).toEqual({ count: CHAIN_TOTAL_CAP, capped: true });
   await fold();
   expect((await listChains(query)).total).toEqual({ count: CHAIN_TOTAL_CAP, capped: true });
+});
+
+it("reads a state and a reason's hours only while the rollups hold fewer rows of the pair than the limit", async () => {
+  const { readPageBounds } = await import("@/lib/server/db/chain-list-bounds");
+  const pair = { state: ["needs_auth"], reason: "needs_auth.test" };
+  const { rows } = await client.query<{ n: number }>(
+    `select count(*)::int as n from chain_rollups where state = 'needs_auth' and reason = 'needs_auth.test'`,
+  );
+  const folded = rows[0]?.n ?? 0;
+  expect(folded).toBeGreaterThan(1);
+  expect(await readPageBounds(pair, "desc", 6, undefined, folded)).toBe("many");
+  expect(await readPageBounds(pair, "desc", 6, undefined, folded + 1)).toMatchObject({ complete: false });
+  // Through its shadowed state too (needs_auth chains shadow effect_unknown).
+  expect(await readPageBounds({ ...pair, state: ["effect_unknown"] }, "desc", 6, undefined, 1)).toBe("many");
+  // None of the state's rows hold the reason: no hours, whatever the limit.
+  expect(await readPageBounds({ ...pair, state: ["healthy"] }, "desc", 6, undefined, 1)).toBeNull();
 });
 
 it("finds the label sets that hold every label, as a distinct over the chains that contain them does", async () => {

@@ -5,7 +5,7 @@ import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
 import { countFromRollupsCapped, labelPair, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
-import { pageBoundsWorthReading, readPageBounds } from "./chain-list-bounds";
+import { pageBoundsUse, READ_WHEN_FEW, readPageBounds } from "./chain-list-bounds";
 import { LABEL_SET_OF_CHAIN, readLabelSetsHolding } from "./chain-label-sets";
 import { getPrisma } from "./client";
 
@@ -187,8 +187,11 @@ function readPage(where: Prisma.Sql[], order: "asc" | "desc", take: number): Pro
 async function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<Row[]> {
   const keyset = query.cursor ? [afterCursor(query.cursor, query.order)] : [];
   const take = query.limit + 1;
-  if (!pageBoundsWorthReading(query)) return readPage([...where, ...keyset], query.order, take);
-  const bounds = await readPageBounds(query, query.order, take, query.cursor);
+  const use = pageBoundsUse(query);
+  if (use === "never") return readPage([...where, ...keyset], query.order, take);
+  const rowLimit = use === "ifFew" ? READ_WHEN_FEW : undefined;
+  const bounds = await readPageBounds(query, query.order, take, query.cursor, rowLimit);
+  if (bounds === "many") return readPage([...where, ...keyset], query.order, take);
   if (!bounds) return [];
   const within = [Prisma.sql`c.observed_at >= ${bounds.from}`, Prisma.sql`c.observed_at < ${bounds.before}`];
   // Within the bounds the label is tested on the rows the other filters' indexes find, never through the labels' GIN
