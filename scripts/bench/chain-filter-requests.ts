@@ -28,6 +28,13 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
     { name: "rare reason", query: "reason=session.no_agreed_version" },
     // A problem's link without a server or tool (components/problems/ProblemRow.tsx).
     { name: "state+reason+since 7d", query: "state=false_success&reason=outcome.verifier_failed&since=7d" },
+    // Typed into the URL: a reason no chain of the state has (the state's index alone would walk all of its chains).
+    { name: "state+absent reason", query: "state=healthy&reason=outcome.verifier_failed" },
+    // Codes of a path (contract §3), typed into the URL: common, rare, and one no chain has.
+    { name: "path code", query: "reason=request.deadline_exceeded" },
+    { name: "rare path code", query: "reason=request.inactive" },
+    { name: "absent path code", query: "reason=request.cancelled" },
+    { name: "state+absent path code", query: "state=false_success&reason=request.cancelled" },
     { name: "since 1h", query: "since=1h" },
     { name: "since 7d", query: "since=7d" },
     { name: "until", query: `since=7d&until=${until}` },

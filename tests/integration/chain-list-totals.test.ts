@@ -220,6 +220,8 @@ async function withLabelSets(query: ChainListQuery): Promise<ChainListQuery> {
   return labelSets ? { ...query, labelSets } : query;
 }
 
+const rowsOf = (result: { rows: unknown[] }) => result.rows;
+
 async function plainCount(query: ChainListQuery) {
   const where = Prisma.join(chainFilters(query), " and ");
   const { rows } = await client.query<{ n: number }>(
@@ -327,6 +329,28 @@ it("reads a state and a reason's hours only while the rollups hold fewer rows of
   expect(await readPageBounds({ ...pair, state: ["effect_unknown"] }, "desc", 6, undefined, 1)).toBe("many");
   // None of the state's rows hold the reason: no hours, whatever the limit.
   expect(await readPageBounds({ ...pair, state: ["healthy"] }, "desc", 6, undefined, 1)).toBeNull();
+});
+
+it("finds a path code's chains as a plain containment test on reasons does, through the partial index", async () => {
+  for (const [reason, state] of [
+    ["outcome.weak_evidence", undefined],
+    ["outcome.weak_evidence", "tool_failed"],
+    ["request.cancelled", undefined],
+  ] as const) {
+    const { rows } = await client.query<{ chain_id: string }>(
+      `select chain_id from chains where $1::text = any(reasons) and ($2::text is null or state = $2)
+        order by observed_at desc, chain_id desc limit 5`,
+      [reason, state ?? null],
+    );
+    const page = await listChains({ ...base, reason, ...(state ? { state: [state] } : {}) });
+    expect(
+      page.chains.map((chain) => chain.chainId),
+      reason,
+    ).toEqual(rows.map((row) => row.chain_id));
+  }
+  expect(
+    rowsOf(await client.query("select indexdef from pg_indexes where indexname = 'chains_path_codes_idx'")),
+  ).toEqual([{ indexdef: expect.stringContaining("WHERE (cardinality(reasons) > 1)") }]);
 });
 
 it("finds the label sets that hold every label, as a distinct over the chains that contain them does", async () => {

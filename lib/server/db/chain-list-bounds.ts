@@ -76,14 +76,23 @@ export async function readPageBounds(
     edges: [],
   });
   const direction = Prisma.raw(order);
-  const limit = rowLimit === undefined ? Prisma.empty : Prisma.sql`limit ${rowLimit}`;
+  // Counted on the rollup's index alone (no `chains` column): reading the rows' counts costs a heap fetch each.
+  const rowsAtLimit = (state: Prisma.Sql) => Prisma.sql`(select count(*) from (
+      select 1 from ${rollup} r where ${rollupWhere("r", state)} limit ${rowLimit}) p) >= ${rowLimit}`;
+  const many =
+    rowLimit === undefined
+      ? Prisma.sql`false`
+      : shadowedOnly
+        ? Prisma.sql`${rowsAtLimit(current ?? Prisma.sql`true`)} or ${rowsAtLimit(shadowedOnly)}`
+        : rowsAtLimit(current ?? Prisma.sql`true`);
   const rows = await getPrisma().$queryRaw<
     { first: Date | null; last: Date | null; enough: Date | null; many: boolean }[]
   >`
-    with folded_current as (
-      select r.bucket, r.chains from ${rollup} r where ${rollupWhere("r", current)} ${limit}
+    with probe as (select ${many} as many), folded_current as (
+      select r.bucket, r.chains from ${rollup} r
+      where ${rollupWhere("r", current)} and not (select many from probe)
     ), folded_shadowed as (
-      ${shadowedOnly ? Prisma.sql`select r.bucket, r.chains from ${rollup} r where ${rollupWhere("r", shadowedOnly)} ${limit}` : Prisma.sql`select null::timestamptz as bucket, 0 as chains where false`}
+      ${shadowedOnly ? Prisma.sql`select r.bucket, r.chains from ${rollup} r where ${rollupWhere("r", shadowedOnly)} and not (select many from probe)` : Prisma.sql`select null::timestamptz as bucket, 0 as chains where false`}
     ), matched as (
       select * from folded_current union all select * from folded_shadowed
       union all
@@ -95,7 +104,7 @@ export async function readPageBounds(
     )
     select min(bucket) as first, max(bucket) as last,
       (select bucket from running where chains >= ${take} order by bucket ${direction} limit 1) as enough,
-      ${rowLimit === undefined ? Prisma.sql`false` : Prisma.sql`(select count(*) from folded_current) >= ${rowLimit} or (select count(*) from folded_shadowed) >= ${rowLimit}`} as many
+      (select many from probe) as many
     from hours`;
   const row = rows[0];
   if (row?.many) return "many";

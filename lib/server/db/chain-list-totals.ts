@@ -28,7 +28,7 @@ export const SHADOWING_STATES = new Set<string>(["needs_auth", "incompatible_ses
 // Contract §3: the codes of the path to a state, which may follow the deciding reason in `reasons`. Any other code
 // can only be a chain's deciding reason (reasons[0], the rollups' `reason`), so "among the chain's reasons" and "the
 // deciding reason" count the same chains for it.
-const PATH_REASON_CODES = new Set([
+export const PATH_REASON_CODES = new Set([
   "request.cancelled",
   "request.deadline_exceeded",
   "request.inactive",

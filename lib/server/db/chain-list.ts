@@ -4,7 +4,13 @@ import { CHAIN_TOTAL_CAP, type ChainSort } from "@/lib/dashboard/chain-list-quer
 import { type Cursor, encodeCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./chain-summaries";
-import { countFromRollupsCapped, labelPair, SHADOWING_STATES, totalFromRollups } from "./chain-list-totals";
+import {
+  countFromRollupsCapped,
+  labelPair,
+  PATH_REASON_CODES,
+  SHADOWING_STATES,
+  totalFromRollups,
+} from "./chain-list-totals";
 import { pageBoundsUse, READ_WHEN_FEW, readPageBounds } from "./chain-list-bounds";
 import { LABEL_SET_OF_CHAIN, readLabelSetsHolding } from "./chain-label-sets";
 import { getPrisma } from "./client";
@@ -149,6 +155,9 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.client) where.push(Prisma.sql`c.client_name = ${query.client}`);
   if (query.tool) where.push(Prisma.sql`c.tool = ${query.tool}`);
   if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
+  // A path code is never a deciding reason, so its chains have two reasons or more: the partial index on them
+  // (chains_path_codes_idx) serves the test only with its predicate spelled out.
+  if (query.reason && PATH_REASON_CODES.has(query.reason)) where.push(Prisma.sql`cardinality(c.reasons) > 1`);
   if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
   if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
