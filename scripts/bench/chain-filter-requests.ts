@@ -35,6 +35,8 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
     { name: "rare path code", query: "reason=request.inactive" },
     { name: "absent path code", query: "reason=request.cancelled" },
     { name: "state+absent path code", query: "state=false_success&reason=request.cancelled" },
+    { name: "path code+since 24h+asc", query: "reason=request.deadline_exceeded&since=24h&order=asc" },
+    { name: "state+path code", query: "state=effect_unknown&reason=request.deadline_exceeded" },
     { name: "since 1h", query: "since=1h" },
     { name: "since 7d", query: "since=7d" },
     { name: "until", query: `since=7d&until=${until}` },
