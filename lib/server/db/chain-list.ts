@@ -107,7 +107,7 @@ function contradictoryLabels(labels: string[]): boolean {
 /** The capped total, on whichever path bounds its cost: see docs/ARCHITECTURE.md "Chain list totals". */
 function countTotal(query: ChainListQuery, where: Prisma.Sql[]): Promise<number> {
   if (onlyStatesAndTime(query)) return countStatesCapped(query);
-  if (onlyPathCodeAndTime(query)) return countPathCodeCapped(query);
+  if (onlyPathCodeStatesAndTime(query)) return countPathCodeCapped(query);
   if (totalFromRollups(query)) {
     const untimed = chainFilters({ ...query, since: undefined, until: undefined });
     return countFromRollupsCapped(query, untimed, CHAIN_TOTAL_CAP);
@@ -142,10 +142,13 @@ async function countStatesCapped(query: ChainListQuery): Promise<number> {
   return current + (await countRows([...time, shadowedOnly], CHAIN_TOTAL_CAP + 1 - current));
 }
 
-const onlyPathCodeAndTime = (query: ChainListQuery) =>
+const onlyPathCodeStatesAndTime = (query: ChainListQuery) =>
   query.reason !== undefined &&
   PATH_REASON_CODES.has(query.reason) &&
-  !(query.state?.length || query.server || query.client || query.tool || query.session || query.label.length);
+  !(query.server || query.client || query.tool || query.session || query.label.length);
+
+const onlyPathCodeAndTime = (query: ChainListQuery) =>
+  onlyPathCodeStatesAndTime(query) && !query.state?.length;
 
 /**
  * A path code's chains in two parts, each the predicate of a partial index (migration 20261203020000) spelled out so
@@ -158,10 +161,10 @@ const pathCodeMatches = (code: string): [Prisma.Sql, Prisma.Sql] => [
 ];
 
 /**
- * The capped total of a path code (with or without a time range), which no rollup counts: the chains with one path
- * code counted on `chains_path_code_observed_at_idx` alone, with no heap row; only under the cap, those with several
- * through `chains_path_codes_idx`. A count through a GIN index fetched a heap row per chain (370 ms for a common
- * code at 10 M chains).
+ * The capped total of a path code (with or without states and a time range), which no rollup counts: the chains with
+ * one path code counted on `chains_path_code_observed_at_idx` alone, which carries their states, with no heap row;
+ * only under the cap, those with several through `chains_path_codes_idx`. A count through a GIN index fetched a heap
+ * row per chain (370 ms for a common code at 10 M chains; ~300 ms for a state and a common code).
  */
 async function countPathCodeCapped(query: ChainListQuery): Promise<number> {
   const time = chainFilters({ ...query, reason: undefined });
