@@ -37,6 +37,17 @@ export function chainFilterRequests(sample: { session_id: string } | undefined):
     { name: "state+absent path code", query: "state=false_success&reason=request.cancelled" },
     { name: "path code+since 24h+asc", query: "reason=request.deadline_exceeded&since=24h&order=asc" },
     { name: "state+path code", query: "state=effect_unknown&reason=request.deadline_exceeded" },
+    // A state none of a common code's chains has (healthy, the largest), and a rare code's (tool_failed).
+    {
+      name: "state+path code none of its chains has",
+      query: "state=healthy&reason=request.deadline_exceeded",
+    },
+    { name: "state+rare path code none has", query: "state=tool_failed&reason=request.inactive" },
+    {
+      name: "states+path code by danger",
+      query: "state=tool_failed,effect_unknown&reason=request.deadline_exceeded&sort=danger",
+    },
+    { name: "path code by danger", query: "reason=request.deadline_exceeded&sort=danger" },
     { name: "since 1h", query: "since=1h" },
     { name: "since 7d", query: "since=7d" },
     { name: "until", query: `since=7d&until=${until}` },

@@ -1,5 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { STATE_SEVERITY_ORDER, type State } from "@/lib/contract";
+import type { ChainPage } from "@/lib/dashboard/api-types";
 import { CHAIN_TOTAL_CAP } from "@/lib/dashboard/chain-list-query";
 import { parseCursor } from "@/lib/dashboard/cursor";
 import { Prisma } from "@/lib/generated/prisma/client";
@@ -331,7 +333,7 @@ it("reads a state and a reason's hours only while the rollups hold fewer rows of
 });
 
 it("finds and counts a path code's chains as a plain test on reasons does, wherever in reasons the code is", async () => {
-  // Chains with two path codes (three reasons), which chains_path_code_observed_at_idx does not hold.
+  // Chains with two path codes (three reasons), which chains_path_code_state_observed_at_idx does not hold.
   await client.query(
     `insert into chains (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at,
         evaluated_at, client_name, client_version, transport, labels)
@@ -351,6 +353,7 @@ it("finds and counts a path code's chains as a plain test on reasons does, where
       ["outcome.weak_evidence", "healthy", undefined],
       ["request.inactive", "healthy", undefined],
       ["request.inactive", "false_success", undefined],
+      ["request.inactive", "tool_failed", at(edge + 3 * 60_000)],
       ["request.inactive", undefined, undefined],
       ["request.cancelled", undefined, undefined],
     ] as const) {
@@ -375,17 +378,47 @@ it("finds and counts a path code's chains as a plain test on reasons does, where
         capped: matching > CHAIN_TOTAL_CAP,
       });
     }
+    // By danger: the current state's rank, then newest first, read a state at a time, through every page.
+    for (const states of [undefined, ["effect_unknown", "healthy"]]) {
+      const { rows } = await client.query<{ chain_id: string }>(
+        `select chain_id from chains where 'outcome.weak_evidence' = any(reasons)
+            and ($1::text[] is null or state = any($1) or shadowed_state = any($1))
+          order by array_position($2::text[], state), observed_at desc, chain_id desc`,
+        [states ?? null, STATE_SEVERITY_ORDER],
+      );
+      const query: ChainListQuery = {
+        ...base,
+        reason: "outcome.weak_evidence",
+        sort: "danger",
+        limit: Math.max(3, Math.ceil(rows.length / 4)),
+        ...(states ? { state: states as State[] } : {}),
+      };
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const page: ChainPage = await listChains({
+          ...query,
+          ...(cursor ? { cursor: parseCursor(cursor) } : {}),
+        });
+        seen.push(...page.chains.map((chain) => chain.chainId));
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(rows.length, `danger ${states}`).toBeGreaterThan(4);
+      expect(seen, `danger ${states}`).toEqual(rows.map((row) => row.chain_id));
+    }
   } finally {
     await client.query("delete from chains where chain_id like 'paths:%'");
   }
   const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
     "select indexname, indexdef from pg_indexes where indexname like 'chains_%path_code%' order by indexname",
   );
-  // The states ride in the one-code index so that a state's total with a path code needs no heap row.
-  expect(indexes[0]?.indexdef).toContain("INCLUDE (reasons, state, shadowed_state)");
+  // A read names a code and a state and walks one range in time order; a page's ids and a total need no heap row.
+  expect(
+    indexes.find((index) => index.indexname === "chains_path_code_state_observed_at_idx")?.indexdef,
+  ).toContain("((reasons[2]), state, observed_at DESC, chain_id DESC) INCLUDE (reasons, shadowed_state)");
   // The filter spells out each index's predicate: the planner uses a partial index only for a query that implies it.
-  expect(indexes.map((index) => [index.indexname, index.indexdef.split(" WHERE ")[1]])).toEqual([
-    ["chains_path_code_observed_at_idx", "(cardinality(reasons) = 2)"],
+  expect(indexes.map((index) => [index.indexname, index.indexdef.split(" WHERE ")[1]]).sort()).toEqual([
+    ["chains_path_code_state_observed_at_idx", "(cardinality(reasons) = 2)"],
     ["chains_path_codes_idx", "(cardinality(reasons) > 2)"],
   ]);
 });

@@ -11,6 +11,12 @@ import {
   SHADOWING_STATES,
   totalFromRollups,
 } from "./chain-list-totals";
+import {
+  countPathCodeCapped,
+  pathCodeMatch,
+  pathCodeStateRanges,
+  readPathCodePage,
+} from "./chain-list-path-codes";
 import { pageBoundsUse, READ_WHEN_FEW, readPageBounds } from "./chain-list-bounds";
 import { LABEL_SET_OF_CHAIN, readLabelSetsHolding } from "./chain-label-sets";
 import { getPrisma } from "./client";
@@ -107,7 +113,10 @@ function contradictoryLabels(labels: string[]): boolean {
 /** The capped total, on whichever path bounds its cost: see docs/ARCHITECTURE.md "Chain list totals". */
 function countTotal(query: ChainListQuery, where: Prisma.Sql[]): Promise<number> {
   if (onlyStatesAndTime(query)) return countStatesCapped(query);
-  if (onlyPathCodeStatesAndTime(query)) return countPathCodeCapped(query);
+  if (onlyPathCodeStatesAndTime(query)) {
+    const time = chainFilters({ ...query, state: undefined, reason: undefined });
+    return countPathCodeCapped(query.reason as string, query.state, time, CHAIN_TOTAL_CAP);
+  }
   if (totalFromRollups(query)) {
     const untimed = chainFilters({ ...query, since: undefined, until: undefined });
     return countFromRollupsCapped(query, untimed, CHAIN_TOTAL_CAP);
@@ -147,49 +156,6 @@ const onlyPathCodeStatesAndTime = (query: ChainListQuery) =>
   PATH_REASON_CODES.has(query.reason) &&
   !(query.server || query.client || query.tool || query.session || query.label.length);
 
-const onlyPathCodeAndTime = (query: ChainListQuery) =>
-  onlyPathCodeStatesAndTime(query) && !query.state?.length;
-
-/**
- * A path code's chains in two parts, each the predicate of a partial index (migration 20261203020000) spelled out so
- * the planner can use it: the chains with one path code, whose second reason it is (a path code is never a deciding
- * reason), and the few with several.
- */
-const pathCodeMatches = (code: string): [Prisma.Sql, Prisma.Sql] => [
-  Prisma.sql`cardinality(c.reasons) = 2 and c.reasons[2] = ${code}`,
-  Prisma.sql`cardinality(c.reasons) > 2 and c.reasons @> array[${code}]::text[]`,
-];
-
-/**
- * The capped total of a path code (with or without states and a time range), which no rollup counts: the chains with
- * one path code counted on `chains_path_code_observed_at_idx` alone, which carries their states, with no heap row;
- * only under the cap, those with several through `chains_path_codes_idx`. A count through a GIN index fetched a heap
- * row per chain (370 ms for a common code at 10 M chains; ~300 ms for a state and a common code).
- */
-async function countPathCodeCapped(query: ChainListQuery): Promise<number> {
-  const time = chainFilters({ ...query, reason: undefined });
-  const [withOne, withSeveral] = pathCodeMatches(query.reason as string);
-  const one = await countRows([...time, withOne], CHAIN_TOTAL_CAP + 1);
-  if (one > CHAIN_TOTAL_CAP) return one;
-  return one + (await countRows([...time, withSeveral], CHAIN_TOTAL_CAP + 1 - one));
-}
-
-/**
- * A page of a path code alone: the chains with one path code in time order straight from their index, merged with
- * those with several (few). As one `or`, the planner either walked the time index past every chain without the
- * code or sorted all of its chains.
- */
-async function pageOfPathCode(query: ChainListQuery, keyset: Prisma.Sql[], take: number): Promise<Row[]> {
-  const time = chainFilters({ ...query, reason: undefined });
-  const parts = await Promise.all(
-    pathCodeMatches(query.reason as string).map((match) =>
-      readPage([...time, match, ...keyset], query.order, take),
-    ),
-  );
-  const merged = parts.flat().sort(newestFirst);
-  return (query.order === "desc" ? merged : merged.reverse()).slice(0, take);
-}
-
 /** The filters as SQL conditions on `chains c`; `withStates: false` leaves the state filter to the caller. */
 export function chainFilters(query: ChainListQuery, withStates = true): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
@@ -202,8 +168,7 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.tool) where.push(Prisma.sql`c.tool = ${query.tool}`);
   if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
   if (query.reason && PATH_REASON_CODES.has(query.reason)) {
-    const [withOne, withSeveral] = pathCodeMatches(query.reason);
-    where.push(Prisma.sql`((${withOne}) or (${withSeveral}))`);
+    where.push(pathCodeMatch(query.reason));
   } else if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
   if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
@@ -242,7 +207,8 @@ function readPage(where: Prisma.Sql[], order: "asc" | "desc", take: number): Pro
 async function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<Row[]> {
   const keyset = query.cursor ? [afterCursor(query.cursor, query.order)] : [];
   const take = query.limit + 1;
-  if (onlyPathCodeAndTime(query)) return pageOfPathCode(query, keyset, take);
+  if (onlyPathCodeStatesAndTime(query))
+    return readPageOfPathCode(query, pathCodeStateRanges(query.state), keyset, take);
   const use = pageBoundsUse(query);
   if (use === "never") return readPage([...where, ...keyset], query.order, take);
   const rowLimit = use === "ifFew" ? READ_WHEN_FEW : undefined;
@@ -257,6 +223,18 @@ async function pageByTime(query: ChainListQuery, where: Prisma.Sql[]): Promise<R
   // Short while hours with matches were left out: fewer chains matched than the rollups held when they were read
   // (they are another snapshot), or since/until cut the last hour the bounds counted on.
   return rows.length < take && !bounds.complete ? readPage([...where, ...keyset], query.order, take) : rows;
+}
+
+/** A page of a path code with states and a time range at most, one index range per state (chain-list-path-codes). */
+function readPageOfPathCode(
+  query: ChainListQuery,
+  stateRanges: Prisma.Sql[],
+  keyset: Prisma.Sql[],
+  take: number,
+) {
+  const time = chainFilters({ ...query, state: undefined, reason: undefined });
+  const page = readPathCodePage(query.reason as string, stateRanges, [...time, ...keyset], query.order, take);
+  return getPrisma().$queryRaw<Row[]>(page);
 }
 
 const dangerRank = (state: string) => {
@@ -274,7 +252,10 @@ async function pageByDanger(query: ChainListQuery): Promise<Row[]> {
     if (wanted.size > 0 && !wanted.has(state) && !SHADOWING_STATES.has(state)) continue;
     const keyset = query.cursor && rank === firstRank ? [afterCursor(query.cursor, "desc")] : [];
     const take = query.limit + 1 - rows.length;
-    const read = (match: Prisma.Sql) => readPage([...where, match, ...keyset], "desc", take);
+    const read = (match: Prisma.Sql) =>
+      onlyPathCodeStatesAndTime(query)
+        ? readPageOfPathCode({ ...query, order: "desc" }, [match], keyset, take)
+        : readPage([...where, match, ...keyset], "desc", take);
     if (wanted.size === 0 || wanted.has(state)) {
       rows.push(...(await read(Prisma.sql`c.state = ${state}`)));
       continue;
