@@ -2,7 +2,6 @@ import { STATE_SEVERITY_ORDER } from "@/lib/contract";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { SHADOWING_STATES } from "./chain-list-totals";
 import { chainSummarySql } from "./chain-summaries";
-import { getPrisma } from "./client";
 
 // A path code (`request.deadline_exceeded` and the rest, PATH_REASON_CODES) follows a chain's deciding reason, so no
 // rollup counts it. Its chains are read through two partial indexes (migration 20261203020000): those with one path
@@ -70,28 +69,17 @@ export function readPathCodePage(
 }
 
 /**
- * The capped total of a path code in the given states (all without `states`): counted per range of the index alone,
- * with no heap row, then the several-codes chains, each only while under `cap`.
+ * The conditions whose matches add up to a path code's chains in the given states (all without `states`), in the
+ * order a capped total counts them: the one-code chains in the wanted states, on the index alone (without states the
+ * code's whole range at once, with them one `in`, an index search each); those matching through their shadowed
+ * state, a range each; then the several-codes chains.
  */
-export async function countPathCodeCapped(
-  code: string,
-  states: readonly string[] | undefined,
-  filters: Prisma.Sql[],
-  cap: number,
-): Promise<number> {
-  const count = async (match: Prisma.Sql, limit: number) => {
-    const rows = await getPrisma().$queryRaw<{ n: number }[]>`
-      select count(*)::int as n from (select 1 from chains c where ${whereAll([match, ...filters])} limit ${limit}) t`;
-    return rows[0]?.n ?? 0;
-  };
+export function pathCodeCountParts(code: string, states: readonly string[] | undefined): Prisma.Sql[] {
   const ranges = pathCodeStateRanges(states);
-  // Without states, the code's whole range at once; with them, the wanted states as one `in` (one index search each).
   const current = states?.length ? Prisma.sql`c.state in (${Prisma.join(states)})` : Prisma.sql`true`;
-  const shadowedOnly = ranges.slice(states?.length ? states.length : ranges.length);
-  let total = 0;
-  for (const match of [current, ...shadowedOnly]) {
-    total += await count(Prisma.sql`${withOneCode(code)} and ${match}`, cap + 1 - total);
-    if (total > cap) return total;
-  }
-  return total + (await count(Prisma.sql`${withSeveralCodes(code)} and ${anyOf(ranges)}`, cap + 1 - total));
+  const shadowedOnly = states?.length ? ranges.slice(states.length) : [];
+  return [
+    ...[current, ...shadowedOnly].map((match) => Prisma.sql`${withOneCode(code)} and ${match}`),
+    Prisma.sql`${withSeveralCodes(code)} and ${anyOf(ranges)}`,
+  ];
 }

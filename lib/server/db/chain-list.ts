@@ -12,7 +12,7 @@ import {
   totalFromRollups,
 } from "./chain-list-totals";
 import {
-  countPathCodeCapped,
+  pathCodeCountParts,
   pathCodeMatch,
   pathCodeStateRanges,
   readPathCodePage,
@@ -114,8 +114,7 @@ function contradictoryLabels(labels: string[]): boolean {
 function countTotal(query: ChainListQuery, where: Prisma.Sql[]): Promise<number> {
   if (onlyStatesAndTime(query)) return countStatesCapped(query);
   if (onlyPathCodeStatesAndTime(query)) {
-    const time = chainFilters({ ...query, state: undefined, reason: undefined });
-    return countPathCodeCapped(query.reason as string, query.state, time, CHAIN_TOTAL_CAP);
+    return countPartsCapped(pathCodeCountParts(query.reason as string, query.state), timeFilters(query));
   }
   if (totalFromRollups(query)) {
     const untimed = chainFilters({ ...query, since: undefined, until: undefined });
@@ -144,12 +143,23 @@ const onlyStatesAndTime = (query: ChainListQuery) =>
  */
 async function countStatesCapped(query: ChainListQuery): Promise<number> {
   const states = Prisma.join(query.state ?? []);
-  const time = chainFilters({ ...query, state: undefined }, false);
-  const current = await countRows([...time, Prisma.sql`c.state in (${states})`], CHAIN_TOTAL_CAP + 1);
-  if (current > CHAIN_TOTAL_CAP) return current;
   const shadowedOnly = Prisma.sql`c.shadowed_state in (${states}) and c.state not in (${states})`;
-  return current + (await countRows([...time, shadowedOnly], CHAIN_TOTAL_CAP + 1 - current));
+  return countPartsCapped([Prisma.sql`c.state in (${states})`, shadowedOnly], timeFilters(query));
 }
+
+/** The matches of disjoint conditions (with `filters`), counted one condition at a time and no further than the cap. */
+async function countPartsCapped(parts: Prisma.Sql[], filters: Prisma.Sql[]): Promise<number> {
+  let total = 0;
+  for (const part of parts) {
+    total += await countRows([...filters, part], CHAIN_TOTAL_CAP + 1 - total);
+    if (total > CHAIN_TOTAL_CAP) break;
+  }
+  return total;
+}
+
+/** A query's time range alone, for the reads that take its state and path code apart. */
+const timeFilters = ({ since, until }: ChainListQuery) =>
+  chainFilters({ since, until, label: [], order: "desc", sort: "time", limit: 0 });
 
 const onlyPathCodeStatesAndTime = (query: ChainListQuery) =>
   query.reason !== undefined &&
@@ -232,8 +242,13 @@ function readPageOfPathCode(
   keyset: Prisma.Sql[],
   take: number,
 ) {
-  const time = chainFilters({ ...query, state: undefined, reason: undefined });
-  const page = readPathCodePage(query.reason as string, stateRanges, [...time, ...keyset], query.order, take);
+  const page = readPathCodePage(
+    query.reason as string,
+    stateRanges,
+    [...timeFilters(query), ...keyset],
+    query.order,
+    take,
+  );
   return getPrisma().$queryRaw<Row[]>(page);
 }
 
