@@ -26,8 +26,10 @@ export function AddRouteForm({
   const index = position === "last" ? siblings.length : Math.min(position, siblings.length);
   const initial: RouteFields = { receiver: config.channels[0]?.name ?? "" };
   return (
+    // A new first channel (the default receiver) starts the form again; a channel added after it by someone else
+    // must not, or what the operator was typing is lost (an e2e run added a route without the name typed into it).
     <RouteForm
-      key={config.channels.length}
+      key={initial.receiver}
       label="Add a route"
       initial={initial}
       channels={config.channels.map((c) => c.name)}
