@@ -62,22 +62,55 @@ export async function outcomeCoverage(since?: Date): Promise<Coverage> {
     having sum(chains) > 0
     order by sum(chains) desc, nullif(server_name, ''), tool
     limit 500`;
+  const unseen = await countUnseenLayers(since);
   const coverageRows: CoverageRow[] = rows.map((row) => ({
     server: row.server,
     tool: row.tool,
-    ...counts(row),
+    ...counts(row, unseen.get(unseenKey(row.server, row.tool))),
   }));
   const totals = coverageRows.reduce<CoverageCounts>(
     (sum, row) => {
       for (const key of Object.keys(sum) as (keyof CoverageCounts)[]) sum[key] += row[key];
       return sum;
     },
-    { calls: 0, withReceipt: 0, weak: 0, pending: 0, unavailable: 0, noVerifier: 0, notReached: 0 },
+    {
+      calls: 0,
+      withReceipt: 0,
+      weak: 0,
+      pending: 0,
+      unavailable: 0,
+      noVerifier: 0,
+      notReached: 0,
+      notObserved: 0,
+      handshakeNotObserved: 0,
+      catalogNotObserved: 0,
+    },
   );
   return { since: since?.toISOString() ?? null, rows: coverageRows, totals };
 }
 
-function counts(row: Row): CoverageCounts {
+type UnseenRow = { server: string | null; tool: string; any: number; handshake: number; catalog: number };
+
+const unseenKey = (server: string | null, tool: string) => `${server ?? ""}\u0000${tool}`;
+
+/**
+ * Contract v1.2: calls whose chain has a layer the reporter did not see, per server and tool. The rollups count
+ * deciding reasons only, and a not-observed code may follow another one, so these are counted from `chains`
+ * through the partial index that holds only such chains (migration 20261205010000), on the index alone.
+ */
+async function countUnseenLayers(since?: Date): Promise<Map<string, UnseenRow>> {
+  const rows = await getPrisma().$queryRaw<UnseenRow[]>`
+    select server_name as server, tool, count(*)::int as any,
+      count(*) filter (where 'session.not_observed' = any(reasons))::int as handshake,
+      count(*) filter (where 'catalog.not_observed' = any(reasons))::int as catalog
+    from chains
+    where reasons && array['session.not_observed', 'catalog.not_observed']::text[] and tool is not null
+      ${since ? Prisma.sql`and observed_at >= ${since}` : Prisma.empty}
+    group by server_name, tool`;
+  return new Map(rows.map((row) => [unseenKey(row.server, row.tool), row]));
+}
+
+function counts(row: Row, unseen: UnseenRow | undefined): CoverageCounts {
   const reached = row.with_receipt + row.pending + row.unavailable + row.no_verifier;
   return {
     calls: row.calls,
@@ -87,5 +120,8 @@ function counts(row: Row): CoverageCounts {
     unavailable: row.unavailable,
     noVerifier: row.no_verifier,
     notReached: row.calls - reached,
+    notObserved: unseen?.any ?? 0,
+    handshakeNotObserved: unseen?.handshake ?? 0,
+    catalogNotObserved: unseen?.catalog ?? 0,
   };
 }
