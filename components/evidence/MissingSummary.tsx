@@ -9,7 +9,7 @@ export function MissingSummary({ layers }: { layers: LayerView[] }) {
   const complete = gaps.length === 0 && unseen.length === 0;
   return (
     <section
-      className={`${styles.missing} ${complete ? styles.nothingMissing : ""}`}
+      className={`${styles.missing} ${complete ? styles.nothingMissing : gaps.length === 0 ? styles.onlyUnseen : ""}`}
       aria-labelledby="missing-title"
     >
       <h2 id="missing-title">What is missing</h2>

@@ -75,6 +75,17 @@ const CASES: Record<string, { record: HealthRecord; state: string; reasons: stri
     state: "unverified",
     reasons: ["session.not_observed", "catalog.not_observed"],
   },
+  "only-call-llm-judge": {
+    record: live(
+      "only-call-llm-judge",
+      buildCall((call, r) => {
+        onlyCallSeen(r);
+        if (call.outcome) call.outcome.verifier = "llm_judge";
+      }),
+    ),
+    state: "unverified",
+    reasons: ["session.not_observed", "catalog.not_observed", "outcome.weak_evidence"],
+  },
   "late-collector-verifier-failed": {
     record: live(
       "late-collector-verifier-failed",
@@ -134,9 +145,9 @@ describe("records with observed, stored", () => {
 
   it("stats and queues count the chains by their stored state", async () => {
     const stats = await json<Stats>("/api/v1/stats");
-    expect(stats.total).toBe(6);
+    expect(stats.total).toBe(7);
     expect(stats.states).toMatchObject({
-      unverified: 2,
+      unverified: 3,
       tool_failed: 1,
       effect_unknown: 1,
       false_success: 1,
@@ -156,13 +167,17 @@ describe("records with observed, stored", () => {
   });
 
   it.each([
-    ["session.not_observed", ["only-call-cancelled-write", "only-call-verified", "sampled-trace"]],
+    [
+      "session.not_observed",
+      ["only-call-cancelled-write", "only-call-llm-judge", "only-call-verified", "sampled-trace"],
+    ],
     [
       "catalog.not_observed",
       [
         "late-collector-tool-error",
         "late-collector-verifier-failed",
         "only-call-cancelled-write",
+        "only-call-llm-judge",
         "only-call-verified",
       ],
     ],
@@ -184,11 +199,21 @@ describe("records with observed, stored", () => {
   it("coverage counts the calls with unseen layers per server and tool", async () => {
     const coverage = await json<Coverage>("/api/v1/coverage");
     const row = (name: string) => coverage.rows.find((r) => r.tool === `v12_${name.replace(/-/g, "_")}`);
+    // A would-be healthy call with an unseen layer had a passing receipt: it reached the outcome check.
     expect(row("sampled-trace")).toMatchObject({
       calls: 1,
+      withReceipt: 1,
+      weak: 0,
+      notReached: 0,
       notObserved: 1,
       handshakeNotObserved: 1,
       catalogNotObserved: 0,
+    });
+    expect(row("only-call-llm-judge")).toMatchObject({
+      withReceipt: 1,
+      weak: 1,
+      notReached: 0,
+      notObserved: 1,
     });
     expect(row("only-call-cancelled-write")).toMatchObject({
       notObserved: 1,
@@ -197,7 +222,10 @@ describe("records with observed, stored", () => {
     });
     expect(row("late-collector-tool-error")).toMatchObject({ notObserved: 1, handshakeNotObserved: 0 });
     expect(row("all-seen")).toMatchObject({ calls: 1, notObserved: 0 });
-    expect(coverage.totals).toMatchObject({ notObserved: 5, handshakeNotObserved: 3, catalogNotObserved: 4 });
+    expect(coverage.totals).toMatchObject({ notObserved: 6, handshakeNotObserved: 4, catalogNotObserved: 5 });
+    for (const r of coverage.rows) {
+      expect(r.withReceipt + r.pending + r.unavailable + r.noVerifier + r.notReached).toBe(r.calls);
+    }
     // A window after them: none.
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await json<Coverage>(`/api/v1/coverage?since=${future}`)).totals.notObserved).toBe(0);

@@ -23,7 +23,9 @@ const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) *
  * already sorted every call that reached them): a verdict, pass or fail, is a receipt; `outcome.pending` waits for a
  * declared verifier; `outcome.unavailable` could not be read back; `outcome.no_receipt` had no verifier at all. Calls
  * that failed, are in doubt, in flight, or stopped at the session or catalog never reached the outcome check and
- * are counted apart (calls − the four). Counted from the rollups with their unfolded deltas, so the answer is
+ * are counted apart (calls − the four). Contract v1.2: an `unverified` call decided by a not-observed code would
+ * have been healthy (rule 22), so it has a passing receipt; whether an LLM judge gave it is on its path only, read
+ * with the unseen layers' counts. Counted from the rollups with their unfolded deltas, so the answer is
  * exact: whole days from `chain_rollup_day_rows`, the whole hours before the first of them from
  * `chain_rollup_rows`, and a `since` inside an hour adds that hour's rest from `chains` (at most an hour of rows).
  */
@@ -46,7 +48,8 @@ export async function outcomeCoverage(since?: Date): Promise<Coverage> {
   const rows = await getPrisma().$queryRaw<Row[]>`
     select nullif(server_name, '') as server, tool,
       sum(chains)::int as calls,
-      coalesce(sum(chains) filter (where state = 'healthy' or reason = 'outcome.verifier_failed'), 0)::int
+      coalesce(sum(chains) filter (where state = 'healthy' or reason = 'outcome.verifier_failed'
+        or (state = 'unverified' and reason in ('session.not_observed', 'catalog.not_observed'))), 0)::int
         as with_receipt,
       coalesce(sum(chains) filter (where weak), 0)::int as weak,
       coalesce(sum(chains) filter (where reason = 'outcome.pending'), 0)::int as pending,
@@ -89,7 +92,18 @@ export async function outcomeCoverage(since?: Date): Promise<Coverage> {
   return { since: since?.toISOString() ?? null, rows: coverageRows, totals };
 }
 
-type UnseenRow = { server: string | null; tool: string; any: number; handshake: number; catalog: number };
+type UnseenRow = {
+  server: string | null;
+  tool: string;
+  any: number;
+  handshake: number;
+  catalog: number;
+  /**
+   * Would-be healthy chains whose passing receipt came from an LLM judge: a not-observed code decides only those
+   * (they are `unverified`), so the index alone answers.
+   */
+  weak: number;
+};
 
 const unseenKey = (server: string | null, tool: string) => `${server ?? ""}\u0000${tool}`;
 
@@ -102,7 +116,9 @@ async function countUnseenLayers(since?: Date): Promise<Map<string, UnseenRow>> 
   const rows = await getPrisma().$queryRaw<UnseenRow[]>`
     select server_name as server, tool, count(*)::int as any,
       count(*) filter (where 'session.not_observed' = any(reasons))::int as handshake,
-      count(*) filter (where 'catalog.not_observed' = any(reasons))::int as catalog
+      count(*) filter (where 'catalog.not_observed' = any(reasons))::int as catalog,
+      count(*) filter (where reasons[1] in ('session.not_observed', 'catalog.not_observed')
+        and 'outcome.weak_evidence' = any(reasons))::int as weak
     from chains
     where reasons && array['session.not_observed', 'catalog.not_observed']::text[] and tool is not null
       ${since ? Prisma.sql`and observed_at >= ${since}` : Prisma.empty}
@@ -115,7 +131,7 @@ function counts(row: Row, unseen: UnseenRow | undefined): CoverageCounts {
   return {
     calls: row.calls,
     withReceipt: row.with_receipt,
-    weak: row.weak,
+    weak: row.weak + (unseen?.weak ?? 0),
     pending: row.pending,
     unavailable: row.unavailable,
     noVerifier: row.no_verifier,
