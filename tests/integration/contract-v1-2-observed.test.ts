@@ -1,6 +1,7 @@
 // Contract v1.2 through the real API: native records that say what their reporter did not see are stored with the
 // classifier's state and reasons, and the chain list, stats, queues and coverage agree; a record whose `observed`
 // breaks the schema or a cross-field rule is refused whole (422 with the issue's code and JSON path).
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
@@ -229,6 +230,34 @@ describe("records with observed, stored", () => {
     // A window after them: none.
     const future = new Date(Date.now() + 3_600_000).toISOString();
     expect((await json<Coverage>(`/api/v1/coverage?since=${future}`)).totals.notObserved).toBe(0);
+  });
+});
+
+describe("the unseen-layers index (migration 20261205010000)", () => {
+  // A few rows here: with sequential scans off the planner shows whether the queries' predicate matches the index's.
+  async function planOf(sql: string): Promise<string> {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    try {
+      await client.query("set enable_seqscan = off");
+      const { rows } = await client.query(`explain (format json) ${sql}`);
+      return JSON.stringify(rows[0]);
+    } finally {
+      await client.end();
+    }
+  }
+
+  it("serves a chain list by a not-observed code in time order, and coverage's counts on the index alone", async () => {
+    const list = await planOf(`select c.chain_id from chains c
+      where c.reasons && array['session.not_observed', 'catalog.not_observed']::text[]
+        and c.reasons @> array['catalog.not_observed']::text[]
+      order by c.observed_at desc, c.chain_id desc limit 51`);
+    expect(list).toContain("chains_unseen_layers_observed_at_idx");
+    const counts = await planOf(`select server_name, tool, count(*) from chains
+      where reasons && array['session.not_observed', 'catalog.not_observed']::text[] and tool is not null
+        and observed_at >= now() - interval '7 days'
+      group by server_name, tool`);
+    expect(counts).toContain("chains_unseen_layers_observed_at_idx");
   });
 });
 
