@@ -4,7 +4,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
-import type { HealthRecord } from "@/lib/contract";
+import { type HealthRecord, STATE_SEVERITY_ORDER } from "@/lib/contract";
 import type { ChainDetail, ChainPage, Coverage, QueuePage, Stats } from "@/lib/dashboard/api-types";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { expectError } from "@/tests/support/bad-input";
@@ -194,6 +194,10 @@ describe("records with observed, stored", () => {
       );
       expect(unverifiedOnly.total.count).toBe(unverifiedOnly.chains.length);
       expect(unverifiedOnly.chains.every((chain) => chain.state === "unverified")).toBe(true);
+      const byDanger = await json<ChainPage>(`/api/v1/chains?reason=${reason}&sort=danger&limit=50`);
+      expect(byDanger.chains.map((chain) => chain.chainId).sort()).toEqual(expected);
+      const ranks = byDanger.chains.map((chain) => STATE_SEVERITY_ORDER.indexOf(chain.state));
+      expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
     },
   );
 
