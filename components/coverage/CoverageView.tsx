@@ -82,6 +82,11 @@ export function CoverageView() {
                     Not reached
                   </abbr>
                 </th>
+                <th scope="col">
+                  <abbr title="calls whose chain has a layer the reporter did not see: the handshake or the tool list">
+                    Unseen layers
+                  </abbr>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -104,7 +109,10 @@ export function CoverageView() {
         confirmed). Pending: a verifier was declared before the call but has not reported. Unavailable: it ran
         but could not read the result back. No verifier: nothing was declared — declare one to turn these
         calls into receipts. Weak receipts come from an LLM judge. Not reached: the call failed, is in doubt
-        or in flight, or its session or catalog stopped it — nothing to verify yet.
+        or in flight, or its session or catalog stopped it — nothing to verify yet. Unseen layers: the share
+        of calls whose reporter did not see the session's handshake or its tool list (a sampled trace without
+        the initialize or tools/list span, a collector attached late) — a gap in coverage, never a failure,
+        and never green. Export those spans, or put the session id on them, to close it.
       </p>
     </div>
   );
@@ -143,6 +151,14 @@ function CoverageRow({ name, counts }: { name: React.ReactNode; counts: Coverage
       <td className="num">{formatCount(counts.unavailable)}</td>
       <td className={`num ${counts.noVerifier > 0 ? styles.gap : ""}`}>{formatCount(counts.noVerifier)}</td>
       <td className="num muted">{formatCount(counts.notReached)}</td>
+      <td className={counts.notObserved > 0 ? styles.unseen : "muted"} data-column="unseen-layers">
+        <strong>{formatShare(counts.notObserved, counts.calls)}</strong>{" "}
+        <span className="muted">
+          {formatCount(counts.notObserved)}
+          {counts.notObserved > 0 &&
+            ` (handshake ${formatCount(counts.handshakeNotObserved)}, tool list ${formatCount(counts.catalogNotObserved)})`}
+        </span>
+      </td>
     </tr>
   );
 }

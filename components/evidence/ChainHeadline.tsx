@@ -13,6 +13,11 @@ const QUEUE_HREF: Record<string, string> = {
   effect_unknown: "/queues/effect-unknown",
 };
 
+// Contract v1.2: a would-be healthy chain with a layer its reporter did not see.
+const UNSEEN_SUMMARY =
+  "Every seen layer passed, but a layer was not observed: it cannot agree, so the chain is not green. A coverage gap, not a failure.";
+const decidedByUnseenLayer = (chain: ChainSummary) => chain.reasons[0]?.endsWith(".not_observed") ?? false;
+
 /** The verdict first: state, the deciding reason in words, and a shadowed state just as loud. */
 export function ChainHeadline({ chain }: { chain: ChainSummary }) {
   const meta = STATE_META[chain.state];
@@ -27,7 +32,9 @@ export function ChainHeadline({ chain }: { chain: ChainSummary }) {
         <div className={styles.verdict}>
           <p className={styles.kicker}>State</p>
           <StateBadge state={chain.state} size="large" />
-          <p className={styles.summary}>{meta.summary}.</p>
+          <p className={styles.summary}>
+            {decidedByUnseenLayer(chain) ? UNSEEN_SUMMARY : `${meta.summary}.`}
+          </p>
           {queue && (
             <Link href={`${queue}?chain=${encodeURIComponent(chain.chainId)}`}>
               Open in the {meta.label.toLowerCase()} queue →

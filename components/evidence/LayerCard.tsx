@@ -20,6 +20,7 @@ export const STATUS_TEXT: Record<LayerStatus, { label: string; icon: string }> =
   warning: { label: "Evidence ignored", icon: "!" },
   pending: { label: "In progress", icon: "…" },
   not_reached: { label: "Not evaluated", icon: "–" },
+  not_observed: { label: "Not observed", icon: "◌" },
 };
 
 /** One layer of the evidence chain: its verdict, why, what it holds, and what it lacks. */
@@ -49,6 +50,14 @@ export function LayerCard({
       {view.deciding && <p className={styles.flag}>Deciding layer: this layer's rule set the state.</p>}
       {view.shadowed && (
         <p className={styles.flagShadow}>Shadowed problem: the call's own state is decided here.</p>
+      )}
+      {view.unseen && (
+        <div className={styles.unseen} role="note" aria-label={`${LAYER_TITLE[view.layer]} not observed`}>
+          <p>
+            <strong>Not observed — neither failed nor passed.</strong> {view.unseen.what}
+          </p>
+          <p>{view.unseen.toSee}</p>
+        </div>
       )}
       {view.gaps.length > 0 && (
         <ul className={styles.gaps} aria-label={`Missing in ${LAYER_TITLE[view.layer]}`}>

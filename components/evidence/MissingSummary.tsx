@@ -4,15 +4,17 @@ import styles from "./Evidence.module.css";
 /** Everything the chain lacks, in one list, said as plainly as what it has. */
 export function MissingSummary({ layers }: { layers: LayerView[] }) {
   const gaps = layers.flatMap((view) => view.gaps.map((gap) => ({ layer: view.layer, gap })));
+  // Contract v1.2: an unseen layer is neither missing evidence nor complete: said apart, never "nothing missing".
+  const unseen = layers.filter((view) => view.unseen !== undefined);
+  const complete = gaps.length === 0 && unseen.length === 0;
   return (
     <section
-      className={`${styles.missing} ${gaps.length === 0 ? styles.nothingMissing : ""}`}
+      className={`${styles.missing} ${complete ? styles.nothingMissing : gaps.length === 0 ? styles.onlyUnseen : ""}`}
       aria-labelledby="missing-title"
     >
       <h2 id="missing-title">What is missing</h2>
-      {gaps.length === 0 ? (
-        <p>Nothing: every layer has its evidence, including an outcome receipt.</p>
-      ) : (
+      {complete ? <p>Nothing: every layer has its evidence, including an outcome receipt.</p> : null}
+      {gaps.length > 0 ? (
         <ul>
           {gaps.map(({ layer, gap }) => (
             <li key={`${layer}:${gap}`}>
@@ -20,7 +22,17 @@ export function MissingSummary({ layers }: { layers: LayerView[] }) {
             </li>
           ))}
         </ul>
-      )}
+      ) : null}
+      {unseen.length > 0 ? (
+        <ul className={styles.unseenList} aria-label="Not observed">
+          {unseen.map((view) => (
+            <li key={view.layer}>
+              <span className={styles.missingLayer}>{view.layer}</span> Not observed by the reporter: a
+              coverage gap, not a failure. {view.unseen?.toSee}
+            </li>
+          ))}
+        </ul>
+      ) : null}
     </section>
   );
 }

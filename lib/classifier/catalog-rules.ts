@@ -1,13 +1,23 @@
 import type { HealthRecord } from "../contract/record";
 import { type Decision, decide, toMs } from "./decision";
-import { REASONS } from "./reasons";
+import { REASONS, type ReasonCode } from "./reasons";
 
 /**
  * Catalog layer, rules 8–11. Freshness is judged at `ref`: the moment the tool was chosen
  * (`call.startedAt`) when there is a call, else `at`. A list change that arrives after the
  * call started did not mislead that call.
+ * v1.2: when the reporter did not see tools/list (`observed.catalog` false), an absent
+ * catalog is not "never read": rules 8–11 are skipped and `catalog.not_observed` is pushed.
  */
-export function catalogDecision(record: HealthRecord, atMs: number): Decision | undefined {
+export function catalogDecision(
+  record: HealthRecord,
+  atMs: number,
+  pathCodes: ReasonCode[],
+): Decision | undefined {
+  if (record.observed?.catalog === false) {
+    pathCodes.push(REASONS.CATALOG_NOT_OBSERVED);
+    return undefined;
+  }
   const { catalog, call } = record;
   // 8.
   if (catalog === undefined) return decide("stale_catalog", REASONS.CATALOG_NOT_READ);

@@ -49,9 +49,11 @@ export function classify(record: HealthRecord, at?: string): Classification {
   if (atMs < observedMs) throw new RangeError("at must not be earlier than the record's observedAt");
 
   const { call } = record;
-  const upstream = sessionDecision(record) ?? catalogDecision(record, atMs);
+  // v1.2: `session.not_observed` / `catalog.not_observed`, when a layer was not seen (in that order).
+  const unseen: ReasonCode[] = [];
+  const upstream = sessionDecision(record, unseen) ?? catalogDecision(record, atMs, unseen);
   if (upstream !== undefined) {
-    const result = toClassification(upstream, call);
+    const result = toClassification(withUpstreamPath(upstream, unseen), call);
     // v1.1: a state decided by the call's own error has nothing hidden behind it but that same error.
     if (call !== undefined && !upstream.decidedByCallError) {
       const behind = evaluateCall(call, atMs);
@@ -62,8 +64,30 @@ export function classify(record: HealthRecord, at?: string): Classification {
     return result;
   }
   // Nothing was invoked, so nothing can be receipted: quiet, but not green.
-  if (call === undefined) return toClassification(decide("unverified", REASONS.CHAIN_NO_CALL), call);
-  return toClassification(evaluateCall(call, atMs), call);
+  if (call === undefined) return toClassification(decide("unverified", REASONS.CHAIN_NO_CALL, unseen), call);
+  return toClassification(notGreenWhenUnseen(evaluateCall(call, atMs), unseen), call);
+}
+
+/** The session/catalog path codes arose before any request-layer code: they follow the deciding reason first. */
+function withUpstreamPath(decision: Decision, unseen: readonly ReasonCode[]): Decision {
+  if (unseen.length === 0) return decision;
+  const [deciding, ...path] = decision.reasons;
+  if (deciding === undefined) throw new Error("a decision always has a deciding reason");
+  return { ...decision, reasons: [deciding, ...unseen, ...path] };
+}
+
+/**
+ * Rule 22, v1.2: every layer's evidence must agree before a chain is green, and a layer the
+ * reporter did not see cannot agree. A would-be `healthy` is `unverified`, decided by the first
+ * not-observed code (so its layer is session or catalog), the other path codes after it, and
+ * no `evidence`. Any other state keeps its deciding reason, with the unseen layers on its path.
+ */
+function notGreenWhenUnseen(decision: Decision, unseen: readonly ReasonCode[]): Decision {
+  const [firstUnseen, ...otherUnseen] = unseen;
+  if (firstUnseen === undefined) return decision;
+  if (decision.state !== "healthy") return withUpstreamPath(decision, unseen);
+  // reasons = [outcome.verified, …request path codes]: the deciding reason gives way to the unseen layer.
+  return decide("unverified", firstUnseen, [...otherUnseen, ...decision.reasons.slice(1)]);
 }
 
 function toClassification(decision: Decision, call: Call | undefined): Classification {

@@ -13,11 +13,15 @@ export const REASONS = {
   SESSION_VERSION_UNSUPPORTED: "session.version_unsupported",
   SESSION_NOT_INITIALIZED: "session.not_initialized",
   SESSION_CAPABILITY_MISSING: "session.capability_missing",
+  /** v1.2: the reporter did not see the handshake, so rules 3–6 were not evaluated (a coverage gap). */
+  SESSION_NOT_OBSERVED: "session.not_observed",
   // Catalog (rules 8–11)
   CATALOG_NOT_READ: "catalog.not_read",
   CATALOG_INCOMPLETE: "catalog.incomplete",
   CATALOG_CHANGED_SINCE_REFRESH: "catalog.changed_since_refresh",
   CATALOG_EXPIRED: "catalog.expired",
+  /** v1.2: the reporter did not see tools/list, so rules 8–11 were not evaluated (a coverage gap). */
+  CATALOG_NOT_OBSERVED: "catalog.not_observed",
   // No call in the chain
   CHAIN_NO_CALL: "chain.no_call",
   // Request (rules 12–18)
@@ -53,6 +57,12 @@ export const REASONS = {
 export type ReasonCode = (typeof REASONS)[keyof typeof REASONS];
 
 export const REASON_CODES: readonly ReasonCode[] = Object.values(REASONS);
+
+/** v1.2: the path codes that mark a layer the reporter could not see. Never a finding, never green. */
+export const NOT_OBSERVED_REASON_CODES: readonly ReasonCode[] = [
+  REASONS.SESSION_NOT_OBSERVED,
+  REASONS.CATALOG_NOT_OBSERVED,
+];
 
 const LAYER_BY_PREFIX: Record<string, Layer> = {
   auth: "session",

@@ -1,16 +1,20 @@
-import type { Call, HealthRecord } from "../contract/record";
+import type { Call, HealthRecord, Session } from "../contract/record";
 import { type Decision, decide, toMs } from "./decision";
 import {
   MCP_CAPABILITY_MISSING,
   MCP_URL_ELICITATION_REQUIRED,
   MCP_VERSION_UNSUPPORTED,
 } from "./json-rpc-codes";
-import { REASONS } from "./reasons";
+import { REASONS, type ReasonCode } from "./reasons";
 
-/** Session layer, rules 1–7: authorization, version agreement, handshake, capabilities. */
-export function sessionDecision(record: HealthRecord): Decision | undefined {
+/**
+ * Session layer, rules 1–7: authorization, version agreement, handshake, capabilities.
+ * v1.2: when the reporter did not see the handshake (`observed.handshake` false), rules 3–6
+ * would judge evidence it could not have: they are skipped and `session.not_observed` is
+ * pushed onto `pathCodes`. Rules 1, 2 and 7 rest on evidence it did see and still apply.
+ */
+export function sessionDecision(record: HealthRecord, pathCodes: ReasonCode[]): Decision | undefined {
   const { session, call } = record;
-  const { protocol, capabilities } = session;
   const errors = callErrorCodes(call);
 
   // 1. Equal times count as resolved: the retry that succeeded answered that very challenge.
@@ -25,6 +29,24 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
   if (errors.response === MCP_URL_ELICITATION_REQUIRED || errors.task === MCP_URL_ELICITATION_REQUIRED) {
     return byCallError(decide("needs_auth", REASONS.AUTH_URL_ELICITATION_REQUIRED));
   }
+  if (record.observed?.handshake === false) pathCodes.push(REASONS.SESSION_NOT_OBSERVED);
+  else {
+    const handshake = handshakeDecision(session);
+    if (handshake !== undefined) return handshake;
+  }
+  // 7.
+  if (errors.response === MCP_CAPABILITY_MISSING || errors.task === MCP_CAPABILITY_MISSING) {
+    return byCallError(decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING));
+  }
+  if (errors.response === MCP_VERSION_UNSUPPORTED || errors.task === MCP_VERSION_UNSUPPORTED) {
+    return byCallError(decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED));
+  }
+  return undefined;
+}
+
+/** Rules 3–6: what the handshake (or, modern, the served version) agreed. */
+function handshakeDecision(session: Session): Decision | undefined {
+  const { protocol, capabilities } = session;
   // 3.
   if (protocol.acceptedVersion === undefined) {
     const reason =
@@ -44,13 +66,6 @@ export function sessionDecision(record: HealthRecord): Decision | undefined {
   const missingClient = capabilities.required.client.some((name) => !capabilities.client.includes(name));
   if (missingServer || missingClient) {
     return decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING);
-  }
-  // 7.
-  if (errors.response === MCP_CAPABILITY_MISSING || errors.task === MCP_CAPABILITY_MISSING) {
-    return byCallError(decide("incompatible_session", REASONS.SESSION_CAPABILITY_MISSING));
-  }
-  if (errors.response === MCP_VERSION_UNSUPPORTED || errors.task === MCP_VERSION_UNSUPPORTED) {
-    return byCallError(decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED));
   }
   return undefined;
 }

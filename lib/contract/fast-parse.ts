@@ -179,7 +179,9 @@ const RECORD_KEYS = keys(
   "session",
   "catalog",
   "call",
+  "observed",
 );
+const OBSERVED_KEYS = keys("handshake", "catalog");
 const NAME_VERSION_KEYS = keys("name", "version");
 const SESSION_KEYS = keys("id", "client", "server", "transport", "auth", "protocol", "capabilities");
 const AUTH_KEYS = keys("challenge", "resolvedAt");
@@ -249,7 +251,21 @@ function checkRecord(value: unknown): void {
   session(record.session);
   optional(record, "catalog", catalog);
   optional(record, "call", call);
+  optional(record, "observed", observed);
+  // Cross-field rules (v1.2): a layer the reporter did not see carries none of its evidence.
+  const observedSource = record.observed as Obj | null | undefined;
+  if (observedSource != null) {
+    if (observedSource.catalog === false && record.catalog != null) fail();
+    const protocolSource = (record.session as Obj).protocol as Obj;
+    if (observedSource.handshake === false && protocolSource.initializedAt != null) fail();
+  }
 }
+
+const observed: Check = (value) => {
+  const source = object(value, OBSERVED_KEYS);
+  optional(source, "handshake", boolean);
+  optional(source, "catalog", boolean);
+};
 
 const nameVersion: Check = (value) => {
   const source = object(value, NAME_VERSION_KEYS);

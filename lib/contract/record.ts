@@ -24,6 +24,8 @@ export const RECORD_ISSUE_CODES = {
   taskWithoutTaskResult: "task_without_task_result",
   inactivityExceedsDeadline: "inactivity_exceeds_deadline",
   urlHasQuery: "url_has_query",
+  catalogNotObservedButPresent: "catalog_not_observed_but_present",
+  handshakeNotObservedButInitialized: "handshake_not_observed_but_initialized",
 } as const;
 
 export const MAX_LABELS = 16;
@@ -286,16 +288,54 @@ const ZCall = z
     }
   });
 
-export const ZHealthRecord = z.strictObject({
-  schemaVersion: z.literal(1, { error: "expected schemaVersion 1" }),
-  recordId: ZId,
-  chainId: ZId,
-  observedAt: ZTimestamp,
-  labels: ZLabels.nullish(),
-  session: ZSession,
-  catalog: ZCatalog.nullish(),
-  call: ZCall.nullish(),
+/**
+ * What the reporter could see (contract §1, v1.2). A field that is absent or null means it
+ * saw that layer's traffic; `false` means the layer is a gap in coverage, not a finding.
+ */
+const ZObserved = z.strictObject({
+  handshake: z.boolean().nullish(),
+  catalog: z.boolean().nullish(),
 });
+
+export const ZHealthRecord = z
+  .strictObject({
+    schemaVersion: z.literal(1, { error: "expected schemaVersion 1" }),
+    recordId: ZId,
+    chainId: ZId,
+    observedAt: ZTimestamp,
+    labels: ZLabels.nullish(),
+    session: ZSession,
+    catalog: ZCatalog.nullish(),
+    call: ZCall.nullish(),
+    observed: ZObserved.nullish(),
+  })
+  .superRefine((record, ctx) => {
+    // A layer the reporter says it did not see cannot also carry that layer's evidence.
+    // Zod runs this refinement even when a field failed, so every step is checked before use.
+    const observed = record.observed as { handshake?: unknown; catalog?: unknown } | null | undefined;
+    if (typeof observed !== "object" || observed === null) return;
+    if (observed.catalog === false && record.catalog != null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["observed", "catalog"],
+        ...custom(
+          RECORD_ISSUE_CODES.catalogNotObservedButPresent,
+          "observed.catalog false requires catalog to be absent",
+        ),
+      });
+    }
+    const protocol = (record.session as { protocol?: { initializedAt?: unknown } } | undefined)?.protocol;
+    if (observed.handshake === false && protocol?.initializedAt != null) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["observed", "handshake"],
+        ...custom(
+          RECORD_ISSUE_CODES.handshakeNotObservedButInitialized,
+          "observed.handshake false requires session.protocol.initializedAt to be absent",
+        ),
+      });
+    }
+  });
 
 /** Makes every nullable property optional and non-null, recursively ("null" = "absent"). */
 type WithoutNulls<T> = T extends readonly (infer U)[]
@@ -323,5 +363,6 @@ export type RpcError = NonNullable<CallResponse["error"]>;
 export type CallTask = NonNullable<Call["task"]>;
 export type EffectEvidence = NonNullable<Call["effect"]>;
 export type OutcomeEvidence = NonNullable<Call["outcome"]>;
+export type Observed = NonNullable<HealthRecord["observed"]>;
 export type Verifier = z.infer<typeof ZVerifier>;
 export type SideEffect = Call["sideEffect"];

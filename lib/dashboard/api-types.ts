@@ -192,6 +192,11 @@ export type CoverageCounts = {
   noVerifier: number;
   /** Failed, in doubt, in flight, or stopped at the session or catalog: no deliverable to verify (yet). */
   notReached: number;
+  /** Contract v1.2: calls whose chain has a layer the reporter did not see (a coverage gap, never a failure). */
+  notObserved: number;
+  /** Of those, the handshake unseen (`session.not_observed`) and the tool list unseen (`catalog.not_observed`). */
+  handshakeNotObserved: number;
+  catalogNotObserved: number;
 };
 
 export type CoverageRow = CoverageCounts & { server: string | null; tool: string };

@@ -1,6 +1,7 @@
 import type { HealthRecord } from "../contract/record";
 import type { Layer } from "../contract/states";
 import type { EffectiveEffect } from "./layer-facts";
+import { handshakeSeen } from "./unseen-layers";
 
 /**
  * What a layer is *missing*, said plainly ("no outcome receipt", "catalog changed after last refresh"). Read from
@@ -28,9 +29,23 @@ export function evidenceGaps(
 
 const ms = (iso: string) => Date.parse(iso);
 
-function sessionGaps({ session }: HealthRecord): string[] {
+function sessionGaps(record: HealthRecord): string[] {
+  const { auth } = record.session;
+  // Contract v1.2: what an unseen handshake lacks was not seen, not missing: only the authorization is evidence.
+  const gaps = handshakeSeen(record) ? handshakeGaps(record.session) : [];
+  const challenge = auth?.challenge;
+  if (challenge && (!auth?.resolvedAt || ms(auth.resolvedAt) < ms(challenge.at))) {
+    gaps.push(
+      `Authorization challenge ${challenge.status}${challenge.error ? ` ${challenge.error}` : ""} never resolved.`,
+    );
+  }
+  return gaps;
+}
+
+/** What rules 3–6 would find missing: an answer, an agreed version, the initialized notice, capabilities. */
+function handshakeGaps(session: HealthRecord["session"]): string[] {
   const gaps: string[] = [];
-  const { protocol, capabilities, auth } = session;
+  const { protocol, capabilities } = session;
   if (!session.server) gaps.push("The server never answered: no server name, no version.");
   if (!protocol.acceptedVersion) gaps.push("No protocol version was agreed.");
   else if (!protocol.clientSupportedVersions.includes(protocol.acceptedVersion)) {
@@ -44,17 +59,13 @@ function sessionGaps({ session }: HealthRecord): string[] {
   for (const name of capabilities.required.client.filter((c) => !capabilities.client.includes(c))) {
     gaps.push(`Required client capability "${name}" was not offered.`);
   }
-  const challenge = auth?.challenge;
-  if (challenge && (!auth?.resolvedAt || ms(auth.resolvedAt) < ms(challenge.at))) {
-    gaps.push(
-      `Authorization challenge ${challenge.status}${challenge.error ? ` ${challenge.error}` : ""} never resolved.`,
-    );
-  }
   return gaps;
 }
 
 function catalogGaps(record: HealthRecord): string[] {
   const catalog = record.catalog;
+  // Contract v1.2: an unseen tool list was not "never read"; the layer says what was not seen instead.
+  if (record.observed?.catalog === false) return [];
   if (!catalog) return ["The tool list was never read."];
   const gaps: string[] = [];
   const ref = ms(record.call?.startedAt ?? record.observedAt);

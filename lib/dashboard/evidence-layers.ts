@@ -3,13 +3,22 @@ import type { HealthRecord } from "../contract/record";
 import { LAYERS, type Layer, type State } from "../contract/states";
 import { evidenceGaps } from "./evidence-gaps";
 import { type EffectiveEffect, type Fact, layerFacts } from "./layer-facts";
+import { type UnseenLayer, unseenLayer } from "./unseen-layers";
 
 /**
  * ok: the layer's evidence passed. failed: it decided a bad state. missing: the evidence that would settle it is
  * absent. warning: it passed, but some of its evidence was ignored. pending: in flight, inside both clocks.
  * not_reached: an earlier layer decided the state, so this one was not evaluated (its evidence is still shown).
+ * not_observed: the reporter did not see this layer (contract v1.2): neither failed nor passed, a coverage gap.
  */
-export type LayerStatus = "ok" | "failed" | "missing" | "warning" | "pending" | "not_reached";
+export type LayerStatus =
+  | "ok"
+  | "failed"
+  | "missing"
+  | "warning"
+  | "pending"
+  | "not_reached"
+  | "not_observed";
 
 export type LayerView = {
   layer: Layer;
@@ -22,6 +31,8 @@ export type LayerView = {
   reasons: string[];
   facts: Fact[];
   gaps: string[];
+  /** Set when the reporter did not see this layer: what it missed and what would make it visible. */
+  unseen?: UnseenLayer;
 };
 
 export type ClassificationView = {
@@ -48,6 +59,12 @@ const MISSING_REASONS = new Set([
   "chain.no_call",
 ]);
 
+// Contract v1.2: the codes of a layer the reporter did not see. One of them decides only a would-be healthy chain,
+// whose later layers were all evaluated and passed.
+const NOT_OBSERVED_CODES = new Set(["session.not_observed", "catalog.not_observed"]);
+// A path code that marks weak evidence, not ignored evidence: in a passed outcome layer it is no warning.
+const WEAK_EVIDENCE = "outcome.weak_evidence";
+
 function layerOf(code: string): Layer | undefined {
   try {
     return layerOfReason(code as ReasonCode);
@@ -72,22 +89,26 @@ export function evidenceLayers(
 ): LayerView[] {
   const decidingIndex = LAYERS.indexOf(result.layer as Layer);
   const shadowLayer = result.shadowed ? layerOf(result.shadowed.reason) : undefined;
+  const decidedByUnseen = NOT_OBSERVED_CODES.has(result.reasons[0] ?? "");
   return LAYERS.map((layer, index) => {
     const reasons = result.reasons.filter((code) => layerOf(code) === layer);
     const gaps = evidenceGaps(record, layer, effect);
     const shadowed = shadowLayer === layer;
+    const unseen = unseenLayer(record, layer);
+    // A seen rule (1, 2 or 7) that decided in an unseen session layer still failed there.
+    const decidedBySeenRule = index === decidingIndex && !decidedByUnseen;
     let status: LayerStatus;
-    if (!record.call && (layer === "request" || layer === "effect"))
+    if (unseen && !decidedBySeenRule) status = "not_observed";
+    else if (!record.call && (layer === "request" || layer === "effect"))
       status = layer === "request" ? "missing" : "not_reached";
     else if (index === decidingIndex) status = decidingStatus(result.state, result.reasons[0]);
+    else if (decidedByUnseen && index > decidingIndex) status = passedLayerStatus(reasons, gaps, layer);
     else if (index > decidingIndex) {
       status =
         shadowed && result.shadowed
           ? decidingStatus(result.shadowed.state, result.shadowed.reason)
           : "not_reached";
-    } else if (reasons.some((code) => NO_ANSWER_CODES.has(code))) status = "missing";
-    else if (reasons.length > 0) status = "warning";
-    else status = gaps.length > 0 && layer === "effect" ? "missing" : "ok";
+    } else status = passedLayerStatus(reasons, gaps, layer);
     return {
       layer,
       status,
@@ -96,8 +117,19 @@ export function evidenceLayers(
       reasons: shadowed && result.shadowed ? [result.shadowed.reason, ...reasons] : reasons,
       facts: layerFacts(record, layer, effect),
       gaps,
+      ...(unseen ? { unseen } : {}),
     };
   });
+}
+
+/**
+ * A layer the classifier went through without deciding there: before the deciding layer, or after an unseen layer
+ * that turned a would-be healthy chain unverified (every later layer passed).
+ */
+function passedLayerStatus(reasons: string[], gaps: string[], layer: Layer): LayerStatus {
+  if (reasons.some((code) => NO_ANSWER_CODES.has(code))) return "missing";
+  if (reasons.some((code) => code !== WEAK_EVIDENCE)) return "warning";
+  return gaps.length > 0 && layer === "effect" ? "missing" : "ok";
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Call, HealthRecord } from "../contract/record";
 import type { Layer } from "../contract/states";
+import { handshakeSeen } from "./unseen-layers";
 
 /** One piece of evidence as the chain page shows it. `kind` tells the view how to format `value`. */
 export type Fact = {
@@ -32,25 +33,30 @@ export function layerFacts(record: HealthRecord, layer: Layer, effect: Effective
   }
 }
 
+/** Contract v1.2: evidence of a layer the reporter did not see is "not observed", never a bad value. */
+const NOT_SEEN = (label: string): Fact => ({ label, value: "not observed", tone: "muted" });
+const notSeenOr = (seen: boolean, fact: Fact): Fact => (seen ? fact : NOT_SEEN(fact.label));
+
 function sessionFacts(record: HealthRecord): Fact[] {
   const { session } = record;
+  const handshake = handshakeSeen(record);
   const { protocol, capabilities, auth } = session;
   return [
     { label: "Client", value: `${session.client.name} ${session.client.version}` },
     session.server
       ? { label: "Server", value: `${session.server.name} ${session.server.version}` }
-      : { label: "Server", value: "never answered", tone: "bad" },
+      : notSeenOr(handshake, { label: "Server", value: "never answered", tone: "bad" }),
     { label: "Transport", value: session.transport },
     { label: "Protocol era", value: protocol.era },
     { label: "Requested version", value: protocol.requestedVersion, kind: "code" },
     protocol.acceptedVersion
       ? { label: "Accepted version", value: protocol.acceptedVersion, kind: "code" }
-      : { label: "Accepted version", value: "none", tone: "bad" },
+      : notSeenOr(handshake, { label: "Accepted version", value: "none", tone: "bad" }),
     { label: "Client supports", value: list(protocol.clientSupportedVersions), kind: "code" },
     ...(protocol.serverSupportedVersions
       ? [{ label: "Server supports", value: list(protocol.serverSupportedVersions), kind: "code" as const }]
       : []),
-    ...time("Initialized", protocol.initializedAt),
+    ...(handshake ? time("Initialized", protocol.initializedAt) : [NOT_SEEN("Initialized")]),
     { label: "Server capabilities", value: list(capabilities.server), kind: "code" },
     { label: "Client capabilities", value: list(capabilities.client), kind: "code" },
     {
@@ -80,6 +86,7 @@ function sessionFacts(record: HealthRecord): Fact[] {
 
 function catalogFacts(record: HealthRecord): Fact[] {
   const catalog = record.catalog;
+  if (record.observed?.catalog === false) return [NOT_SEEN("Tool list")];
   if (!catalog) return [];
   return [
     { label: "Pages read", value: String(catalog.pages) },

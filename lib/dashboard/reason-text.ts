@@ -39,6 +39,11 @@ export const REASON_TEXT: Record<ReasonCode, ReasonText> = {
     title: "Required capability missing",
     what: "A capability this run requires is not offered by one side (or the server answered -32021).",
   },
+  "session.not_observed": {
+    title: "Handshake not observed",
+    what: "The reporter did not see this session's initialize (or server/discover) traffic, so the version, handshake and capability rules were not checked. A coverage gap, not a failure.",
+    next: "Export the session's initialize span in the same trace, or put the session id on it, so the handshake can be joined.",
+  },
   "catalog.not_read": {
     title: "Tool list never read",
     what: "The client called without reading tools/list, so it could not know what it was offered.",
@@ -55,6 +60,11 @@ export const REASON_TEXT: Record<ReasonCode, ReasonText> = {
   "catalog.expired": {
     title: "Catalog expired",
     what: "The call was chosen after the tool list's ttlMs cache hint had run out.",
+  },
+  "catalog.not_observed": {
+    title: "Tool list not observed",
+    what: "The reporter did not see this session's tools/list traffic, so the catalog rules were not checked. A coverage gap, not a failure.",
+    next: "Export the session's tools/list span, or let the collector wrap the client before it lists tools.",
   },
   "chain.no_call": {
     title: "No tool call in this chain",

@@ -97,7 +97,7 @@ export const STATE_META: Record<State, StateMeta> = {
   },
   unverified: {
     label: "Unverified",
-    summary: "No outcome receipt: none declared, still pending, or unreadable",
+    summary: "No outcome receipt (none declared, still pending, or unreadable), or a layer not observed",
     owner: "nobody by default (coverage report)",
     color: "#57606a",
     icon: "dashed",

@@ -10,7 +10,9 @@ export type SessionScenario =
   | "no_answer"
   | "capability_missing"
   | "catalog_changed"
-  | "catalog_incomplete";
+  | "catalog_incomplete"
+  | "handshake_not_observed"
+  | "catalog_not_observed";
 
 export type CallScenario =
   | "success"
@@ -27,13 +29,16 @@ export type CallScenario =
   | "working";
 
 export const SESSION_WEIGHTS: Record<SessionScenario, number> = {
-  ok: 91,
+  ok: 87.5,
   needs_auth: 2.5,
   version_unsupported: 1,
   no_answer: 0.8,
   capability_missing: 0.7,
   catalog_changed: 2.5,
   catalog_incomplete: 1,
+  // Contract v1.2: a reporter that saw only part of the session (a sampled trace, a collector attached late).
+  handshake_not_observed: 2,
+  catalog_not_observed: 1.5,
 };
 
 export const CALL_WEIGHTS: Record<CallScenario, number> = {
@@ -178,6 +183,14 @@ export function applySessionScenario(
       return;
     case "catalog_incomplete":
       if (record.catalog) record.catalog.complete = false;
+      return;
+    case "handshake_not_observed":
+      record.observed = { handshake: false };
+      delete session.protocol.initializedAt;
+      return;
+    case "catalog_not_observed":
+      record.observed = { catalog: false };
+      delete record.catalog;
       return;
   }
 }

@@ -12,6 +12,7 @@ import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { comparable, problemsFromChains } from "@/tests/support/problems-oracle";
+import { catalogUnseen, handshakeUnseen, onlyCallSeen } from "@/tests/support/record-builders";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -36,9 +37,12 @@ beforeAll(async () => {
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
-  const records: HealthRecord[] = seedCases().flatMap((seed) =>
+  const records: HealthRecord[] = [
+    ...seedCases().map((seed) => seed.record),
+    ...unseenLayerRecords(),
+  ].flatMap((record) =>
     [edge, dayEdge].flatMap((at, edgeIndex) =>
-      offsets.map((offset, index) => rebased(seed.record, at + offset, `edge${edgeIndex}-${index}`)),
+      offsets.map((offset, index) => rebased(record, at + offset, `edge${edgeIndex}-${index}`)),
     ),
   );
   const agent = apiClient(app.baseUrl, key);
@@ -64,12 +68,43 @@ afterAll(async () => {
   await db?.drop();
 });
 
+/**
+ * Contract v1.2: chains whose reporter did not see a layer — a would-be healthy call (strong, and an LLM judge's) and
+ * a failed one — so coverage's receipts and unseen-layer counts are checked against `chains` too.
+ */
+function unseenLayerRecords(): HealthRecord[] {
+  const seeds = seedCases();
+  const healthy = seeds.find((seed) => seed.expectedState === "healthy")?.record;
+  const failed = seeds.find((seed) => seed.expectedState === "tool_failed")?.record;
+  if (!healthy?.call || !failed) throw new Error("the seed cases have a healthy call and a tool failure");
+  const variant = (record: HealthRecord, id: string, change: (r: HealthRecord) => void) => {
+    const copy = structuredClone(record);
+    copy.recordId = `${copy.recordId}:${id}`;
+    copy.chainId = `${copy.chainId}:${id}`;
+    change(copy);
+    return copy;
+  };
+  return [
+    variant(healthy, "unseen-handshake", handshakeUnseen),
+    variant(healthy, "unseen-judge", (r) => {
+      onlyCallSeen(r);
+      if (r.call?.outcome) r.call.outcome.verifier = "llm_judge";
+    }),
+    variant(failed, "unseen-catalog", catalogUnseen),
+  ];
+}
+
 /** Coverage as it was counted before the rollups: one pass over `chains`. */
 async function coverageFromChains(since: Date | null) {
   const { rows } = await client.query(
     `select server_name as server, tool, count(*)::int as calls,
-      count(*) filter (where state = 'healthy' or reasons[1] = 'outcome.verifier_failed')::int as with_receipt,
-      count(*) filter (where evidence = 'weak')::int as weak,
+      count(*) filter (where state = 'healthy' or reasons[1] = 'outcome.verifier_failed'
+        or reasons[1] in ('session.not_observed', 'catalog.not_observed'))::int as with_receipt,
+      count(*) filter (where evidence = 'weak' or (reasons[1] in ('session.not_observed', 'catalog.not_observed')
+        and 'outcome.weak_evidence' = any(reasons)))::int as weak,
+      count(*) filter (where reasons && array['session.not_observed', 'catalog.not_observed'])::int as not_observed,
+      count(*) filter (where 'session.not_observed' = any(reasons))::int as handshake_not_observed,
+      count(*) filter (where 'catalog.not_observed' = any(reasons))::int as catalog_not_observed,
       count(*) filter (where reasons[1] = 'outcome.pending')::int as pending,
       count(*) filter (where reasons[1] = 'outcome.unavailable')::int as unavailable,
       count(*) filter (where reasons[1] = 'outcome.no_receipt')::int as no_verifier
@@ -86,6 +121,9 @@ async function coverageFromChains(since: Date | null) {
     pending: row.pending,
     unavailable: row.unavailable,
     noVerifier: row.no_verifier,
+    notObserved: row.not_observed,
+    handshakeNotObserved: row.handshake_not_observed,
+    catalogNotObserved: row.catalog_not_observed,
   }));
 }
 

@@ -73,3 +73,21 @@ export function shadowedTimeout(tag: string, nowMs = Date.now()): HealthRecord {
     },
   };
 }
+
+/**
+ * Contract v1.2: the healthy seed export as a sampled trace shows it — the call and its receipts, but neither the
+ * session's initialize nor its tools/list: state unverified (session.not_observed), never green.
+ */
+export function unseenLayersCase(tag: string, nowMs = Date.now()): HealthRecord {
+  const healthy = liveCase(tag, "healthy", nowMs);
+  const { initializedAt: _unseen, ...protocol } = healthy.session.protocol;
+  const { catalog: _unseenCatalog, ...rest } = healthy;
+  return {
+    ...rest,
+    recordId: `${healthy.recordId}:unseen`,
+    chainId: `${healthy.chainId}:unseen`,
+    session: { ...healthy.session, id: `${healthy.session.id}:unseen`, protocol },
+    ...(healthy.call ? { call: { ...healthy.call, tool: "sampled_export" } } : {}),
+    observed: { handshake: false, catalog: false },
+  };
+}

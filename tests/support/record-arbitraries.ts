@@ -83,6 +83,11 @@ const knobsArb = fc.record({
   cancelledAt: optional(fc.integer({ min: 0, max: 90_000 })),
   effect: optional(effectArb),
   outcome: optional(outcomeArb),
+  // v1.2: what the reporter saw. Mostly absent (everything seen), as most reporters send.
+  observed: fc.option(fc.record({ handshake: optional(fc.boolean()), catalog: optional(fc.boolean()) }), {
+    nil: undefined,
+    freq: 2,
+  }),
 });
 
 type Knobs = typeof knobsArb extends fc.Arbitrary<infer K> ? K : never;
@@ -114,6 +119,8 @@ function buildRecord(k: Knobs): HealthRecord {
     }
   }
 
+  applyObserved(record, k);
+
   if (!k.hasCall) {
     delete record.call;
     return record;
@@ -143,6 +150,17 @@ function buildRecord(k: Knobs): HealthRecord {
     },
   );
   return record;
+}
+
+/** A layer the reporter did not see carries none of its evidence (the v1.2 cross-field rules). */
+function applyObserved(record: HealthRecord, k: Knobs): void {
+  if (k.observed === undefined) return;
+  const observed: NonNullable<HealthRecord["observed"]> = {};
+  setOptional(observed, "handshake", k.observed.handshake);
+  setOptional(observed, "catalog", k.observed.catalog);
+  record.observed = observed;
+  if (observed.handshake === false) delete record.session.protocol.initializedAt;
+  if (observed.catalog === false) delete record.catalog;
 }
 
 function applyResponse(call: Call, k: Knobs): void {

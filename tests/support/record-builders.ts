@@ -151,3 +151,21 @@ export function runningWriteRecord(
     change(call, r);
   });
 }
+
+/** v1.2: the reporter did not see this session's handshake (a sampled trace without its initialize span). */
+export function handshakeUnseen(record: HealthRecord): void {
+  record.observed = { ...record.observed, handshake: false };
+  delete record.session.protocol.initializedAt;
+}
+
+/** v1.2: the reporter did not see this session's tools/list (a collector attached after discovery). */
+export function catalogUnseen(record: HealthRecord): void {
+  record.observed = { ...record.observed, catalog: false };
+  delete record.catalog;
+}
+
+/** v1.2: neither the handshake nor tools/list was seen, only the call. */
+export function onlyCallSeen(record: HealthRecord): void {
+  handshakeUnseen(record);
+  catalogUnseen(record);
+}

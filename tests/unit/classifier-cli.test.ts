@@ -118,6 +118,28 @@ describe("classify CLI", { timeout: 60_000 }, () => {
     expect(stdout).not.toContain(secret);
   });
 
+  it("contract v1.2: observed records classify with the not-observed codes; a broken observed is an error line", () => {
+    const healthy = seedRecords[0] as { session: { protocol: Record<string, unknown> } };
+    const { initializedAt: _unseen, ...protocol } = healthy.session.protocol;
+    const sampled = { ...healthy, session: { ...healthy.session, protocol }, observed: { handshake: false } };
+    const contradictory = { ...healthy, observed: { catalog: false } };
+    const { status, lines } = run([file("observed.json", JSON.stringify([sampled, contradictory]))]);
+    expect(status).toBe(2);
+    expect(lines[0]).toMatchObject({
+      state: "unverified",
+      layer: "session",
+      reasons: ["session.not_observed"],
+    });
+    expect(lines[0]).not.toHaveProperty("evidence");
+    expect(lines[1]).toMatchObject({
+      index: 1,
+      error: {
+        code: "invalid_record",
+        issues: [{ path: "$.observed.catalog", code: "catalog_not_observed_but_present" }],
+      },
+    });
+  });
+
   it("--at reclassifies later; earlier than observedAt is an invalid_at line", () => {
     const working = seedRecords[4] as { observedAt: string };
     const path = file("working.json", JSON.stringify([working]));

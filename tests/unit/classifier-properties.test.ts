@@ -10,7 +10,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type Classification, classify } from "@/lib/classifier/classify";
-import { layerOfReason } from "@/lib/classifier/reasons";
+import { layerOfReason, NOT_OBSERVED_REASON_CODES, type ReasonCode } from "@/lib/classifier/reasons";
 import { validateRecord } from "@/lib/contract/validate";
 import { effectArb, optional, outcomeArb, recordArb, setOptional } from "@/tests/support/record-arbitraries";
 import { t } from "@/tests/support/record-builders";
@@ -68,6 +68,8 @@ describe("classify: properties over generated records", { timeout: 60_000 }, () 
       fc.property(recordArb, optional(effectArb), optional(outcomeArb), (record, effect, outcome) => {
         const before = classify(record);
         if (!["session", "catalog", "request"].includes(before.layer) || record.call === undefined) return;
+        // v1.2: an unseen layer decides only a would-be healthy, which the outcome does move.
+        if (NOT_OBSERVED_REASON_CODES.includes(before.reasons[0] as ReasonCode)) return;
         const call = record.call;
         setOptional(call, "effect", effect && { checkedAt: t(effect.checkedAt), status: effect.status });
         setOptional(

@@ -10,9 +10,12 @@ import { validateRecord } from "@/lib/contract/validate";
 import {
   build,
   buildCall,
+  catalogUnseen,
+  handshakeUnseen,
   inFlightWrite,
   legacyRecord,
   modernRecord,
+  onlyCallSeen,
   t,
 } from "@/tests/support/record-builders";
 
@@ -20,6 +23,8 @@ type Case = {
   name: string;
   /** Rules of §3 (1–22) this row exercises; 0 = the no-call rule. */
   rules: number[];
+  /** v1.2 clauses this row exercises: an unseen handshake, an unseen catalog, rule 22's "never green". */
+  v12?: ("handshake_not_observed" | "catalog_not_observed" | "unseen_not_green")[];
   record: HealthRecord;
   /** Replaces the record's observedAt (the default `at`); the base records are observed at 60 s. */
   observedAt?: string;
@@ -1273,6 +1278,277 @@ const cases: Case[] = [
       shadowed: undefined,
     },
   },
+
+  // ── v1.2: what the reporter did not see is a coverage gap, never an incident ────────────
+  {
+    name: "v1.2: a sampled trace without initialize is unverified in the session layer, not incompatible",
+    rules: [5, 22],
+    v12: ["handshake_not_observed", "unseen_not_green"],
+    record: build(handshakeUnseen),
+    expected: {
+      state: "unverified",
+      layer: "session",
+      reasons: [R.SESSION_NOT_OBSERVED],
+      retrySafe: false,
+      evidence: undefined,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "v1.2: handshake unseen: no answer, no agreed version, unsupported version or missing capability decide nothing",
+    rules: [3, 4, 6, 22],
+    v12: ["handshake_not_observed", "unseen_not_green"],
+    record: build((r) => {
+      handshakeUnseen(r);
+      delete r.session.server;
+      delete r.session.protocol.acceptedVersion;
+      r.session.capabilities.required.client = ["sampling"];
+    }),
+    expected: { state: "unverified", layer: "session", reasons: [R.SESSION_NOT_OBSERVED] },
+  },
+  {
+    name: "v1.2: handshake unseen: an accepted version outside the client's list decides nothing",
+    rules: [4, 22],
+    v12: ["handshake_not_observed", "unseen_not_green"],
+    record: build((r) => {
+      handshakeUnseen(r);
+      r.session.protocol.acceptedVersion = "2024-11-05";
+    }),
+    expected: { state: "unverified", reasons: [R.SESSION_NOT_OBSERVED] },
+  },
+  {
+    name: "v1.2: modern era, handshake unseen (no server/discover seen): unverified, not green",
+    rules: [14, 22],
+    v12: ["handshake_not_observed", "unseen_not_green"],
+    record: build(handshakeUnseen, modernRecord),
+    expected: { state: "unverified", layer: "session", reasons: [R.SESSION_NOT_OBSERVED], retrySafe: false },
+  },
+  {
+    name: "v1.2: handshake unseen: rule 1 still applies, before the unseen layer arises",
+    rules: [1],
+    v12: ["handshake_not_observed"],
+    record: build((r) => {
+      handshakeUnseen(r);
+      r.session.auth = { challenge: unresolvedChallenge };
+    }),
+    expected: { state: "needs_auth", layer: "session", reasons: [R.AUTH_CHALLENGE_UNRESOLVED] },
+  },
+  {
+    name: "v1.2: handshake unseen: rule 2 still applies (-32042), and the call's own error hides nothing",
+    rules: [2],
+    v12: ["handshake_not_observed"],
+    record: buildCall((c, r) => {
+      handshakeUnseen(r);
+      c.response = { at: t(1_000), kind: "error", error: { code: -32042, class: "url_elicitation" } };
+    }),
+    expected: {
+      state: "needs_auth",
+      reasons: [R.AUTH_URL_ELICITATION_REQUIRED],
+      retrySafe: true,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "v1.2: handshake unseen: rule 7 still applies (-32021), with the unseen handshake on its path",
+    rules: [7],
+    v12: ["handshake_not_observed"],
+    record: buildCall((c, r) => {
+      handshakeUnseen(r);
+      c.response = { at: t(1_000), kind: "error", error: { code: -32021, class: "capability" } };
+    }),
+    expected: {
+      state: "incompatible_session",
+      layer: "session",
+      reasons: [R.SESSION_CAPABILITY_MISSING, R.SESSION_NOT_OBSERVED],
+      retrySafe: true,
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "v1.2: handshake unseen, catalog seen and incomplete: stale, the unseen handshake on its path, shadowed as ever",
+    rules: [9, 14, 17],
+    v12: ["handshake_not_observed"],
+    record: buildCall((c, r) => {
+      handshakeUnseen(r);
+      if (r.catalog) r.catalog.complete = false;
+      c.response = { at: t(1_000), kind: "result", isError: true };
+    }),
+    expected: {
+      state: "stale_catalog",
+      layer: "catalog",
+      reasons: [R.CATALOG_INCOMPLETE, R.SESSION_NOT_OBSERVED],
+      shadowed: { state: "tool_failed", reason: R.REQUEST_TOOL_ERROR },
+    },
+  },
+  {
+    name: "v1.2: catalog unseen: an absent catalog is not 'never read'; a verified call is unverified in the catalog layer",
+    rules: [8, 22],
+    v12: ["catalog_not_observed", "unseen_not_green"],
+    record: build(catalogUnseen),
+    expected: {
+      state: "unverified",
+      layer: "catalog",
+      reasons: [R.CATALOG_NOT_OBSERVED],
+      retrySafe: false,
+      evidence: undefined,
+    },
+  },
+  {
+    name: "v1.2: both unseen: the first not-observed code decides (session), the other follows",
+    rules: [22],
+    v12: ["handshake_not_observed", "catalog_not_observed", "unseen_not_green"],
+    record: build(onlyCallSeen),
+    expected: {
+      state: "unverified",
+      layer: "session",
+      reasons: [R.SESSION_NOT_OBSERVED, R.CATALOG_NOT_OBSERVED],
+      evidence: undefined,
+    },
+  },
+  {
+    name: "v1.2: both unseen, read-only call verified by an LLM judge: unverified, weak-evidence code kept on the path",
+    rules: [22],
+    v12: ["handshake_not_observed", "catalog_not_observed", "unseen_not_green"],
+    record: buildCall((c, r) => {
+      onlyCallSeen(r);
+      c.sideEffect = "none";
+      if (c.outcome) c.outcome.verifier = "llm_judge";
+    }),
+    expected: {
+      state: "unverified",
+      layer: "session",
+      reasons: [R.SESSION_NOT_OBSERVED, R.CATALOG_NOT_OBSERVED, R.OUTCOME_WEAK_EVIDENCE],
+      retrySafe: true,
+      evidence: undefined,
+    },
+  },
+  {
+    name: "v1.2: catalog unseen, verified after an early effect check: unverified, rule 16's code after the unseen layer",
+    rules: [16, 22],
+    v12: ["catalog_not_observed", "unseen_not_green"],
+    record: buildCall((c, r) => {
+      catalogUnseen(r);
+      if (c.effect) c.effect.checkedAt = t(-1);
+    }),
+    expected: {
+      state: "unverified",
+      layer: "catalog",
+      reasons: [R.CATALOG_NOT_OBSERVED, R.EFFECT_CHECKED_BEFORE_CALL],
+    },
+  },
+  {
+    name: "v1.2: catalog unseen: a tool error is still tool_failed (seen evidence), the gap on its path",
+    rules: [14, 18],
+    v12: ["catalog_not_observed"],
+    record: buildCall((c, r) => {
+      catalogUnseen(r);
+      c.response = { at: t(1_000), kind: "result", isError: true };
+    }),
+    expected: {
+      state: "tool_failed",
+      layer: "request",
+      reasons: [R.REQUEST_TOOL_ERROR, R.CATALOG_NOT_OBSERVED],
+      shadowed: undefined,
+    },
+  },
+  {
+    name: "v1.2: catalog unseen: a tool the client was not offered is still a protocol error",
+    rules: [12],
+    v12: ["catalog_not_observed"],
+    record: buildCall((c, r) => {
+      catalogUnseen(r);
+      c.inCatalog = false;
+    }),
+    expected: {
+      state: "protocol_error",
+      reasons: [R.REQUEST_UNKNOWN_TOOL, R.CATALOG_NOT_OBSERVED],
+      retrySafe: true,
+    },
+  },
+  {
+    name: "v1.2: both unseen, cancelled write with no effect check: effect_unknown, unseen codes before the request's",
+    rules: [14, 17],
+    v12: ["handshake_not_observed", "catalog_not_observed"],
+    record: buildCall((c, r) => {
+      onlyCallSeen(r);
+      inFlightWrite(c);
+      c.cancelledAt = t(2_000);
+    }),
+    expected: {
+      state: "effect_unknown",
+      layer: "effect",
+      reasons: [R.EFFECT_UNRECONCILED, R.SESSION_NOT_OBSERVED, R.CATALOG_NOT_OBSERVED, R.REQUEST_CANCELLED],
+      retrySafe: false,
+    },
+  },
+  {
+    name: "v1.2: both unseen, a write in flight: working, with nextCheckAt",
+    rules: [15],
+    v12: ["handshake_not_observed", "catalog_not_observed"],
+    record: buildCall((c, r) => {
+      onlyCallSeen(r);
+      inFlightWrite(c);
+    }),
+    observedAt: t(5_000),
+    expected: {
+      state: "working",
+      reasons: [R.REQUEST_IN_FLIGHT, R.SESSION_NOT_OBSERVED, R.CATALOG_NOT_OBSERVED],
+      nextCheckAt: t(10_000),
+    },
+  },
+  {
+    name: "v1.2: handshake unseen, verifier failed: false_success stands (seen evidence)",
+    rules: [21],
+    v12: ["handshake_not_observed"],
+    record: buildCall((c, r) => {
+      handshakeUnseen(r);
+      if (c.outcome) c.outcome.verdict = "fail";
+    }),
+    expected: { state: "false_success", reasons: [R.OUTCOME_VERIFIER_FAILED, R.SESSION_NOT_OBSERVED] },
+  },
+  {
+    name: "v1.2: both unseen, no call: unverified by chain.no_call, the unseen layers on its path",
+    rules: [0],
+    v12: ["handshake_not_observed", "catalog_not_observed"],
+    record: build((r) => {
+      onlyCallSeen(r);
+      delete r.call;
+    }),
+    expected: {
+      state: "unverified",
+      layer: "outcome",
+      reasons: [R.CHAIN_NO_CALL, R.SESSION_NOT_OBSERVED, R.CATALOG_NOT_OBSERVED],
+      retrySafe: undefined,
+    },
+  },
+  {
+    name: "v1.2: handshake unseen, no call, catalog seen but never read: stale_catalog",
+    rules: [8],
+    v12: ["handshake_not_observed"],
+    record: build((r) => {
+      handshakeUnseen(r);
+      delete r.call;
+      delete r.catalog;
+    }),
+    expected: { state: "stale_catalog", reasons: [R.CATALOG_NOT_READ, R.SESSION_NOT_OBSERVED] },
+  },
+  {
+    name: "v1.2: observed true is the same as absent: healthy",
+    rules: [22],
+    record: build((r) => {
+      r.observed = { handshake: true, catalog: true };
+    }),
+    expected: { state: "healthy", reasons: [R.OUTCOME_VERIFIED], evidence: "strong" },
+  },
+  {
+    name: "v1.2: a seen handshake without initializedAt is still a finding (rule 5)",
+    rules: [5],
+    record: build((r) => {
+      r.observed = { handshake: true };
+      delete r.session.protocol.initializedAt;
+    }),
+    expected: { state: "incompatible_session", reasons: [R.SESSION_NOT_INITIALIZED] },
+  },
 ];
 
 /** Invariants of §4 that hold for every result, checked on every row. */
@@ -1304,6 +1580,15 @@ describe("classify: contract §3 rules as a table", () => {
     const covered = new Set(cases.flatMap((row) => row.rules));
     const missing = Array.from({ length: 23 }, (_, rule) => rule).filter((rule) => !covered.has(rule));
     expect(missing).toEqual([]);
+  });
+
+  it("has at least one row per v1.2 clause", () => {
+    const covered = new Set(cases.flatMap((row) => row.v12 ?? []));
+    expect([...covered].sort()).toEqual([
+      "catalog_not_observed",
+      "handshake_not_observed",
+      "unseen_not_green",
+    ]);
   });
 
   it("has at least one row per reason code", () => {

@@ -68,6 +68,12 @@ const REPLACEMENTS: Json[] = [
   ["https://example.com/?token=", "ghp_", "A".repeat(36)].join(""),
   { at: t(1_000), kind: "error" },
   { id: "task:1", status: "working", updatedAt: t(1) },
+  // v1.2 observed: each cross-field rule, and values valid only in some places.
+  false,
+  { handshake: false },
+  { catalog: false },
+  { handshake: true, catalog: null },
+  { catalog: false, extra: true },
   // What PostgreSQL cannot store, and ids and durations past their bounds.
   "nul\u0000inside",
   "lone \ud800 surrogate",
@@ -83,7 +89,7 @@ const REPLACEMENTS: Json[] = [
 ];
 
 /** Keys for "add_key": unknown, label-shaped, and a label-shaped credential. */
-const NEW_KEYS = ["extra", "k.1", ["ghs_", "b1".repeat(18)].join(""), "k\u0000", "k\udc00"];
+const NEW_KEYS = ["extra", "observed", "k.1", ["ghs_", "b1".repeat(18)].join(""), "k\u0000", "k\udc00"];
 
 function paths(value: Json, prefix: Path = []): Path[] {
   const found: Path[] = [prefix];

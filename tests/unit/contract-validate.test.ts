@@ -229,6 +229,51 @@ const cases: Case[] = [
     }),
     issues: [{ path: "$.call.effect.receipt", code: "too_big" }],
   },
+  {
+    name: "observed.catalog false with a catalog",
+    input: input((r) => {
+      r.observed = { catalog: false };
+    }),
+    issues: [{ path: "$.observed.catalog", code: "catalog_not_observed_but_present" }],
+  },
+  {
+    name: "observed.handshake false with initializedAt",
+    input: input((r) => {
+      r.observed = { handshake: false };
+    }),
+    issues: [{ path: "$.observed.handshake", code: "handshake_not_observed_but_initialized" }],
+  },
+  {
+    name: "both observed rules broken at once",
+    input: input((r) => {
+      r.observed = { handshake: false, catalog: false };
+    }),
+    issues: [
+      { path: "$.observed.catalog", code: "catalog_not_observed_but_present" },
+      { path: "$.observed.handshake", code: "handshake_not_observed_but_initialized" },
+    ],
+  },
+  {
+    name: "observed field that is not a boolean",
+    input: input((r) => {
+      r.observed = { handshake: "no" };
+    }),
+    issues: [{ path: "$.observed.handshake", code: "invalid_type" }],
+  },
+  {
+    name: "unknown field inside observed",
+    input: input((r) => {
+      r.observed = { callResult: false };
+    }),
+    issues: [{ path: "$.observed.callResult", code: "unrecognized_keys" }],
+  },
+  {
+    name: "observed that is not an object",
+    input: input((r) => {
+      r.observed = false;
+    }),
+    issues: [{ path: "$.observed", code: "invalid_type" }],
+  },
 ];
 
 describe("validateRecord: invalid input", () => {
@@ -292,6 +337,37 @@ describe("validateRecord: valid input", () => {
     expect("labels" in result.record).toBe(false);
     expect(result.record.call && "task" in result.record.call).toBe(false);
     expect(result.record.call?.response && "error" in result.record.call.response).toBe(false);
+  });
+
+  it("accepts observed (v1.2): unseen layers without their evidence, null and true as seen", () => {
+    const unseen = input((r) => {
+      r.catalog = undefined as never;
+      delete (r.session.protocol as Json).initializedAt;
+      r.observed = { handshake: false, catalog: false };
+    });
+    const result = validateRecord(unseen);
+    expect(result.ok ? result.record.observed : result.issues).toEqual({ handshake: false, catalog: false });
+    for (const observed of [
+      {},
+      null,
+      { handshake: true, catalog: true },
+      { handshake: null, catalog: null },
+    ]) {
+      const seen = validateRecord(
+        input((r) => {
+          r.observed = observed;
+        }),
+      );
+      expect(seen.ok ? [] : seen.issues).toEqual([]);
+    }
+    // A seen layer may still be absent: that is a finding (rules 3–11), not a validation error.
+    const seenButAbsent = validateRecord(
+      input((r) => {
+        r.catalog = undefined as never;
+        r.observed = { catalog: true };
+      }),
+    );
+    expect(seenButAbsent.ok).toBe(true);
   });
 
   it("returns a copy: the input is not modified", () => {

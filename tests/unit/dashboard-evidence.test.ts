@@ -7,7 +7,14 @@ import { STATE_META } from "@/lib/dashboard/state-meta";
 import { STATES } from "@/lib/contract";
 import { shadowedTimeout } from "@/tests/support/dashboard-records";
 import { seedCases } from "@/tests/support/seed-cases";
-import { buildCall, t } from "@/tests/support/record-builders";
+import {
+  build,
+  buildCall,
+  catalogUnseen,
+  handshakeUnseen,
+  onlyCallSeen,
+  t,
+} from "@/tests/support/record-builders";
 
 const view = (record: Parameters<typeof classify>[0]) => {
   const c = classify(record);
@@ -100,6 +107,62 @@ describe("evidence layers", () => {
     const outcome = evidenceLayers(record, view(record)).find((layer) => layer.layer === "outcome");
     expect(outcome?.facts.find((fact) => fact.label === "Verifier")).toMatchObject({ tone: "weak" });
     expect(outcome?.gaps).toEqual(["Only weak evidence: the verdict comes from an LLM judge."]);
+  });
+});
+
+describe("evidence layers: a layer the reporter did not see (contract v1.2)", () => {
+  const layersOf = (record: Parameters<typeof classify>[0]) => evidenceLayers(record, view(record));
+
+  it("a sampled trace without initialize: the session is not observed, every other layer passed", () => {
+    const record = build(handshakeUnseen);
+    expect(statuses(record)).toEqual({
+      session: "not_observed",
+      catalog: "ok",
+      request: "ok",
+      effect: "ok",
+      outcome: "ok",
+    });
+    const session = layersOf(record).find((layer) => layer.layer === "session");
+    // No "handshake never finished": it was not seen, not missing.
+    expect(session?.gaps).toEqual([]);
+    expect(session?.unseen?.toSee).toContain("initialize span");
+    expect(session?.reasons).toEqual(["session.not_observed"]);
+    expect(session?.facts.find((fact) => fact.label === "Initialized")).toMatchObject({
+      value: "not observed",
+      tone: "muted",
+    });
+  });
+
+  it("an unseen tool list is not 'never read', and says what would show it", () => {
+    const record = buildCall((call, r) => {
+      catalogUnseen(r);
+      if (call.outcome) call.outcome.verifier = "llm_judge";
+    });
+    const layers = layersOf(record);
+    expect(statuses(record)).toMatchObject({ catalog: "not_observed", outcome: "ok" });
+    const catalog = layers.find((layer) => layer.layer === "catalog");
+    expect(catalog?.gaps).toEqual([]);
+    expect(catalog?.unseen?.toSee).toContain("tools/list");
+    expect(layers.flatMap((layer) => layer.gaps)).not.toContain("The tool list was never read.");
+  });
+
+  it("a seen rule that decided in an unseen session still failed there; an unseen catalog after it is not observed", () => {
+    const record = build((r) => {
+      onlyCallSeen(r);
+      r.session.auth = { challenge: { status: 401, at: t(-10) } };
+    });
+    const session = layersOf(record).find((layer) => layer.layer === "session");
+    expect(session).toMatchObject({ status: "failed", deciding: true });
+    expect(session?.unseen).toBeDefined();
+    expect(statuses(record)).toMatchObject({ catalog: "not_observed", request: "not_reached" });
+  });
+
+  it("a failure in a seen layer keeps its status; the unseen one stays neutral", () => {
+    const record = buildCall((call, r) => {
+      handshakeUnseen(r);
+      call.response = { at: t(1_000), kind: "result", isError: true };
+    });
+    expect(statuses(record)).toMatchObject({ session: "not_observed", request: "failed" });
   });
 });
 

@@ -142,3 +142,35 @@ describe("alertsForChain", () => {
     expect(layerOfReason(reason, "request")).toBe(layer),
   );
 });
+
+describe("contract v1.2: a layer not observed never pages", () => {
+  it("a chain that is unverified only because a layer was not seen raises no alert", () => {
+    for (const reasons of [
+      ["session.not_observed"],
+      ["catalog.not_observed"],
+      ["session.not_observed", "catalog.not_observed"],
+    ]) {
+      const layer = reasons[0]?.startsWith("session") ? "session" : "catalog";
+      expect(alertsForChain({ ...base, state: "unverified", layer, reasons })).toEqual([]);
+    }
+  });
+
+  it("a seen failure alerts as ever, its deciding reason the label; the unseen layer rides along on the path", () => {
+    const [alert, ...rest] = alertsForChain({
+      ...base,
+      reasons: ["request.tool_error", "session.not_observed", "catalog.not_observed"],
+    });
+    expect(rest).toEqual([]);
+    expect(alert?.labels).toMatchObject({
+      state: "tool_failed",
+      reason: "request.tool_error",
+      layer: "request",
+    });
+    expect(alert?.reasons).toEqual(["request.tool_error", "session.not_observed", "catalog.not_observed"]);
+  });
+
+  it("the layer of a not-observed code follows its prefix", () => {
+    expect(layerOfReason("session.not_observed", "outcome")).toBe("session");
+    expect(layerOfReason("catalog.not_observed", "outcome")).toBe("catalog");
+  });
+});

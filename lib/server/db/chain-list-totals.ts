@@ -39,6 +39,11 @@ export const PATH_REASON_CODES = new Set([
   "outcome.weak_evidence",
 ]);
 
+// Contract v1.2: an unseen layer's code is a path code, or the deciding reason of a chain that would have been
+// healthy. The rollups count it only where it decides, and it is no path code for the path-code indexes (which skip
+// deciding reasons), so a filter on it is a containment on `chains` and its total is counted there.
+export const NOT_OBSERVED_CODES = new Set(["session.not_observed", "catalog.not_observed"]);
+
 /**
  * Whether a query's total is better summed from the rollups than counted from `chains`: it filters on nothing the
  * rollups do not hold, and on a label, on two or more of state, server, tool and client, or on a reason (no single
@@ -51,7 +56,10 @@ export function totalFromRollups(query: RollupFilters & { session?: string; labe
   if (query.session || (query.label.length > 1 && !query.labelSets)) return false;
   if (query.server === "" || query.tool === "") return false;
   if (query.label.length > 0) return query.reason === undefined;
-  if (query.reason !== undefined) return query.reason !== "" && !PATH_REASON_CODES.has(query.reason);
+  if (query.reason !== undefined)
+    return (
+      query.reason !== "" && !PATH_REASON_CODES.has(query.reason) && !NOT_OBSERVED_CODES.has(query.reason)
+    );
   const dimensions = [
     Boolean(query.state?.length),
     Boolean(query.server),

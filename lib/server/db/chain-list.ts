@@ -7,6 +7,7 @@ import { type chainSummaryColumns, chainSummarySql, toChainSummary } from "./cha
 import {
   countFromRollupsCapped,
   labelPair,
+  NOT_OBSERVED_CODES,
   PATH_REASON_CODES,
   SHADOWING_STATES,
   totalFromRollups,
@@ -166,6 +167,9 @@ const onlyPathCodeStatesAndTime = (query: ChainListQuery) =>
   PATH_REASON_CODES.has(query.reason) &&
   !(query.server || query.client || query.tool || query.session || query.label.length);
 
+// The partial index's predicate, spelled as the index spells it so the planner can match the two.
+const UNSEEN_LAYER_CODES = Prisma.raw(`array['session.not_observed', 'catalog.not_observed']::text[]`);
+
 /** The filters as SQL conditions on `chains c`; `withStates: false` leaves the state filter to the caller. */
 export function chainFilters(query: ChainListQuery, withStates = true): Prisma.Sql[] {
   const where: Prisma.Sql[] = [];
@@ -179,6 +183,10 @@ export function chainFilters(query: ChainListQuery, withStates = true): Prisma.S
   if (query.session) where.push(Prisma.sql`c.session_id = ${query.session}`);
   if (query.reason && PATH_REASON_CODES.has(query.reason)) {
     where.push(pathCodeMatch(query.reason));
+  } else if (query.reason && NOT_OBSERVED_CODES.has(query.reason)) {
+    // The partial index of chains with an unseen layer (migration 20261205010000) holds them alone, in time order.
+    where.push(Prisma.sql`c.reasons && ${UNSEEN_LAYER_CODES}`);
+    where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   } else if (query.reason) where.push(Prisma.sql`c.reasons @> array[${query.reason}]::text[]`);
   // One containment for every label: each `@>` walks the chain's labels, which is most of a scan's cost per row.
   if (contradictoryLabels(query.label)) where.push(Prisma.sql`false`);
