@@ -30,13 +30,14 @@ const oidcPort = e2ePort("E2E_OIDC_PORT");
 
 export default defineConfig({
   testDir: "tests/e2e",
-  outputDir: "test-results/e2e",
+  // Each shard of `npm test` its own (Playwright empties it at start).
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results/e2e",
   fullyParallel: false,
   workers: 1,
   retries: 0,
   timeout: 60_000,
-  // Vitest runs alongside on the same two cores (scripts/test-all.ts): a page can take seconds to show what a test
-  // waits for. A longer wait for a condition that does come costs nothing; one that never comes still fails.
+  // Vitest and another shard run alongside on the same two cores (scripts/test-loop/test-all.ts): a page can take
+  // seconds to show what a test waits for. A longer wait for a condition that does come costs nothing; one that never comes still fails.
   expect: { timeout: 15_000 },
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {

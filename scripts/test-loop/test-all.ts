@@ -1,0 +1,184 @@
+// `npm test`: every suite — build, Vitest (unit, integration on real PostgreSQL, collector on real MCP servers,
+// the packed collector), Playwright (real Chromium on the production build) — then the slowest files and tests, and
+// one closing line summed from the runners' JSON reports.
+//
+// After the build everything runs at once: Playwright as RECEIPT_E2E_SHARDS processes (each its own app, embedded
+// PostgreSQL, ports and output folder, so specs never share a database) beside Vitest with RECEIPT_VITEST_WORKERS
+// workers. Most of the loop's time is spent waiting — on apps, PostgreSQL, browsers and timers — so streams side by
+// side keep both cores busy where one after another left them idle. RECEIPT_TESTS_SEQUENTIAL=1 runs the streams one
+// after another (a slower loop, for telling contention from a real failure).
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { freePort } from "@/lib/server/db/embedded";
+import { playwrightTimings, type Timed, timingReport, vitestTimings } from "./timings";
+
+const root = path.resolve(import.meta.dirname, "../..");
+const reports = path.join(root, "test-results/reports");
+rmSync(reports, { recursive: true, force: true });
+mkdirSync(reports, { recursive: true });
+
+type Totals = { passed: number; failed: number; skipped: number };
+const totals: Totals = { passed: 0, failed: 0, skipped: 0 };
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: "1" };
+const started = Date.now();
+const elapsed = () => `${Math.round((Date.now() - started) / 1000)} s`;
+const positive = (name: string, fallback: number) => {
+  const value = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+const shards = positive("RECEIPT_E2E_SHARDS", 2);
+const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
+const sequential = process.env.RECEIPT_TESTS_SEQUENTIAL === "1";
+
+function run(command: string, args: string[]) {
+  console.log(`\n$ ${command} ${args.join(" ")}`);
+  return spawnSync(command, args, { cwd: root, stdio: "inherit", env }).status ?? 1;
+}
+
+/**
+ * Runs a command alongside others; its output lines carry `prefix` so the runners' logs stay apart.
+ * Resolves with the exit status.
+ */
+function runAlongside(
+  prefix: string,
+  command: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<number> {
+  console.log(`\n$ ${command} ${args.join(" ")}   (output lines start with "${prefix}")`);
+  const child = spawn(command, args, {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...env, ...extraEnv },
+  });
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on("line", (line) => process.stdout.write(`${prefix}${line}\n`));
+  }
+  return new Promise((resolve) => {
+    child.on("error", () => resolve(1));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}
+
+function readJson<T>(file: string): T | null {
+  return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
+}
+
+/** Starts `start` now, or after the previous stream when the loop runs sequentially. */
+let previous: Promise<unknown> = Promise.resolve();
+function stream<T>(start: () => Promise<T>): Promise<T> {
+  const running = sequential ? previous.then(start) : start();
+  previous = running;
+  return running;
+}
+
+const buildStatus = run("npm", ["run", "--silent", "build"]);
+if (buildStatus !== 0) {
+  console.log("build failed: counted as one failed test");
+  totals.failed += 1;
+}
+
+// Playwright needs the build. Ports are chosen here, one after another and each once, so two shards never race for
+// the same one.
+const taken = new Set<number>();
+async function uniqueFreePort(): Promise<string> {
+  for (;;) {
+    const port = await freePort();
+    if (!taken.has(port)) {
+      taken.add(port);
+      return String(port);
+    }
+  }
+}
+const shardRuns: { shard: string; report: string; env: Record<string, string> }[] = [];
+for (let index = 0; buildStatus === 0 && index < shards; index++) {
+  shardRuns.push({
+    shard: `${index + 1}/${shards}`,
+    report: path.join(reports, `playwright-${index + 1}.json`),
+    env: {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: path.join(reports, `playwright-${index + 1}.json`),
+      E2E_PORT: await uniqueFreePort(),
+      E2E_OIDC_PORT: await uniqueFreePort(),
+      E2E_OUTPUT_DIR: `test-results/e2e-${index + 1}`,
+    },
+  });
+}
+const playwrightRuns = shardRuns.map(({ shard, report, env: shardEnv }) => ({
+  report,
+  status: stream(() =>
+    runAlongside(
+      shards > 1 ? `e2e ${shard} │ ` : "e2e │ ",
+      "npx",
+      ["playwright", "test", "--reporter=list,json", ...(shards > 1 ? [`--shard=${shard}`] : [])],
+      shardEnv,
+    ).then((status) => {
+      console.log(`\nPlaywright ${shard} finished after ${elapsed()} (exit ${status})`);
+      return status;
+    }),
+  ),
+}));
+
+const vitestReport = path.join(reports, "vitest.json");
+const vitestFileTimes = path.join(reports, "vitest-file-times.json");
+const vitestStatus = await stream(() =>
+  runAlongside(
+    "",
+    "npx",
+    [
+      "vitest",
+      "run",
+      `--maxWorkers=${vitestWorkers}`,
+      "--reporter=default",
+      "--reporter=json",
+      "--reporter=./scripts/test-loop/vitest-file-times.ts",
+      `--outputFile.json=${vitestReport}`,
+    ],
+    { RECEIPT_FILE_TIMES: vitestFileTimes },
+  ),
+);
+console.log(`\nVitest finished after ${elapsed()} (exit ${vitestStatus})`);
+
+type VitestCounts = {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numFailedTestSuites: number;
+};
+const vitest = readJson<VitestCounts & Parameters<typeof vitestTimings>[0]>(vitestReport);
+if (vitest) {
+  totals.passed += vitest.numPassedTests;
+  totals.failed += vitest.numFailedTests + (vitest.numFailedTests === 0 ? vitest.numFailedTestSuites : 0);
+  totals.skipped += vitest.numPendingTests + vitest.numTodoTests;
+}
+if (!vitest || (vitestStatus !== 0 && totals.failed === 0)) totals.failed += 1;
+const timedFiles: Timed[] = [];
+const timedTests: Timed[] = [];
+const fromVitest = vitestTimings(vitest, readJson(vitestFileTimes), root);
+timedFiles.push(...fromVitest.files);
+timedTests.push(...fromVitest.tests);
+
+type PlaywrightReport = Parameters<typeof playwrightTimings>[0] & {
+  stats: { expected: number; unexpected: number; flaky: number; skipped: number };
+};
+for (const run of playwrightRuns) {
+  const status = await run.status;
+  const playwright = readJson<PlaywrightReport>(run.report);
+  if (playwright) {
+    totals.passed += playwright.stats.expected;
+    totals.failed += playwright.stats.unexpected + playwright.stats.flaky;
+    totals.skipped += playwright.stats.skipped;
+    const fromPlaywright = playwrightTimings(playwright);
+    timedFiles.push(...fromPlaywright.files);
+    timedTests.push(...fromPlaywright.tests);
+  }
+  if (!playwright || (status !== 0 && playwright.stats.unexpected === 0)) totals.failed += 1;
+}
+
+console.log(`\nEvery suite finished after ${elapsed()}.`);
+for (const line of timingReport(timedFiles, timedTests)) console.log(line);
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(totals.failed > 0 ? 1 : 0);
