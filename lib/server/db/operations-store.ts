@@ -102,6 +102,7 @@ export async function grantLease(
 }
 
 export type DecisionEntry = {
+  id: bigint;
   decision: GuardDecision;
   status: OperationStatus;
   holder: string;
@@ -115,7 +116,7 @@ export type DecisionEntry = {
 export async function insertOperationDecision(
   sql: Sql,
   key: string,
-  entry: Omit<DecisionEntry, "at">,
+  entry: Omit<DecisionEntry, "at" | "id">,
 ): Promise<Date> {
   const rows = await sql.query<{ at: Date }>(
     `insert into operation_decisions (operation_key, decision, status, holder, tool, server, lease_until, actor)
@@ -137,6 +138,7 @@ export async function insertOperationDecision(
 /** The guard's decisions on the key, oldest first, newest `limit`. */
 export async function readOperationDecisions(sql: Sql, key: string, limit = 500): Promise<DecisionEntry[]> {
   const rows = await sql.query<{
+    id: bigint;
     decision: GuardDecision;
     status: OperationStatus;
     holder: string;
@@ -151,6 +153,7 @@ export async function readOperationDecisions(sql: Sql, key: string, limit = 500)
     [key, limit],
   );
   return rows.map((row) => ({
+    id: row.id,
     decision: row.decision,
     status: row.status,
     holder: row.holder,

@@ -1,45 +1,12 @@
-import type { GuardDecision } from "@/lib/operations/decision";
 import {
-  type AttemptEffect,
   type AttemptFacts,
   attemptEffect,
   type LeaseFacts,
-  type LeaseState,
   leaseState,
-  type OperationStatus,
   operationStatus,
 } from "@/lib/operations/status";
+import type { AttemptView, DecisionView, LeaseView, OperationView } from "@/lib/operations/views";
 import type { DecisionEntry } from "../db/operations-store";
-
-export type AttemptView = {
-  chainId: string;
-  state: string;
-  reasons: string[];
-  effect: AttemptEffect;
-  at: string;
-};
-export type LeaseView = { holder: string; grantedAt: string; leaseUntil: string; state: LeaseState };
-export type DecisionView = {
-  decision: GuardDecision;
-  status: OperationStatus;
-  holder: string;
-  tool: string;
-  server: string | null;
-  leaseUntil: string | null;
-  actor: string;
-  at: string;
-};
-
-export type OperationView = {
-  operationKey: string;
-  status: OperationStatus;
-  tool: string | null;
-  server: string | null;
-  attempts: AttemptView[];
-  lease: LeaseView | null;
-  /** The dashboard's page for the operation: its attempts, guard decisions and reconciliations. */
-  links: { self: string; page: string };
-};
 
 export const operationLinks = (key: string) => ({
   self: `/api/v1/operations/${encodeURIComponent(key)}`,
@@ -86,6 +53,7 @@ export function operationView(
 
 export const decisionView = (entry: DecisionEntry): DecisionView => ({
   ...entry,
+  id: entry.id.toString(),
   leaseUntil: entry.leaseUntil?.toISOString() ?? null,
   at: entry.at.toISOString(),
 });

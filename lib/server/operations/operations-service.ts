@@ -21,20 +21,11 @@ import { inTransaction, poolSql } from "../db/sql";
 import { ApiError } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
-import {
-  type AttemptView,
-  type DecisionView,
-  decisionView,
-  type LeaseView,
-  type OperationView,
-  operationView,
-} from "./operation-view";
+import type { AttemptView, LeaseView, OperationDetail, OperationView } from "@/lib/operations/views";
+import { decisionView, operationView } from "./operation-view";
 
 /** `GET /api/v1/operations/{key}`: the derived status, every attempt, the lease and every guard decision. */
-export async function readOperationView(
-  key: string,
-  now = new Date(),
-): Promise<OperationView & { decisions: DecisionView[] }> {
+export async function readOperationView(key: string, now = new Date()): Promise<OperationDetail> {
   const sql = poolSql();
   const [operation, attempts, decisions] = await Promise.all([
     readOperation(sql, key),
