@@ -195,6 +195,10 @@ describe("other paths to each status", () => {
       status: "in_flight",
       attempts: [{ effect: "pending" }],
     });
+    const wait = await guard("op:working", { tool: toolOf(working), holder: "a", leaseMs: 1000 });
+    expect(wait.status).toBe(409);
+    expect(wait.headers.get("retry-after")).toBe("5"); // no lease to wait for: the default
+    expect(await wait.json()).toMatchObject({ decision: "wait", error: { code: "operation_in_progress" } });
     const response = await guard("op:healthy", { tool: toolOf(healthy), holder: "a", leaseMs: 1000 });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({

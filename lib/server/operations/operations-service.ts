@@ -108,7 +108,10 @@ export async function guardAttempt(
       body,
       status: reply.status,
       ...(reply.code ? { code: reply.code } : {}),
-      ...(decision === "wait" ? { retryAfter: retryAfterSeconds(operation.lease?.until ?? null, now) } : {}),
+      // A live lease ends at a known time; a running chain without one is asked about again after the default.
+      ...(decision === "wait"
+        ? { retryAfter: retryAfterSeconds(view.lease?.state === "live" ? (lease?.until ?? null) : null, now) }
+        : {}),
     };
   });
 }
