@@ -52,7 +52,11 @@ const EFFECTS: EffectCase[] = [
   ["a write that succeeded (healthy)", attempt("healthy"), "committed"],
   ["a write that succeeded, no outcome receipt", attempt("unverified"), "committed"],
   ["a write whose verifier failed", attempt("false_success"), "committed"],
-  ["a success behind a stale catalog", attempt("stale_catalog", { shadowedState: "false_success" }), "committed"],
+  [
+    "a success behind a stale catalog",
+    attempt("stale_catalog", { shadowedState: "false_success" }),
+    "committed",
+  ],
   ["a write whose tool reported an error", attempt("tool_failed"), "unknown"],
   ["a session-decided write with no shadow", attempt("incompatible_session"), "unknown"],
 ];
@@ -67,8 +71,12 @@ describe("a lease", () => {
   it("is live until it ends, expired after, consumed by a chain first seen after the grant", () => {
     expect(leaseState(lease(-1000, 5000), [], NOW)).toBe("live");
     expect(leaseState(lease(-10_000, 0), [], NOW)).toBe("expired");
-    expect(leaseState(lease(-1000, 5000), [attempt("working", { firstSeenAt: at(-500) })], NOW)).toBe("consumed");
-    expect(leaseState(lease(-1000, -10), [attempt("working", { firstSeenAt: at(-1000) })], NOW)).toBe("consumed");
+    expect(leaseState(lease(-1000, 5000), [attempt("working", { firstSeenAt: at(-500) })], NOW)).toBe(
+      "consumed",
+    );
+    expect(leaseState(lease(-1000, -10), [attempt("working", { firstSeenAt: at(-1000) })], NOW)).toBe(
+      "consumed",
+    );
     // An attempt stored before the grant does not consume it.
     expect(leaseState(lease(-1000, -10), [attempt("tool_failed", { firstSeenAt: at(-2000) })], NOW)).toBe(
       "expired",
@@ -77,7 +85,15 @@ describe("a lease", () => {
 });
 
 // Every status, reached from facts, with the decision the guard gives it, its HTTP status and error code.
-type StatusCase = [string, AttemptFacts[], LeaseFacts | null, OperationStatus, GuardDecision, number, string?];
+type StatusCase = [
+  string,
+  AttemptFacts[],
+  LeaseFacts | null,
+  OperationStatus,
+  GuardDecision,
+  number,
+  string?,
+];
 const absent = attempt("tool_failed", { retrySafe: true, chainId: "a" });
 const doubt = attempt("effect_unknown", { chainId: "d" });
 const done = attempt("healthy", { chainId: "c" });
@@ -85,13 +101,27 @@ const running = attempt("working", { chainId: "w" });
 const STATUSES: StatusCase[] = [
   ["never seen", [], null, "none", "proceed", 201],
   ["a lease that was never granted, attempts all absent", [absent], null, "absent", "proceed", 201],
-  ["every attempt proven absent, its lease consumed", [absent], lease(-120_000, -60_000), "absent", "proceed", 201],
+  [
+    "every attempt proven absent, its lease consumed",
+    [absent],
+    lease(-120_000, -60_000),
+    "absent",
+    "proceed",
+    201,
+  ],
   ["a live lease, no record yet", [], lease(-1000, 5000), "in_flight", "wait", 409, "operation_in_progress"],
   ["a working chain", [running], null, "in_flight", "wait", 409, "operation_in_progress"],
   ["a live lease after an absent attempt", [absent], lease(-1000, 5000), "in_flight", "wait", 409],
   ["an effect_unknown attempt", [doubt], null, "in_doubt", "reconcile_first", 409, "operation_in_doubt"],
   ["a lease that expired with no record", [], lease(-10_000, -1), "in_doubt", "reconcile_first", 409],
-  ["an absent attempt and an expired lease", [absent], lease(-10_000, -1), "in_doubt", "reconcile_first", 409],
+  [
+    "an absent attempt and an expired lease",
+    [absent],
+    lease(-10_000, -1),
+    "in_doubt",
+    "reconcile_first",
+    409,
+  ],
   ["absent and unknown attempts", [absent, doubt], null, "in_doubt", "reconcile_first", 409],
   ["a committed attempt", [done], null, "committed", "already_committed", 200],
   ["committed beside one in doubt", [doubt, done], null, "committed", "already_committed", 200],
@@ -152,7 +182,9 @@ describe("a key bound to one tool and server", () => {
     expect(bindingConflict({ ...asked, tool: "delete_report" }, asked, [])?.path).toBe("$.tool");
     expect(bindingConflict(asked, null, [attempt("healthy", { tool: "send_mail" })])?.path).toBe("$.tool");
     expect(bindingConflict({ ...asked, server: "mail" }, asked, [])?.path).toBe("$.server");
-    expect(bindingConflict(asked, null, [attempt("healthy", { serverName: "other" })])?.path).toBe("$.server");
+    expect(bindingConflict(asked, null, [attempt("healthy", { serverName: "other" })])?.path).toBe(
+      "$.server",
+    );
   });
 });
 
