@@ -18,7 +18,7 @@ export function ChainEvidence({ detail }: { detail: ChainDetail }) {
   const layers = evidenceLayers(current.body, detail.chain, effect);
   return (
     <div className="stack">
-      <ChainHeadline chain={detail.chain} />
+      <ChainHeadline chain={detail.chain} operationKey={current.body.call?.operationKey ?? undefined} />
       <MissingSummary layers={layers} />
       <EvidenceChain layers={layers} record={current.body} chain={detail.chain} />
       <ChainTimeline detail={detail} triage={triage.data} />

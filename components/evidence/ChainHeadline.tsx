@@ -19,7 +19,7 @@ const UNSEEN_SUMMARY =
 const decidedByUnseenLayer = (chain: ChainSummary) => chain.reasons[0]?.endsWith(".not_observed") ?? false;
 
 /** The verdict first: state, the deciding reason in words, and a shadowed state just as loud. */
-export function ChainHeadline({ chain }: { chain: ChainSummary }) {
+export function ChainHeadline({ chain, operationKey }: { chain: ChainSummary; operationKey?: string }) {
   const meta = STATE_META[chain.state];
   const queue = QUEUE_HREF[chain.state];
   return (
@@ -67,6 +67,16 @@ export function ChainHeadline({ chain }: { chain: ChainSummary }) {
           <dt>Owner by default</dt>
           <dd>{meta.owner}</dd>
         </div>
+        {operationKey && (
+          <div>
+            <dt>Operation</dt>
+            <dd>
+              <Link href={`/operations/${encodeURIComponent(operationKey)}`} className="mono">
+                {operationKey}
+              </Link>
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Session</dt>
           <dd>

@@ -43,13 +43,13 @@ export function SearchView() {
       ) : search.isError ? (
         <ErrorState error={search.error} what="the search" />
       ) : (
-        <Results results={search.data} />
+        <Results results={search.data} query={q} />
       )}
     </div>
   );
 }
 
-function Results({ results }: { results: SearchResults }) {
+function Results({ results, query }: { results: SearchResults; query: string }) {
   if (results.sessions.length === 0 && results.chains.length === 0) {
     return (
       <div className="panel">
@@ -85,6 +85,13 @@ function Results({ results }: { results: SearchResults }) {
       {kinds.map((kind) => (
         <section key={kind} aria-labelledby={`search-${kind}`}>
           <h2 id={`search-${kind}`}>{KIND_TITLE[kind]}</h2>
+          {kind === "operation_key" && (
+            <p>
+              <Link href={`/operations/${encodeURIComponent(query)}`}>
+                The operation: its status, attempts and guard decisions
+              </Link>
+            </p>
+          )}
           <ChainTable
             chains={results.chains.filter((chain) => chain.matchedBy === kind)}
             caption={`Chains matched by ${KIND_TITLE[kind].toLowerCase()}`}

@@ -14,6 +14,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { type Classification, classify } from "../../../lib/classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
+import { guardCall, type OperationGuardOptions } from "./operation-guard";
 import type { CatalogOptions } from "./catalog";
 import { type LiveSession, openSession } from "./connect";
 import { RetryRefusedError } from "./errors";
@@ -40,6 +41,8 @@ export type CollectorOptions = {
   catalogWaitMs?: number;
   /** Minimum gap between "still working" records on progress / task updates (default 1 s). */
   heartbeatMs?: number;
+  /** Ask Receipt's retry guard before every write that carries an `operationKey` (operation-guard.ts). */
+  operationGuard?: OperationGuardOptions;
 };
 type CommonConnectOptions = {
   transportKind?: TransportKind;
@@ -181,7 +184,8 @@ export function createCollector(options: CollectorOptions) {
       // A list whose modern cache hint ran out is read again before a tool is chosen from it.
       if (catalog.expired(Date.now())) await catalog.refresh().catch(() => undefined);
       const heartbeatMs = options.heartbeatMs ?? 1_000;
-      return runCall({ client: sdk, tap, session, catalog, labels, emit, heartbeatMs }, call);
+      const allowed = options.operationGuard ? await guardCall(options.operationGuard, call) : call;
+      return runCall({ client: sdk, tap, session, catalog, labels, emit, heartbeatMs }, allowed);
     },
 
     /** Throws `RetryRefusedError` when repeating that chain's call could duplicate or contradict a write. */

@@ -25,6 +25,15 @@ export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./ht
 export type { CollectorRecord } from "./record-types";
 export type { ToolResult } from "./sdk/session-client";
 export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
+export {
+  GUARD_LABEL,
+  OperationAlreadyCommittedError,
+  OperationGuardRejectedError,
+  OperationGuardUnreachableError,
+  type OperationGuardOptions,
+  OperationInDoubtError,
+  OperationInProgressError,
+} from "./operation-guard";
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
 export { type GuardedRecord, guardRecord, MASKED_VALUE } from "./sinks/record-guard";

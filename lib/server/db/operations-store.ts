@@ -1,0 +1,187 @@
+import type { GuardDecision } from "@/lib/operations/decision";
+import type { AttemptFacts, LeaseFacts, OperationStatus } from "@/lib/operations/status";
+import type { Sql } from "./sql";
+
+export type OperationRow = {
+  tool: string;
+  server: string | null;
+  lease: LeaseFacts | null;
+};
+
+type OperationSqlRow = {
+  tool: string;
+  server: string | null;
+  lease_holder: string | null;
+  lease_granted_at: Date | null;
+  lease_until: Date | null;
+};
+
+const toOperation = (row: OperationSqlRow): OperationRow => ({
+  tool: row.tool,
+  server: row.server,
+  lease:
+    row.lease_holder && row.lease_granted_at && row.lease_until
+      ? { holder: row.lease_holder, grantedAt: row.lease_granted_at, until: row.lease_until }
+      : null,
+});
+
+/**
+ * Creates the operation's row if it has none, then locks it until the transaction ends: racing guard callers on one
+ * key queue here, so each reads the lease the one before it wrote. Returns the row as it was before this call.
+ */
+export async function lockOperation(
+  sql: Sql,
+  key: string,
+  binding: { tool: string; server: string | null },
+): Promise<OperationRow & { created: boolean }> {
+  const inserted = await sql.execute(
+    `insert into operations (operation_key, tool, server) values ($1, $2, $3) on conflict do nothing`,
+    [key, binding.tool, binding.server],
+  );
+  const rows = await sql.query<OperationSqlRow>(
+    `select tool, server, lease_holder, lease_granted_at, lease_until
+      from operations where operation_key = $1 for update`,
+    [key],
+  );
+  return { ...toOperation(rows[0] as OperationSqlRow), created: inserted === 1 };
+}
+
+export async function readOperation(sql: Sql, key: string): Promise<OperationRow | null> {
+  const rows = await sql.query<OperationSqlRow>(
+    `select tool, server, lease_holder, lease_granted_at, lease_until from operations where operation_key = $1`,
+    [key],
+  );
+  return rows[0] ? toOperation(rows[0]) : null;
+}
+
+/** The chains whose current record carries the key, oldest first (chains_operation_key_observed_at_idx). */
+export async function readOperationAttempts(sql: Sql, key: string): Promise<AttemptFacts[]> {
+  const rows = await sql.query<{
+    chain_id: string;
+    state: string;
+    reasons: string[];
+    retry_safe: boolean | null;
+    shadowed_state: string | null;
+    tool: string | null;
+    server_name: string | null;
+    observed_at: Date;
+    first_seen_at: Date;
+  }>(
+    `select chain_id, state, reasons, retry_safe, shadowed_state, tool, server_name, observed_at, first_seen_at
+      from chains where operation_key = $1 order by observed_at, chain_id`,
+    [key],
+  );
+  return rows.map((row) => ({
+    chainId: row.chain_id,
+    state: row.state,
+    reasons: row.reasons,
+    retrySafe: row.retry_safe,
+    shadowedState: row.shadowed_state,
+    tool: row.tool,
+    serverName: row.server_name,
+    observedAt: row.observed_at,
+    firstSeenAt: row.first_seen_at,
+  }));
+}
+
+/** Grants the lease from the database's clock, so consumption compares like with like (chains.first_seen_at). */
+export async function grantLease(
+  sql: Sql,
+  key: string,
+  holder: string,
+  leaseMs: number,
+): Promise<LeaseFacts> {
+  const rows = await sql.query<{ lease_granted_at: Date; lease_until: Date }>(
+    `update operations set lease_holder = $2, lease_granted_at = now(),
+        lease_until = now() + make_interval(secs => $3::double precision / 1000)
+      where operation_key = $1 returning lease_granted_at, lease_until`,
+    [key, holder, leaseMs],
+  );
+  const row = rows[0] as { lease_granted_at: Date; lease_until: Date };
+  return { holder, grantedAt: row.lease_granted_at, until: row.lease_until };
+}
+
+export type DecisionEntry = {
+  id: bigint;
+  decision: GuardDecision;
+  status: OperationStatus;
+  holder: string;
+  tool: string;
+  server: string | null;
+  leaseUntil: Date | null;
+  actor: string;
+  at: Date;
+};
+
+export async function insertOperationDecision(
+  sql: Sql,
+  key: string,
+  entry: Omit<DecisionEntry, "at" | "id">,
+): Promise<Date> {
+  const rows = await sql.query<{ at: Date }>(
+    `insert into operation_decisions (operation_key, decision, status, holder, tool, server, lease_until, actor)
+      values ($1, $2, $3, $4, $5, $6, $7, $8) returning at`,
+    [
+      key,
+      entry.decision,
+      entry.status,
+      entry.holder,
+      entry.tool,
+      entry.server,
+      entry.leaseUntil,
+      entry.actor,
+    ],
+  );
+  return (rows[0] as { at: Date }).at;
+}
+
+/** The guard's decisions on the key, oldest first, newest `limit`. */
+export async function readOperationDecisions(sql: Sql, key: string, limit = 500): Promise<DecisionEntry[]> {
+  const rows = await sql.query<{
+    id: bigint;
+    decision: GuardDecision;
+    status: OperationStatus;
+    holder: string;
+    tool: string;
+    server: string | null;
+    lease_until: Date | null;
+    actor: string;
+    at: Date;
+  }>(
+    `select * from (select id, decision, status, holder, tool, server, lease_until, actor, at
+        from operation_decisions where operation_key = $1 order by id desc limit $2) newest order by id`,
+    [key, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id,
+    decision: row.decision,
+    status: row.status,
+    holder: row.holder,
+    tool: row.tool,
+    server: row.server,
+    leaseUntil: row.lease_until,
+    actor: row.actor,
+    at: row.at,
+  }));
+}
+
+export type CommittedReceipts = {
+  effect: string | null;
+  outcome: string | null;
+  /** The receipt an operator recorded when reconciling the chain, if any. */
+  operator: string | null;
+};
+
+/** The receipts of a chain's current record (destination and verifier) and of its newest operator evidence. */
+export async function readChainReceipts(sql: Sql, chainId: string): Promise<CommittedReceipts> {
+  const rows = await sql.query<CommittedReceipts>(
+    `select h.body -> 'effect' ->> 'receipt' as effect, h.body -> 'outcome' ->> 'receipt' as outcome,
+        (select receipt from operator_effects o where o.chain_id = c.chain_id
+          order by checked_at desc, id desc limit 1) as operator
+      from chains c
+      join health_records h on h.seq = c.current_seq and h.observed_at = c.observed_at
+      where c.chain_id = $1`,
+    [chainId],
+  );
+  return rows[0] ?? { effect: null, outcome: null, operator: null };
+}
