@@ -29,8 +29,8 @@ const positive = (name: string, fallback: number) => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
 };
-const shards = positive("RECEIPT_E2E_SHARDS", 3);
-const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 3);
+const shards = positive("RECEIPT_E2E_SHARDS", 2);
+const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
 const sequential = process.env.RECEIPT_TESTS_SEQUENTIAL === "1";
 
 function run(command: string, args: string[]) {
