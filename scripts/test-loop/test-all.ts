@@ -2,11 +2,11 @@
 // the packed collector), Playwright (real Chromium on the production build) — then the slowest files and tests, and
 // one closing line summed from the runners' JSON reports.
 //
-// After the build everything runs at once: Playwright as RECEIPT_E2E_SHARDS processes (each its own app, embedded
-// PostgreSQL, ports and output folder, so specs never share a database) beside Vitest with RECEIPT_VITEST_WORKERS
-// workers. Most of the loop's time is spent waiting — on apps, PostgreSQL, browsers and timers — so streams side by
-// side keep both cores busy where one after another left them idle. RECEIPT_TESTS_SEQUENTIAL=1 runs the streams one
-// after another (a slower loop, for telling contention from a real failure).
+// After the build, Playwright (RECEIPT_E2E_SHARDS processes, default 1; each its own app, embedded PostgreSQL, ports
+// and output folder) and then Vitest (RECEIPT_VITEST_WORKERS workers, default 2). RECEIPT_TESTS_SIDE_BY_SIDE=1 runs
+// them at the same time. Measured on the 2-core machine (docs/BENCHMARKS.md, "Test loop"), the suites together need
+// about 25 minutes of CPU, so side by side they saturate both cores: apps then miss their 30 s health check and
+// timing bounds fail, and the run is no shorter. One after another stays the default until the CPU comes down.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -29,9 +29,9 @@ const positive = (name: string, fallback: number) => {
   if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
   return value;
 };
-const shards = positive("RECEIPT_E2E_SHARDS", 2);
+const shards = positive("RECEIPT_E2E_SHARDS", 1);
 const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
-const sequential = process.env.RECEIPT_TESTS_SEQUENTIAL === "1";
+const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE !== "1";
 
 function run(command: string, args: string[]) {
   console.log(`\n$ ${command} ${args.join(" ")}`);
@@ -67,7 +67,7 @@ function readJson<T>(file: string): T | null {
   return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as T) : null;
 }
 
-/** Starts `start` now, or after the previous stream when the loop runs sequentially. */
+/** Starts `start` after the previous stream, or at once when the suites run side by side. */
 let previous: Promise<unknown> = Promise.resolve();
 function stream<T>(start: () => Promise<T>): Promise<T> {
   const running = sequential ? previous.then(start) : start();
