@@ -63,6 +63,9 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/me/sessions/[id]", DELETE: ["self", 404] },
   // Ends the caller's other sessions: each caller here has only the one it is using.
   { route: "/api/v1/me/sessions/revoke-others", POST: ["self", 200] },
+  // An operation nobody has seen is status `none`, not a 404: the guard's answer to a first attempt.
+  { route: "/api/v1/operations/[key]", GET: ["read", 200] },
+  { route: "/api/v1/operations/[key]/attempts", POST: ["ingest", 422, {}] },
   { route: "/api/v1/problems", GET: ["read", 200] },
   { route: "/api/v1/problems/[key]/reopen", POST: ["respond", 404] },
   { route: "/api/v1/problems/[key]/resolve", POST: ["respond", 404] },
