@@ -4,6 +4,7 @@ import { rekeyLegacyGroups } from "../lib/server/routing/rekey-groups";
 import { getPrisma } from "../lib/server/db/client";
 import { openDatabase } from "../lib/server/db/connection-string";
 import { applyMigrations } from "../lib/server/db/migrate";
+import { UnsupportedServerVersionError } from "../lib/server/db/server-version";
 
 const db = await openDatabase();
 try {
@@ -13,6 +14,11 @@ try {
   const rekeyed = await rekeyLegacyGroups();
   if (rekeyed > 0) console.error(`re-keyed ${rekeyed} notification groups to stable route ids`);
   await getPrisma().$disconnect();
+} catch (error) {
+  if (!(error instanceof UnsupportedServerVersionError)) throw error;
+  console.error(error.message); // the versions found and needed, not a stack trace
+  await db.stop();
+  process.exit(1);
 } finally {
   await db.stop();
 }

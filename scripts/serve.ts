@@ -10,6 +10,7 @@ import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-strin
 import { rekeyLegacyGroups } from "../lib/server/routing/rekey-groups";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
+import { UnsupportedServerVersionError } from "../lib/server/db/server-version";
 import { readEnv } from "../lib/server/env";
 import {
   exited,
@@ -42,7 +43,12 @@ if (db.ownerPid !== null && !db.startedHere) {
   );
   process.exit(LAUNCHER_EXIT.startFailed);
 }
-const applied = await applyMigrations(db.url);
+const applied = await applyMigrations(db.url).catch(async (error: unknown) => {
+  if (!(error instanceof UnsupportedServerVersionError)) throw error;
+  console.error(error.message);
+  await db.stop();
+  process.exit(LAUNCHER_EXIT.startFailed);
+});
 if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
 console.error(
   `receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`,

@@ -3,6 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { ensureRecordPartitions } from "./retention-partitions";
 import { withSchemaEngine } from "./schema-engine";
+import { assertSupportedServerVersion } from "./server-version";
 import { sqlOver, transactionOver } from "./sql";
 
 const projectRoot = path.resolve(import.meta.dirname, "../../..");
@@ -43,6 +44,7 @@ export function readMigrations() {
 /**
  * Applies every pending migration and records it in `_prisma_migrations`, then makes the weekly record partitions
  * due now (a migration's SQL is fixed text and cannot name this week's); returns the migrations applied now.
+ * Refuses (UnsupportedServerVersionError) a server older than PostgreSQL 18, before changing anything.
  * `through` stops at that migration, partitions left out (tests of a data migration start from the schema before it).
  */
 export async function applyMigrations(
@@ -50,6 +52,7 @@ export async function applyMigrations(
   options: { through?: string } = {},
 ): Promise<string[]> {
   const { through } = options;
+  await assertSupportedServerVersion(connectionString); // before any DDL: an old server must be left untouched
   const migrations = readMigrations();
   if (through) {
     migrations.migrationDirectories = migrations.migrationDirectories.filter((dir) => dir.path <= through);
