@@ -23,7 +23,8 @@ const SOCKET_CODES = new Set([
  */
 function isUnavailableSqlState(code: string): boolean {
   if (/^08[0-9A-Z]{3}$/.test(code)) return code !== "08P01";
-  return code === "57P01" || code === "57P02" || code === "57P03" || code === "53300";
+  // 25006: a write reached a read-only server, as after a failover until the client reconnects to the new primary.
+  return code === "57P01" || code === "57P02" || code === "57P03" || code === "53300" || code === "25006";
 }
 
 /** Prisma's codes for "can't reach", "timed out", "server closed the connection", "no pooled connection in time". */
@@ -43,6 +44,9 @@ const CONNECTION_LOST_MESSAGES = [
   /^Client has encountered a connection error and is not queryable/,
   /^timeout exceeded when trying to connect/,
   /^Client was closed and is not queryable/,
+  // SQLSTATE 55000 is a broad class; only this message of it means "the database refuses sessions now"
+  // (ALTER DATABASE … ALLOW_CONNECTIONS false).
+  /is not currently accepting connections/,
 ];
 
 type ErrorLike = {
@@ -66,6 +70,26 @@ function matches(error: ErrorLike): boolean {
 
 /** True when `error`, or anything it wraps, says the database is unavailable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  return someErrorIn(error, matches);
+}
+
+/** A deadlock (40P01) or a serialization failure (40001): Prisma's P2034, the adapter's kind, or pg's SQLSTATE. */
+function isConflict(error: ErrorLike & { originalCode?: unknown }): boolean {
+  const codes = [error.code, error.originalCode, error.errorCode];
+  if (codes.some((code) => code === "40P01" || code === "40001" || code === "P2034")) return true;
+  return error.kind === "TransactionWriteConflict";
+}
+
+/**
+ * True when `error`, or anything it wraps, says the transaction lost a lock-order race or a serialization check:
+ * nothing was written, and running the same transaction again is safe (retryOnConflict).
+ */
+export function isTransactionConflict(error: unknown): boolean {
+  return someErrorIn(error, isConflict);
+}
+
+/** Walks `error` and what it wraps (cause, Prisma's driver adapter error, an AggregateError's errors). */
+function someErrorIn(error: unknown, test: (candidate: ErrorLike) => boolean): boolean {
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {
@@ -73,7 +97,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     if (typeof current !== "object" || current === null || seen.has(current)) continue;
     seen.add(current);
     const candidate = current as ErrorLike;
-    if (matches(candidate)) return true;
+    if (test(candidate)) return true;
     pending.push(candidate.cause, candidate.meta?.driverAdapterError);
     if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
   }

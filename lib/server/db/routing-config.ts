@@ -86,7 +86,11 @@ export async function rerouteFiringAlerts(
 ): Promise<void> {
   await tx.$executeRaw`insert into alert_outbox (fingerprint, chain_id, event)
     select fingerprint, chain_id, 'updated' from alerts where status = 'firing' order by fingerprint`;
-  await tx.$executeRaw`update notification_groups set next_action_at = ${now}`;
+  // Groups in key order, as the outbox processor locks them (addGroupMembers): unordered, it deadlocked with
+  // ingestion and the alert jobs (issue 39 §5).
+  await tx.$executeRaw`update notification_groups g set next_action_at = ${now}
+    from (select group_key from notification_groups order by group_key for update) locked
+    where g.group_key = locked.group_key`;
   if (channelsGainingTargets.length > 0)
     await tx.$executeRaw`update notification_groups set last_sent_fingerprints = '{}'
       where receiver = any(${[...channelsGainingTargets]}::text[])`;

@@ -5,7 +5,9 @@ import { loadEditedConfig } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
 import type { AuditActor } from "../audit/audit-actor";
 import { appendAuditEvent } from "../db/audit-events";
+import { isTransactionConflict } from "../db/availability";
 import { getPrisma } from "../db/client";
+import { retryOnConflict } from "../db/retry-on-conflict";
 import {
   currentConfigVersionId,
   insertConfigVersion,
@@ -73,6 +75,15 @@ const configChanged = (found: bigint | null) =>
     { path: "$.baseVersion", code: "config_changed", message: `current version is ${found ?? "default"}` },
   ]);
 
+const configBusy = () =>
+  new ApiError(
+    409,
+    "config_busy",
+    "the routing config could not be saved while alerts were being written; nothing was saved, retry",
+    [{ path: "$", code: "config_busy", message: "the save lost a lock-order race several times in a row" }],
+    { "retry-after": "1" },
+  );
+
 /**
  * Validates and saves a config (as imported or edited in the UI) as the new current version. Masked secrets are
  * restored from the version the caller read (`baseVersion`, when given: a save based on an older version is
@@ -89,35 +100,41 @@ export async function saveRoutingConfig(input: {
   const current = await currentRouting();
   const loaded = loadEditedConfig(input.config, current.config);
   if (!loaded.ok) throw configErrors(loaded.errors);
-  // One transaction under the config lock: the version, and every firing alert routed again under it.
-  const versionId = await getPrisma().$transaction(async (tx) => {
-    await lockConfigVersions(tx);
-    const found = await currentConfigVersionId(tx);
-    if (input.baseVersion !== undefined && found !== input.baseVersion) throw configChanged(found);
-    // Under the lock: the version this one replaces (another instance may have saved since `current` was read).
-    const previous = found === current.versionId ? current : await routingAt(found);
-    const id = await insertConfigVersion(tx, {
-      config: loaded.config,
-      createdBy: input.actor.actor,
-      comment: input.comment,
-    });
-    await rerouteFiringAlerts(tx, new Date(), channelsGainingTargets(current.config, loaded.config));
-    const restoredFrom = input.audit.action === "routing.config_restore" ? input.audit.restoredFrom : null;
-    // Secrets masked exactly as GET config masks them: the audit log never holds a token or a webhook URL.
-    await appendAuditEvent(tx, {
-      ...input.actor,
-      action: input.audit.action,
-      targetType: "routing_config",
-      targetId: id.toString(),
-      before: { version: versionName(found), config: maskSecrets(previous.config) },
-      after: {
-        version: id.toString(),
-        ...(restoredFrom === null ? {} : { restoredFrom: restoredFrom.toString() }),
+  // One transaction under the config lock: the version, and every firing alert routed again under it. Rerouting
+  // touches rows ingestion and the alert jobs lock too; a deadlock victim is run again, whole, and a conflict that
+  // outlasts the retries is a 409 to retry, never a 500.
+  const versionId = await retryOnConflict(() =>
+    getPrisma().$transaction(async (tx) => {
+      await lockConfigVersions(tx);
+      const found = await currentConfigVersionId(tx);
+      if (input.baseVersion !== undefined && found !== input.baseVersion) throw configChanged(found);
+      // Under the lock: the version this one replaces (another instance may have saved since `current` was read).
+      const previous = found === current.versionId ? current : await routingAt(found);
+      const id = await insertConfigVersion(tx, {
+        config: loaded.config,
+        createdBy: input.actor.actor,
         comment: input.comment,
-        config: maskSecrets(loaded.config),
-      },
-    });
-    return id;
+      });
+      await rerouteFiringAlerts(tx, new Date(), channelsGainingTargets(current.config, loaded.config));
+      const restoredFrom = input.audit.action === "routing.config_restore" ? input.audit.restoredFrom : null;
+      // Secrets masked exactly as GET config masks them: the audit log never holds a token or a webhook URL.
+      await appendAuditEvent(tx, {
+        ...input.actor,
+        action: input.audit.action,
+        targetType: "routing_config",
+        targetId: id.toString(),
+        before: { version: versionName(found), config: maskSecrets(previous.config) },
+        after: {
+          version: id.toString(),
+          ...(restoredFrom === null ? {} : { restoredFrom: restoredFrom.toString() }),
+          comment: input.comment,
+          config: maskSecrets(loaded.config),
+        },
+      });
+      return id;
+    }),
+  ).catch((error: unknown) => {
+    throw isTransactionConflict(error) ? configBusy() : error;
   });
   // This instance routes now; the others hear the NOTIFY of the save's transaction.
   wakeJob(ALERT_JOBS.routing);
