@@ -127,6 +127,42 @@ describe("errors that mean the database is unavailable", () => {
   });
 });
 
+describe("a database that refuses sessions, and a server that refuses writes (issue 39 §6)", () => {
+  it("ALLOW_CONNECTIONS false (55000, 'not currently accepting connections'), through node-postgres and Prisma", async () => {
+    const name = `receipt_closed_${randomBytes(4).toString("hex")}`;
+    await admin.query(`create database "${name}"`);
+    await admin.query(`alter database "${name}" allow_connections false`);
+    try {
+      const url = databaseUrl(db.url, name);
+      const pgError = await withClient(url, (client) => errorOf(() => client.connect()));
+      expect((pgError as { code?: string }).code).toBe("55000");
+      expect(isDatabaseUnavailable(pgError)).toBe(true);
+      const prismaError = await withPrisma(url, (prisma) => errorOf(() => prisma.$queryRaw`select 1`));
+      expect(isDatabaseUnavailable(prismaError)).toBe(true);
+    } finally {
+      await admin.query(`drop database if exists "${name}"`);
+    }
+  });
+
+  it("a write on a read-only server, as after a failover (25006), through node-postgres and Prisma", async () => {
+    const readOnly = (url: string) => {
+      const next = new URL(url);
+      next.searchParams.set("options", "-c default_transaction_read_only=on");
+      return next.toString();
+    };
+    const pgError = await withClient(readOnly(db.url), async (client) => {
+      await client.connect();
+      return errorOf(() => client.query("create table refused_write (id int)"));
+    });
+    expect((pgError as { code?: string }).code).toBe("25006");
+    expect(isDatabaseUnavailable(pgError)).toBe(true);
+    const prismaError = await withPrisma(readOnly(db.url), (prisma) =>
+      errorOf(() => prisma.user.create({ data: { username: "refused", passwordHash: "x", role: "viewer" } })),
+    );
+    expect(isDatabaseUnavailable(prismaError)).toBe(true);
+  });
+});
+
 describe("errors that are not about availability stay internal errors", () => {
   it("a constraint violation, bad SQL, a missing database and a wrong password", async () => {
     const duplicate = await withPrisma(db.url, async (prisma) => {
