@@ -17,6 +17,7 @@ import {
   locateErrors,
   parseRoutingDocument,
   resolveSecretReferences,
+  secretEnvPrefixes,
 } from "../lib/routing/document";
 import { withPlaceholderSecrets } from "../lib/routing/document";
 import { explainRouting } from "../lib/routing/route-test";
@@ -216,7 +217,8 @@ function refused(
 /** FILE with its env references resolved (a missing variable is named, exit 2), checked by the server. */
 async function checkOnServer(file: string, invalidExit: number) {
   const parsed = readDocument(file, invalidExit);
-  const resolved = resolveSecretReferences(parsed.value, process.env);
+  const prefixes = secretEnvPrefixes(process.env.RECEIPT_ROUTING_ENV_PREFIXES);
+  const resolved = resolveSecretReferences(parsed.value, process.env, prefixes);
   if (!resolved.ok) reportProblems(file, locateErrors(resolved.errors, parsed.locate), 2);
   const answer = await call("POST", "/api/v1/routing/config/check", resolved.value);
   if (answer.status !== 200) refused(file, answer, parsed.locate, invalidExit);

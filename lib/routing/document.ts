@@ -206,17 +206,36 @@ export function mapSecretFields(
 
 export type ResolveResult = { ok: true; value: unknown } | { ok: false; errors: ConfigError[] };
 
+/** The prefix a variable's name must have to be read by a routing file, unless the admin names others. */
+export const DEFAULT_SECRET_ENV_PREFIXES = ["RECEIPT_SECRET_"] as const;
+
+/** The CLI's own credentials: never resolvable, whatever prefixes are allowed. */
+const NEVER_RESOLVED = new Set(["RECEIPT_KEY", "RECEIPT_URL"]);
+
 /**
- * Replaces each `${env:NAME}` in a credential field with that variable's value. A variable that is not set (or is
- * empty) is an error naming it; values are never part of a message.
+ * Replaces each `${env:NAME}` in a credential field with that variable's value. Only names with an allowed prefix
+ * (`RECEIPT_SECRET_` unless the admin running the CLI sets RECEIPT_ROUTING_ENV_PREFIXES) resolve: a routing file
+ * from a pull request must not be able to send the CLI's own environment (its admin key) to a URL it chose. A
+ * variable not allowed, not set or empty is an error naming it; values are never part of a message.
  */
 export function resolveSecretReferences(
   value: unknown,
   env: Readonly<Record<string, string | undefined>>,
+  allowedPrefixes: readonly string[] = DEFAULT_SECRET_ENV_PREFIXES,
 ): ResolveResult {
   const errors: ConfigError[] = [];
+  const allowed = (name: string) =>
+    !NEVER_RESOLVED.has(name) && allowedPrefixes.some((prefix) => prefix !== "" && name.startsWith(prefix));
   const resolved = mapSecretFields(value, (secret, { path }) =>
     secret.replace(ENV_REFERENCE, (reference, name: string) => {
+      if (!allowed(name)) {
+        errors.push({
+          path,
+          code: "env_not_allowed",
+          message: `environment variable ${name} may not be read by a routing file: only names starting with ${allowedPrefixes.join(" or ")} (RECEIPT_ROUTING_ENV_PREFIXES)`,
+        });
+        return reference;
+      }
       const found = env[name];
       if (found) return found;
       errors.push({ path, code: "missing_env", message: `environment variable ${name} is not set` });
@@ -224,6 +243,15 @@ export function resolveSecretReferences(
     }),
   );
   return errors.length > 0 ? { ok: false, errors } : { ok: true, value: resolved };
+}
+
+/** The prefixes RECEIPT_ROUTING_ENV_PREFIXES names (comma-separated), or the default when it is unset or empty. */
+export function secretEnvPrefixes(setting: string | undefined): readonly string[] {
+  const named = (setting ?? "")
+    .split(",")
+    .map((prefix) => prefix.trim())
+    .filter((prefix) => prefix !== "");
+  return named.length > 0 ? named : DEFAULT_SECRET_ENV_PREFIXES;
 }
 
 const PLACEHOLDER = { secret: "p".repeat(32), routingKey: "p".repeat(32) };

@@ -24,7 +24,7 @@ let readKey: string;
 let dir: string;
 
 const SECRET = "from-the-ci-environment-0001";
-const ENV_REF = `\${env:HOOK_SECRET}`;
+const ENV_REF = `\${env:RECEIPT_SECRET_HOOK}`;
 const root = path.resolve(import.meta.dirname, "../..");
 
 /** Runs `npm run routing` (the same script under the same loader) without blocking this process's sockets. */
@@ -35,7 +35,13 @@ function routing(args: string[], env: Record<string, string> = {}) {
       ["--import", "tsx", "scripts/routing.ts", ...args],
       {
         cwd: root,
-        env: { ...process.env, RECEIPT_URL: app.baseUrl, RECEIPT_KEY: adminKey, HOOK_SECRET: "", ...env },
+        env: {
+          ...process.env,
+          RECEIPT_URL: app.baseUrl,
+          RECEIPT_KEY: adminKey,
+          RECEIPT_SECRET_HOOK: "",
+          ...env,
+        },
       },
       (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
     );
@@ -122,21 +128,38 @@ describe("the CLI against the server, with an admin key", { timeout: 240_000 }, 
     expect(await routing(["diff", writeFile("current.yaml", text)])).toMatchObject({ code: 0, stdout: "" });
     const missing = await routing(["diff", writeFile("team.yaml", teamConfig())]);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toContain("environment variable HOOK_SECRET is not set");
+    expect(missing.stderr).toContain("environment variable RECEIPT_SECRET_HOOK is not set");
+  });
+
+  it("apply: a Slack URL naming env:RECEIPT_KEY is refused before anything is sent; the key goes nowhere", async () => {
+    const before = await currentYaml();
+    const leaky = teamConfig();
+    const tool = leaky.channels.find((c) => c.name === "tool-owner");
+    if (!tool) throw new Error("no tool-owner channel");
+    tool.targets = [{ type: "slack", url: receiver.url(`/services/\${env:RECEIPT_KEY}`) }];
+    const applied = await routing(["apply", writeFile("leaky.yaml", leaky)], { RECEIPT_SECRET_HOOK: SECRET });
+    expect(applied.code).toBe(2);
+    expect(applied.stderr).toMatch(/env_not_allowed: environment variable RECEIPT_KEY may not be read/);
+    expect(applied.stderr + applied.stdout).not.toContain(adminKey);
+    expect(JSON.stringify(receiver.received())).not.toContain(adminKey);
+    expect((await currentYaml()).response.headers.get("etag")).toBe(before.response.headers.get("etag"));
   });
 
   it("diff then apply: a unified diff (the new secret masked), then the new version", async () => {
     const file = writeFile("team.yaml", teamConfig());
-    const diff = await routing(["diff", file], { HOOK_SECRET: SECRET });
+    const diff = await routing(["diff", file], { RECEIPT_SECRET_HOOK: SECRET });
     expect(diff.code).toBe(1);
     expect(diff.stdout).toMatch(/^={67}\n--- server \(version default\)\n\+\+\+ .*team\.yaml/);
     expect(diff.stdout).toMatch(/^\+ +secret: ••••••#tool-owner\/0 \(new secret\)$/m);
     expect(diff.stdout + diff.stderr).not.toContain(SECRET);
 
-    const applied = await routing(["apply", file, "--comment", "from CI"], { HOOK_SECRET: SECRET });
+    const applied = await routing(["apply", file, "--comment", "from CI"], { RECEIPT_SECRET_HOOK: SECRET });
     expect(applied).toMatchObject({ code: 0, stdout: "applied: version 1 (was default)\n" });
-    expect(await routing(["diff", file], { HOOK_SECRET: SECRET })).toMatchObject({ code: 0, stdout: "" });
-    expect((await routing(["apply", file], { HOOK_SECRET: SECRET })).stdout).toBe(
+    expect(await routing(["diff", file], { RECEIPT_SECRET_HOOK: SECRET })).toMatchObject({
+      code: 0,
+      stdout: "",
+    });
+    expect((await routing(["apply", file], { RECEIPT_SECRET_HOOK: SECRET })).stdout).toBe(
       "no change: version 1 is current\n",
     );
     const versions = await session.get("/config/versions");
@@ -164,7 +187,7 @@ describe("the CLI against the server, with an admin key", { timeout: 240_000 }, 
 
   it("apply without the admin scope is refused (403), and nothing is saved", async () => {
     const result = await routing(["apply", writeFile("team.yaml", teamConfig())], {
-      HOOK_SECRET: "another-secret-000000001",
+      RECEIPT_SECRET_HOOK: "another-secret-000000001",
       RECEIPT_KEY: readKey,
     });
     expect(result.code).toBe(2);

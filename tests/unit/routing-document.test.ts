@@ -11,6 +11,7 @@ import {
   parseRoutingDocument,
   printRoutingDocument,
   resolveSecretReferences,
+  secretEnvPrefixes,
   withPlaceholderSecrets,
 } from "@/lib/routing/document";
 import { validateRoutingConfig } from "@/lib/routing/validate";
@@ -142,29 +143,65 @@ describe("secret references", () => {
     };
     const [first, second] = value.channels;
     if (!first?.targets[0] || !second?.targets[0]) throw new Error("targets");
-    first.targets[0].secret = `\${env:HOOK_SECRET}`;
-    second.targets[0].routingKey = `\${env:PD_KEY}`;
+    first.targets[0].secret = `\${env:RECEIPT_SECRET_HOOK}`;
+    second.targets[0].routingKey = `\${env:RECEIPT_SECRET_PD_KEY}`;
     return value;
   };
 
   it("resolves env references in credential fields from the given environment", () => {
-    const resolved = resolveSecretReferences(withRefs(), { HOOK_SECRET: WEBHOOK_SECRET, PD_KEY });
+    const resolved = resolveSecretReferences(withRefs(), {
+      RECEIPT_SECRET_HOOK: WEBHOOK_SECRET,
+      RECEIPT_SECRET_PD_KEY: PD_KEY,
+    });
     expect(resolved).toEqual({ ok: true, value: configWithSecrets() });
   });
 
   it("names each missing variable at its path, and never prints a value", () => {
-    const resolved = resolveSecretReferences(withRefs(), { PD_KEY });
+    const resolved = resolveSecretReferences(withRefs(), { RECEIPT_SECRET_PD_KEY: PD_KEY });
     expect(resolved).toEqual({
       ok: false,
       errors: [
         {
           path: "$.channels[0].targets[0].secret",
           code: "missing_env",
-          message: "environment variable HOOK_SECRET is not set",
+          message: "environment variable RECEIPT_SECRET_HOOK is not set",
         },
       ],
     });
     expect(JSON.stringify(resolved)).not.toContain(PD_KEY);
+  });
+
+  it("refuses a variable without an allowed prefix, and the CLI's own key whatever is allowed (issue 39 §4)", () => {
+    const value = structuredClone(configWithSecrets()) as unknown as {
+      channels: Array<{ targets: Array<Record<string, string>> }>;
+    };
+    const [first] = value.channels;
+    if (!first) throw new Error("channels");
+    first.targets = [{ type: "slack", url: `http://127.0.0.1:8740/services/\${env:RECEIPT_KEY}` }];
+    const env = { RECEIPT_KEY: "rk_admin_key_never_sent", HOME_TOKEN: "t" };
+    for (const prefixes of [undefined, ["RECEIPT_"], [""]]) {
+      const resolved = resolveSecretReferences(value, env, prefixes);
+      expect(resolved).toMatchObject({
+        ok: false,
+        errors: [{ path: "$.channels[0].targets[0].url", code: "env_not_allowed" }],
+      });
+      expect(JSON.stringify(resolved)).not.toContain(env.RECEIPT_KEY);
+    }
+    first.targets = [{ type: "webhook", url: "https://hooks.example.com/x", secret: `\${env:HOME_TOKEN}` }];
+    expect(resolveSecretReferences(value, env)).toMatchObject({
+      ok: false,
+      errors: [{ code: "env_not_allowed" }],
+    });
+    // An admin may allow another prefix for their own variables.
+    expect(resolveSecretReferences(value, { HOME_TOKEN: "t".repeat(32) }, ["HOME_"])).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it("RECEIPT_ROUTING_ENV_PREFIXES: comma-separated prefixes, the default when unset or blank", () => {
+    expect(secretEnvPrefixes(undefined)).toEqual(["RECEIPT_SECRET_"]);
+    expect(secretEnvPrefixes(" , ")).toEqual(["RECEIPT_SECRET_"]);
+    expect(secretEnvPrefixes("CI_SECRET_, VAULT_")).toEqual(["CI_SECRET_", "VAULT_"]);
   });
 
   it("an unresolved reference is never accepted as the secret itself", () => {
