@@ -26,6 +26,7 @@ const config: NextConfig = {
       { source: "/:path*", headers: [...SECURITY_HEADERS] },
       { source: "/api/:path*", headers: resourcePolicy },
       { source: "/v1/:path*", headers: resourcePolicy },
+      { source: "/metrics", headers: resourcePolicy },
       { source: "/_next/:path*", headers: resourcePolicy },
       { source: "/favicon.ico", headers: resourcePolicy },
     ];

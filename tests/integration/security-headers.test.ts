@@ -144,6 +144,10 @@ describe("security headers", () => {
       [await get("/api/v1/chains", { cookie }), 200],
       [await get("/api/v1/chains/chain%3Anone", { cookie }), 404],
       [await get("/api/no-such-route"), 404],
+      // The Prometheus endpoint and the OTLP receiver are answers too (issue 39 §9: /metrics had no CSP).
+      [await get("/metrics"), 401],
+      [await get("/metrics", { cookie }), 200],
+      [await fetch(`${app.baseUrl}/v1/traces`, { method: "POST" }), 401],
       [
         await fetch(`${app.baseUrl}/api/v1/records`, {
           method: "POST",
