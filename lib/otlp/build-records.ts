@@ -21,6 +21,7 @@ import {
   sessionEvidence,
   sessionSpansBy,
 } from "./session-evidence";
+import { observedLayers } from "./observed-layers";
 import { sessionKeyOf } from "./session-key";
 import type { OtlpSpan } from "./span";
 import { isClientRequest, methodOf, stringAttr } from "./span-values";
@@ -100,6 +101,8 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
     observedAt: isoOf(latestTime(contributing)),
     session,
   };
+  const observed = observedLayers(group, Number.POSITIVE_INFINITY, session);
+  if (observed !== undefined) record.observed = observed;
   return [...records, withIdentity(withLabels(reader, record, contributing, []), catalog)];
 }
 
@@ -142,6 +145,8 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
     session,
     call: evidence.call,
   };
+  const observed = observedLayers(group, call.startMs, session);
+  if (observed !== undefined) record.observed = observed;
   return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
 }
 
@@ -215,11 +220,12 @@ function withIdentity(
 ): HealthRecord {
   const content = catalog === undefined ? record : { ...record, catalog };
   const recordId = `otlp:${contentHash(JSON.stringify(content))}`;
-  const { schemaVersion, chainId, observedAt, labels, session, call } = content as HealthRecord;
+  const { schemaVersion, chainId, observedAt, labels, session, call, observed } = content as HealthRecord;
   const ordered: HealthRecord = { schemaVersion, recordId, chainId, observedAt, session };
   if (labels !== undefined) ordered.labels = labels;
   if (catalog !== undefined) ordered.catalog = catalog;
   if (call !== undefined) ordered.call = call;
+  if (observed != null) ordered.observed = observed;
   return ordered;
 }
 

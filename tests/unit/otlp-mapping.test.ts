@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { validateRecord } from "@/lib/contract/validate";
 import { buildRecords, UNREPORTED_VERSION } from "@/lib/otlp";
 import { classified, onlyChain, shifted } from "../support/otlp-classify";
 import {
@@ -94,12 +95,37 @@ describe("OTLP mapping (conventions): sessions, catalogs and receipts → classi
     expect(record.catalog?.pages).toBe(1);
   });
 
-  it("without its session's spans a call is classified on what it has (catalog.not_read behind the session)", () => {
+  it("without its session's spans a call says neither layer was observed, and is never incompatible (v1.2)", () => {
     const { record, result } = onlyChain([semconvCall()]);
+    expect(record.observed).toEqual({ handshake: false, catalog: false });
     expect(record.catalog).toBeUndefined();
     expect(record.session.protocol.initializedAt).toBeUndefined();
-    expect(result.state).toBe("incompatible_session");
-    expect(result.reasons[0]).toBe("session.not_initialized");
+    expect(result.state).not.toBe("incompatible_session");
+    expect(result.reasons).not.toContain("session.not_initialized");
+    expect(result.reasons).toEqual(expect.arrayContaining(["session.not_observed", "catalog.not_observed"]));
+    expect(validateRecord(record).ok).toBe(true);
+  });
+
+  it("a call that returned a tool error without its handshake span is tool_failed, not incompatible_session", () => {
+    const { record, result } = onlyChain([
+      semconvCall({ status: "error", attributes: { "error.type": "tool_error" } }),
+    ]);
+    expect(record.observed).toEqual({ handshake: false, catalog: false });
+    expect(result.state).toBe("tool_failed");
+  });
+
+  it("with the handshake but no tools/list span, only the catalog is unseen", () => {
+    const session = semconvSession().filter((s) => s.attributes["mcp.method.name"] !== "tools/list");
+    const { record, result } = onlyChain([...session, semconvCall()]);
+    expect(record.observed).toEqual({ catalog: false });
+    expect(record.session.protocol.initializedAt).toBeDefined();
+    expect(result.reasons).toContain("catalog.not_observed");
+    expect(result.reasons).not.toContain("catalog.not_read");
+  });
+
+  it("with every layer's spans, the record carries no observed field (it saw everything)", () => {
+    const { record } = onlyChain([...semconvSession(), semconvCall()]);
+    expect(record.observed).toBeUndefined();
   });
 
   it("a tools/call whose tool is not in the tools/list catalog is protocol_error", () => {
