@@ -314,6 +314,48 @@ describe("refusals are OTLP errors and store nothing", () => {
     expect(await inflated.json()).toMatchObject({ code: 8, error: { code: "payload_too_large" } });
   });
 
+  it("/metrics counts exports and spans by outcome, and rejected spans by code", async () => {
+    const scrape = async () => {
+      const response = await fetch(`${app.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${readOnlyKey}` },
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    /** A sample's value (0 when the series does not exist yet). */
+    const value = (text: string, series: string) => {
+      const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
+      return line === undefined ? 0 : Number(line.slice(series.length + 1));
+    };
+    const series = {
+      accepted: 'receipt_otlp_exports_total{outcome="accepted"}',
+      partial: 'receipt_otlp_exports_total{outcome="partial"}',
+      invalidJson: 'receipt_otlp_exports_total{outcome="invalid_json"}',
+      stored: 'receipt_otlp_spans_total{outcome="stored",code=""}',
+      duplicate: 'receipt_otlp_spans_total{outcome="duplicate",code=""}',
+      conflict: 'receipt_otlp_spans_total{outcome="rejected",code="span_conflict"}',
+    };
+    const before = await scrape();
+    const ids = { traceId: newTraceId(), spanId: newSpanId() };
+    const first = mcpSpan({ method: "tools/call", tool: "echo", session: "sess-metrics", ...ids });
+    expect((await send(protobufBody([first]))).status).toBe(200); // accepted: 1 stored
+    expect((await send(protobufBody([first]))).status).toBe(200); // accepted: 1 duplicate
+    const conflicting = mcpSpan({ method: "tools/call", tool: "other", session: "sess-metrics", ...ids });
+    const fresh = mcpSpan({ method: "tools/call", tool: "echo", session: "sess-metrics-2" });
+    expect((await send(protobufBody([conflicting, fresh]))).status).toBe(200); // partial: 1 stored, 1 rejected
+    expect((await send(Buffer.from("{not json"), JSON_TYPE)).status).toBe(400); // refused whole
+    const after = await scrape();
+    const delta = (name: keyof typeof series) => value(after, series[name]) - value(before, series[name]);
+    expect({
+      accepted: delta("accepted"),
+      partial: delta("partial"),
+      invalidJson: delta("invalidJson"),
+      stored: delta("stored"),
+      duplicate: delta("duplicate"),
+      conflict: delta("conflict"),
+    }).toEqual({ accepted: 2, partial: 1, invalidJson: 1, stored: 2, duplicate: 1, conflict: 1 });
+  });
+
   it("the native records endpoint is unaffected by the OTLP route", async () => {
     const response = await apiClient(app.baseUrl, key).post([]);
     expect(response.status).toBe(422);

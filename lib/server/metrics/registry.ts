@@ -28,6 +28,18 @@ function createMetrics() {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
+    otlpExports: new Counter({
+      name: "receipt_otlp_exports_total",
+      help: "Exports POSTed to /v1/traces: accepted (every span), partial (some spans rejected), or the error.code the whole export was refused with",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    otlpSpans: new Counter({
+      name: "receipt_otlp_spans_total",
+      help: "Spans received at /v1/traces: stored, duplicate (stored already), or rejected with its code (code is empty otherwise)",
+      labelNames: ["outcome", "code"] as const,
+      registers,
+    }),
     chainsClassified: new Counter({
       name: "receipt_chains_classified_total",
       help: "Classifications written to a chain's current state, by state and cause (record: ingestion; deadline: the deadline job)",

@@ -18,6 +18,7 @@ import { inTransaction, type TransactionSql } from "../db/sql";
 import { type PreparedRecord, prepareRecord, sameContent } from "../ingest/prepare-records";
 import { dedupeWithinBatch, storeRecordsIn } from "../ingest/store-records";
 import type { SpanRejection } from "./normalise-spans";
+import { countExport, countRefusedExport } from "./otlp-metrics";
 import { readExport } from "./read-export";
 
 export type TracesResult = {
@@ -35,6 +36,17 @@ export type TracesResult = {
  * rejected is never left stored.
  */
 export async function ingestTraces(request: Request): Promise<TracesResult> {
+  try {
+    const result = await receiveTraces(request);
+    countExport(result);
+    return result;
+  } catch (error) {
+    countRefusedExport(error);
+    throw error;
+  }
+}
+
+async function receiveTraces(request: Request): Promise<TracesResult> {
   const decoded = await readExport(request);
   const rejected = [...decoded.rejected];
   const rows = new Map<string, SpanRow>();
