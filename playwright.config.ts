@@ -56,6 +56,8 @@ export default defineConfig({
       RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password,
       // Seeded records carry fixed dates: no retention, so they stay whatever the day.
       RECEIPT_RETENTION: "0",
+      // The specs' webhook receivers listen on 127.0.0.1.
+      RECEIPT_OUTBOUND_ALLOW: "127.0.0.0/8,::1",
       RECEIPT_OIDC_ISSUER: `http://127.0.0.1:${oidcPort}`,
       RECEIPT_OIDC_CLIENT_ID: E2E_OIDC_CLIENT.clientId,
       RECEIPT_OIDC_CLIENT_SECRET: E2E_OIDC_CLIENT.clientSecret,

@@ -68,6 +68,8 @@ try {
   const url = server.serverUrl("bench_deliveries");
   await applyMigrations(url);
   process.env.DATABASE_URL = url;
+  // The bench receiver listens on 127.0.0.1.
+  process.env.RECEIPT_OUTBOUND_ALLOW = "127.0.0.0/8";
   const { inTransaction } = await import("../lib/server/db/sql");
   const { insertDeliveries } = await import("../lib/server/db/routing-deliveries");
   const { sendDueDeliveries, deliveriesSettled } = await import("../lib/server/routing/delivery-worker");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF } from "@/lib/auth/sign-in-backoff";
+import { OutboundAllowError, parseOutboundAllow } from "@/lib/outbound/address-policy";
 
 // Every variable the app reads, validated in one place: `npm start` parses them all before anything else runs, so a
 // typo fails loudly with its name instead of deep inside a request or at the first alert. Defaults suit production;
@@ -61,6 +62,18 @@ const ZDeliveryEnv = z.object({
   RECEIPT_DELIVERY_IN_FLIGHT: count(128, 1, 1024),
   /** A claim's lease is the attempt's timeout plus this: after a crash, another instance re-sends once it ends. */
   RECEIPT_DELIVERY_LEASE_MARGIN_MS: ms(30_000, 0),
+  /** Address ranges outbound sends may reach although private or local (lib/outbound/address-policy.ts). */
+  RECEIPT_OUTBOUND_ALLOW: z
+    .string()
+    .default("")
+    .superRefine((value, context) => {
+      try {
+        parseOutboundAllow(value);
+      } catch (error) {
+        if (!(error instanceof OutboundAllowError)) throw error;
+        context.addIssue({ code: "custom", message: error.message });
+      }
+    }),
 });
 
 const ZSignInEnv = z.object({

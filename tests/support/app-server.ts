@@ -14,6 +14,9 @@ export type RunningApp = {
   process: ChildProcess;
 };
 
+/** The ranges the test harness opens to outbound sends (its receivers are local). */
+export const LOOPBACK_RECEIVERS = "127.0.0.0/8,::1";
+
 /**
  * Starts the production build (`next start`) on a free port against `databaseUrl`: the tests speak real HTTP to
  * the real server. `npm test` builds first; run `npm run build` before running integration tests alone.
@@ -57,6 +60,8 @@ export async function startAppIn(
         DATABASE_URL: databaseUrl,
         NEXT_TELEMETRY_DISABLED: "1",
         RECEIPT_RETENTION: "0",
+        // The tests' receivers listen on 127.0.0.1; the outbound policy's own tests set this to "".
+        RECEIPT_OUTBOUND_ALLOW: LOOPBACK_RECEIVERS,
         ...env,
       },
       stdio: ["ignore", "pipe", "pipe"],

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/server/db/embedded";
 import { postOnce } from "@/lib/server/routing/http-post";
 
+// The receiver listens on 127.0.0.1, which the outbound policy refuses unless allowed (outbound-guard.test.ts).
+process.env.RECEIPT_OUTBOUND_ALLOW = "127.0.0.0/8";
+
 let server: Server;
 let base: string;
 let connections = 0;

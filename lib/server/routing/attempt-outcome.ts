@@ -17,7 +17,7 @@ export type RetryPolicy = { backoffMs: number; backoffMaxMs: number };
  * maximum backoff, so a receiver cannot park a delivery for days).
  */
 export function decideAttempt(
-  result: Pick<PostResult, "ok" | "statusCode" | "retryAfter">,
+  result: Pick<PostResult, "ok" | "statusCode" | "retryAfter" | "refused">,
   delivery: { attempts: number; maxAttempts: number },
   policy: RetryPolicy,
   nowMs: number,
@@ -27,7 +27,7 @@ export function decideAttempt(
   const asked = honoursRetryAfter(result.statusCode) ? retryAfterMs(result.retryAfter, nowMs) : null;
   const waitMs = asked === null ? null : Math.min(asked, policy.backoffMaxMs);
   const pauseTargetUntilMs = waitMs === null ? null : nowMs + waitMs;
-  if (delivery.attempts >= delivery.maxAttempts || isPermanentRefusal(result.statusCode))
+  if (delivery.attempts >= delivery.maxAttempts || result.refused || isPermanentRefusal(result.statusCode))
     return { status: "dead", nextAttemptMs: nowMs, pauseTargetUntilMs };
   const backoff = backoffDelay(delivery.attempts, policy.backoffMs, policy.backoffMaxMs, random);
   return { status: "pending", nextAttemptMs: nowMs + Math.max(backoff, waitMs ?? 0), pauseTargetUntilMs };

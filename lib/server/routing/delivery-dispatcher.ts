@@ -137,7 +137,7 @@ export class DeliveryDispatcher {
         },
         at.getTime(),
       );
-      result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs);
+      result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs, delivery.targetType);
       decision = decideAttempt(result, delivery, settings, Date.now());
     } catch (error) {
       this.lanes.finished(delivery, Date.now());

@@ -1,7 +1,10 @@
 // One delivery attempt over HTTP: POST the exact body with a hard timeout, report status, latency and a short error.
-// Redirects are not followed: a notification's body must reach the configured URL or nobody.
+// Redirects are not followed: a notification's body must reach the configured URL or nobody. Every send passes the
+// outbound guard: the URL before the request, each resolved address at connect time.
 import http from "node:http";
 import https from "node:https";
+import { urlPort } from "@/lib/outbound/address-policy";
+import { guardedLookup, OutboundRefusedError, refuseTarget } from "../outbound/outbound-guard";
 
 export type PostResult = {
   statusCode: number | null;
@@ -10,6 +13,8 @@ export type PostResult = {
   ok: boolean;
   /** The receiver's Retry-After header, as sent. */
   retryAfter: string | null;
+  /** The outbound policy refused the destination: nothing was sent, and retrying will not help. */
+  refused?: boolean;
 };
 
 /** Retrying will not help: the receiver refused the request itself (except for timeouts and rate limits). */
@@ -28,6 +33,8 @@ export function postOnce(
   body: string,
   headers: Record<string, string>,
   timeoutMs: number,
+  /** The target's kind: Slack and PagerDuty targets post only to their vendor's host (lib/outbound/target-rules). */
+  targetType = "webhook",
 ): Promise<PostResult> {
   const started = performance.now();
   const latency = () => Math.round(performance.now() - started);
@@ -47,11 +54,17 @@ export function postOnce(
         ok: false,
         error: timedOut ? `timeout after ${timeoutMs} ms` : errorText(error),
         retryAfter: null,
+        ...(error instanceof OutboundRefusedError ? { refused: true } : {}),
       });
     try {
       const target = new URL(url);
       if (target.protocol !== "http:" && target.protocol !== "https:")
         throw new Error(`unsupported protocol ${target.protocol}`);
+      const refusal = refuseTarget({ type: targetType, url });
+      if (refusal) {
+        settle({ statusCode: null, ok: false, error: refusal.message, retryAfter: null, refused: true });
+        return;
+      }
       const payload = Buffer.from(body, "utf8");
       const transport = target.protocol === "https:" ? https : http;
       const request = transport.request(
@@ -59,6 +72,7 @@ export function postOnce(
         {
           method: "POST",
           agent: agents[target.protocol],
+          lookup: guardedLookup(urlPort(target)),
           headers: { "user-agent": "Receipt-Alerts/1", ...headers, "content-length": String(payload.length) },
         },
         (response) => {
@@ -92,6 +106,7 @@ export function postOnce(
 }
 
 function errorText(error: unknown): string {
+  if (error instanceof OutboundRefusedError) return error.message;
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     return (typeof code === "string" ? code : error.message).slice(0, 200);

@@ -17,6 +17,7 @@ import {
   rerouteFiringAlerts,
 } from "../db/routing-config";
 import { ApiError } from "../http/api-error";
+import { refuseTarget } from "../outbound/outbound-guard";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
 
 export type CurrentRouting = {
@@ -100,6 +101,8 @@ export async function saveRoutingConfig(input: {
   const current = await currentRouting();
   const loaded = loadEditedConfig(input.config, current.config);
   if (!loaded.ok) throw configErrors(loaded.errors);
+  const refused = refusedTargets(loaded.config);
+  if (refused.length > 0) throw configErrors(refused);
   // One transaction under the config lock: the version, and every firing alert routed again under it. Rerouting
   // touches rows ingestion and the alert jobs lock too; a deadlock victim is run again, whole, and a conflict that
   // outlasts the retries is a 409 to retry, never a 500.
@@ -139,6 +142,16 @@ export async function saveRoutingConfig(input: {
   // This instance routes now; the others hear the NOTIFY of the save's transaction.
   wakeJob(ALERT_JOBS.routing);
   return { versionId, config: loaded.config };
+}
+
+/** Targets the outbound policy refuses (lib/server/outbound): saved, they would only ever be refused at send. */
+export function refusedTargets(config: TRoutingConfig): ConfigError[] {
+  return config.channels.flatMap((channel, c) =>
+    channel.targets.flatMap((target, t) => {
+      const refusal = refuseTarget(target);
+      return refusal ? [{ path: `$.channels[${c}].targets[${t}].url`, ...refusal }] : [];
+    }),
+  );
 }
 
 /**

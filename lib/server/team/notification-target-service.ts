@@ -12,6 +12,7 @@ import { insertDeliveries } from "../db/routing-deliveries";
 import { inTransaction } from "../db/sql";
 import { readNotificationTarget, replaceNotificationTarget } from "../db/team-members";
 import { ApiError } from "../http/api-error";
+import { refuseTarget } from "../outbound/outbound-guard";
 import { reply } from "../http/api-route";
 import type { Caller } from "../http/authenticate";
 import { deliveryRowsFor } from "../routing/delivery-rows";
@@ -34,6 +35,12 @@ export async function getNotificationTarget(caller: UserCaller) {
  * shows them (a Slack URL or a webhook secret never reaches the audit log).
  */
 export async function setNotificationTarget(caller: UserCaller, target: NotificationTarget | null) {
+  const refusal = target ? refuseTarget({ type: target.kind, url: target.url }) : null;
+  if (refusal) {
+    throw new ApiError(422, refusal.code, "the notification target is refused; nothing was saved", [
+      { path: "$.url", ...refusal },
+    ]);
+  }
   return getPrisma().$transaction(async (tx) => {
     const previous = await replaceNotificationTarget(tx, caller.userId, target);
     const after = target ? maskNotificationTarget(target) : null;

@@ -9,7 +9,7 @@ import { listConfigVersions } from "../../db/routing-config";
 import { ApiError } from "../../http/api-error";
 import { reply } from "../../http/api-route";
 import { rejectSecrets } from "../../http/reject-secrets";
-import { configErrors, currentRouting, saveRoutingConfig } from "../routing-config";
+import { configErrors, currentRouting, refusedTargets, saveRoutingConfig } from "../routing-config";
 import { type ConfigBody, readConfigBody, wantsYaml, withLocations } from "./config-body";
 
 /**
@@ -117,6 +117,8 @@ export async function checkRoutingConfig(request: Request): Promise<ConfigCheckA
   const current = await currentRouting();
   const loaded = loadEditedConfig(body.value, current.config);
   if (!loaded.ok) throw withLocations(configErrors(loaded.errors), body);
+  const refused = refusedTargets(loaded.config);
+  if (refused.length > 0) throw withLocations(configErrors(refused), body);
   const currentText = printRoutingDocument(current.config);
   const proposed = printProposedDocument(loaded.config, current.config);
   return {
