@@ -29,6 +29,10 @@ export function getPool(): pg.Pool {
     // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
     // replaces it on the next checkout.
     pool.on("error", (error) => console.error(`database connection lost: ${error.message}`));
+    // pg-pool listens for errors only while a connection is idle: one checked out and between two statements (a
+    // transaction awaiting its caller, a job) that the server ends emits 'error' to nobody, an uncaughtException.
+    // Its statements fail on their own (the caller answers 503) and the pool drops it when it is released.
+    pool.on("connect", (client) => client.on("error", () => {}));
     globalForPrisma.receiptPool = pool;
   }
   return globalForPrisma.receiptPool;

@@ -38,3 +38,13 @@ export const databaseUnavailable = () =>
   new ApiError(503, "database_unavailable", "the database is unavailable; retry later", [], {
     "retry-after": String(DATABASE_RETRY_AFTER_SECONDS),
   });
+
+/**
+ * The client hung up before its body was complete: nothing was read, so nothing was written. Not a database outage
+ * (a reset socket under the body read carries ECONNRESET like a dropped database connection); the answer goes to
+ * nobody, but it keeps the request out of the outage log and the 5xx counts.
+ */
+export const bodyIncomplete = () =>
+  new ApiError(400, "body_incomplete", "the request body ended before it was complete; nothing was written", [
+    { path: "$", code: "body_incomplete", message: "the connection closed mid-body" },
+  ]);

@@ -1,8 +1,9 @@
-import type { ApiError } from "./api-error";
+import { type ApiError, bodyIncomplete } from "./api-error";
 
 /**
  * The request's body as bytes, never buffering past `maxBytes`: a declared Content-Length over it, or a stream that
- * grows past it, throws `tooLarge()` (a 413) at once instead of reading whatever a client sends.
+ * grows past it, throws `tooLarge()` (a 413) at once instead of reading whatever a client sends. A client that hangs up
+ * mid-body gets `bodyIncomplete()`.
  */
 export async function readBodyLimited(
   request: Request,
@@ -16,7 +17,9 @@ export async function readBodyLimited(
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      throw bodyIncomplete();
+    });
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {
