@@ -141,13 +141,34 @@ export const MASK = "••••••";
  */
 export const maskToken = (channel: string, index: number): string => `${MASK}#${channel}/${index}`;
 
-/** A copy safe to show or export for review: webhook secrets, routing keys and Slack URLs masked. */
+/** A URL that carries a credential of its own: a user or password, or a query (`?token=…`, `?key=…`). */
+export function urlCarriesCredential(url: string): boolean {
+  try {
+    const parsed = new URL(url);
+    return parsed.username !== "" || parsed.password !== "" || parsed.search !== "";
+  } catch {
+    return false;
+  }
+}
+
+/** Such a URL as shown: scheme, host and path; its user, password and query replaced by the mask (`after`). */
+export function maskUrlCredential(url: string, after: string): string {
+  const parsed = new URL(url);
+  return `${parsed.origin}${parsed.pathname}?${after}`;
+}
+
+/**
+ * A copy safe to show or export for review: webhook secrets, routing keys and Slack URLs masked, and a webhook URL's
+ * own credential (user, password, query) too.
+ */
 export function maskSecrets(config: TRoutingConfig): TRoutingConfig {
   const maskTarget = (channel: string, target: TTarget, index: number): TTarget => {
     const token = maskToken(channel, index);
     switch (target.type) {
       case "webhook":
-        return { ...target, secret: token };
+        return urlCarriesCredential(target.url)
+          ? { ...target, url: maskUrlCredential(target.url, token), secret: token }
+          : { ...target, secret: token };
       case "slack":
         // Slack incoming-webhook URLs embed their credential in the path.
         return { ...target, url: `${new URL(target.url).origin}/${token}` };

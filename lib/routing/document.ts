@@ -297,9 +297,18 @@ export function printProposedDocument(
   const masked = maskSecrets(proposed);
   const channels = masked.channels.map((channel, c) => ({
     ...channel,
-    targets: channel.targets.map((target, t) => {
+    targets: channel.targets.map((maskedTarget, t) => {
+      let target = maskedTarget;
       const before = stored.get(channel.name)?.[t];
       const now = proposed.channels[c]?.targets[t];
+      // A webhook URL's own credential (its query) changed behind an unchanged mask: the URL shows the change.
+      if (
+        now?.type === "webhook" &&
+        target.type === "webhook" &&
+        target.url !== now.url &&
+        before?.url !== now.url
+      )
+        target = { ...target, url: `${target.url}${CHANGED_SECRET_MARK}` };
       if (before && before.type === now?.type && secretOf(before) === secretOf(now)) return target;
       const field = secretFieldOf(target) as string;
       return { ...target, [field]: `${secretOf(target)}${CHANGED_SECRET_MARK}` };

@@ -8,6 +8,43 @@ import { type LoadResult, loadRoutingConfig } from "./compile";
 import { SECRET_FIELD } from "./secret-fields";
 import type { ConfigError } from "./validate";
 
+/** A URL's scheme, host and path: what a masked webhook URL still shows of the stored one. */
+const withoutCredential = (url: unknown): string | undefined => {
+  try {
+    if (typeof url !== "string") return undefined;
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return undefined;
+  }
+};
+
+/**
+ * A webhook URL whose credential was masked (`https://host/path?••••••#<channel>/<index>`) gets the stored target's
+ * URL back when that target is a webhook at the same scheme, host and path; otherwise the error says to enter it.
+ */
+function restoreWebhookUrl(
+  target: Record<string, unknown>,
+  stored: TRoutingConfig,
+  path: string,
+  errors: ConfigError[],
+): Record<string, unknown> {
+  const url = target.url;
+  if (target.type !== "webhook" || typeof url !== "string") return target;
+  const at = url.indexOf(`?${MASK}`);
+  if (at < 0) return target;
+  const ref = TOKEN.exec(url.slice(at + 1));
+  const source = ref ? stored.channels.find((s) => s.name === ref[1])?.targets[Number(ref[2])] : undefined;
+  if (source?.type === "webhook" && withoutCredential(source.url) === withoutCredential(url))
+    return { ...target, url: source.url };
+  errors.push({
+    path,
+    code: "masked_secret_unresolved",
+    message: "this masked URL no longer matches the stored target it came from; enter the URL again",
+  });
+  return target;
+}
+
 /** The config with every masked secret restored that could be; `errors` for those that could not. */
 export type UnmaskResult =
   | { ok: true; value: unknown }
@@ -53,8 +90,9 @@ export function unmaskSecrets(input: unknown, stored: TRoutingConfig): UnmaskRes
   const errors: ConfigError[] = [];
   const channels = input.channels.map((channel, c) => {
     if (!isRecord(channel) || !Array.isArray(channel.targets)) return channel;
-    const targets = channel.targets.map((target, t) => {
-      if (!isRecord(target)) return target;
+    const targets = channel.targets.map((found, t) => {
+      if (!isRecord(found)) return found;
+      const target = restoreWebhookUrl(found, stored, `$.channels[${c}].targets[${t}].url`, errors);
       const type = target.type as TTarget["type"];
       const field = SECRET_FIELD[type];
       const value = field ? target[field] : undefined;

@@ -166,3 +166,23 @@ describe("a name that resolves to a refused address", () => {
     expect(receiver.received("/hook")).toHaveLength(0);
   });
 });
+
+describe("a webhook URL's own credential", () => {
+  it("is masked wherever a reader sees the URL: the config and the delivery log", async () => {
+    const url = "http://localhost:9/in?token=tok_live_abcdef123456";
+    expect((await admin.put("/config", config(webhook(url)))).status).toBe(200);
+    const read = (path: string) => fetch(`${app.baseUrl}${path}`, { headers: { cookie: viewerCookie } });
+    const shown = await (await read("/api/v1/routing/config")).json();
+    expect(shown.config.channels[0].targets[0].url).toBe("http://localhost:9/in?••••••#ops/0");
+    expect(JSON.stringify(shown)).not.toContain("tok_live");
+    // A test notification to the channel: its delivery is logged (and refused at connect time: localhost).
+    expect((await admin.post("/test-notification", { channel: "ops" })).status).toBe(202);
+    let log = "";
+    for (const deadline = Date.now() + 15_000; !log.includes("localhost:9") && Date.now() < deadline; ) {
+      log = await (await read("/api/v1/routing/deliveries?channel=ops&limit=20")).text();
+      if (!log.includes("localhost:9")) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(log).toContain('"url":"http://localhost:9/in?••••••"');
+    expect(log).not.toContain("tok_live");
+  });
+});

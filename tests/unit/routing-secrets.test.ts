@@ -74,3 +74,48 @@ describe("unmaskSecrets", () => {
     expect(masked.channels[0]?.targets[0]).toMatchObject({ secret: "••••••#ops/0" });
   });
 });
+
+describe("a webhook URL that carries its own credential", () => {
+  const withTokenUrl = (url: string): TRoutingConfig => {
+    const config = stored();
+    const channel = config.channels[0];
+    if (!channel) throw new Error("fixture has a channel");
+    channel.targets = [{ type: "webhook", url, secret: "stored-hmac-secret-0123456789" }];
+    return config;
+  };
+
+  it.each([
+    "https://hooks.example.com/in?token=tok_live_abcdef123456",
+    "https://bot:s3cr3t-password@hooks.example.com/in",
+  ])("is masked to scheme, host and path (%s), and restored exactly on save", (url) => {
+    const config = withTokenUrl(url);
+    const masked = maskSecrets(config);
+    const shown = masked.channels[0]?.targets[0];
+    const name = config.channels[0]?.name;
+    expect(shown).toMatchObject({ type: "webhook", url: `https://hooks.example.com/in?••••••#${name}/0` });
+    expect(JSON.stringify(masked)).not.toMatch(/tok_live|s3cr3t|bot:/);
+    expect(unmaskSecrets(clone(masked), config)).toEqual({ ok: true, value: clone(config) });
+  });
+
+  it("leaves a URL without a credential as it is", () => {
+    const config = withTokenUrl("https://hooks.example.com/in");
+    expect(maskSecrets(config).channels[0]?.targets[0]).toMatchObject({
+      url: "https://hooks.example.com/in",
+    });
+  });
+
+  it("refuses a masked URL moved to another host or path, at the url's JSON path", () => {
+    const config = withTokenUrl("https://hooks.example.com/in?token=tok_live_abcdef123456");
+    const masked = clone(maskSecrets(config));
+    const target = masked.channels[0]?.targets[0] as { url: string };
+    target.url = target.url.replace("/in?", "/elsewhere?");
+    const result = unmaskSecrets(masked, config);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.errors).toContainEqual({
+      path: "$.channels[0].targets[0].url",
+      code: "masked_secret_unresolved",
+      message: "this masked URL no longer matches the stored target it came from; enter the URL again",
+    });
+  });
+});

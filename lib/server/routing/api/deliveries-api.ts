@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
 import { parseGroupKey, routeNamesById } from "@/lib/routing/alert-workspace";
-import { MASK } from "@/lib/routing/config";
+import { MASK, maskUrlCredential, urlCarriesCredential } from "@/lib/routing/config";
 import {
   deliveryIdsOfAlerts,
   readAlertFingerprintsOfChain,
@@ -31,9 +31,13 @@ export const ZDeliveriesQuery = z.strictObject({
 
 type DeliveryRow = Awaited<ReturnType<typeof listDeliveries>>[number];
 
-/** Slack webhook URLs carry their credential in the path; PagerDuty bodies carry the routing key. */
+/**
+ * Slack webhook URLs carry their credential in the path, a webhook's may in its user or query (`?token=`); PagerDuty
+ * bodies carry the routing key.
+ */
 function safeUrl(row: DeliveryRow): string {
-  return row.targetType === "slack" ? `${new URL(row.url).origin}/${MASK}` : row.url;
+  if (row.targetType === "slack") return `${new URL(row.url).origin}/${MASK}`;
+  return urlCarriesCredential(row.url) ? maskUrlCredential(row.url, MASK) : row.url;
 }
 
 function safeBody(row: DeliveryRow): unknown {
