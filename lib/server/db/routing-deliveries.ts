@@ -108,6 +108,10 @@ export async function claimDueDeliveries(
           select share.id, share.next_attempt_at, share.n
           from (select distinct t.channel, t.target_index from deliveries t
             where t.status = 'pending' and t.next_attempt_at <= $1) target
+          -- A target whose receiver asked for a pause (Retry-After, on any instance) waits it out.
+          left join delivery_target_pauses paused
+            on paused.channel = target.channel and paused.target_index = target.target_index
+              and paused.paused_until > $1
           left join json_to_recordset($4::json) as s(channel text, target_index int, free int)
             on s.channel = target.channel and s.target_index = target.target_index
           cross join lateral (
@@ -123,7 +127,7 @@ export async function claimDueDeliveries(
             order by due.next_attempt_at
             limit coalesce(s.free, $3)
           ) share
-          where coalesce(s.free, $3) > 0
+          where coalesce(s.free, $3) > 0 and paused.channel is null
         ) c on c.id = d.id
         where d.status = 'pending' and d.next_attempt_at <= $1
         order by c.n, c.next_attempt_at, c.id

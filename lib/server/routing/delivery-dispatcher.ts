@@ -1,6 +1,8 @@
 import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
 import { signRequest } from "@/lib/routing/sign";
+import { createHash } from "node:crypto";
 import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/routing-deliveries";
+import { pauseTargetEverywhere, takeSharedToken } from "../db/routing-rate-buckets";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { AttemptRecorder } from "./attempt-recorder";
@@ -115,6 +117,7 @@ export class DeliveryDispatcher {
   }
 
   private async send(delivery: Held): Promise<void> {
+    if (delivery.rateLimit && !(await this.sharedTokenTaken(delivery, delivery.rateLimit))) return;
     const settings = this.settings;
     const at = new Date();
     let decision: ReturnType<typeof decideAttempt>;
@@ -171,6 +174,22 @@ export class DeliveryDispatcher {
     this.afterSend();
   }
 
+  /**
+   * The rate shared by every instance (this one's own bucket let the send start): without a token the delivery goes
+   * back to the database, due when one will be there. A database that cannot answer leaves this instance's own limit.
+   */
+  private async sharedTokenTaken(delivery: Held, limit: RateLimit): Promise<boolean> {
+    const keyHash = createHash("sha256").update(limit.key).digest("base64url");
+    const waitMs = await takeSharedToken(keyHash, limit.perSecond, limit.burst).catch(() => 0);
+    if (waitMs === 0) return true;
+    const nowMs = Date.now();
+    this.lanes.finished(delivery, nowMs);
+    this.release([delivery], nowMs + waitMs);
+    this.claimAt(nowMs + waitMs);
+    this.afterSend();
+    return false;
+  }
+
   /** A claim at `atMs` (a retry's backoff ends), keeping one timer for the earliest. */
   private claimAt(atMs: number): void {
     const index = this.retriesDue.findIndex((due) => due > atMs);
@@ -203,6 +222,10 @@ export class DeliveryDispatcher {
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */
   private pauseTarget(delivery: Held, untilMs: number): void {
     this.release(this.lanes.pause(delivery, untilMs), untilMs);
+    // Every other instance's too: their claims skip the target until the pause ends.
+    pauseTargetEverywhere(delivery.channel, delivery.targetIndex, new Date(untilMs)).catch((error) =>
+      console.error("receipt: sharing a target's pause failed:", failureReason(error)),
+    );
   }
 
   /** Claimed deliveries handed back unsent, due again at `atMs`. */

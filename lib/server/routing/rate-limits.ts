@@ -1,4 +1,5 @@
-// Documented per-target send rates, enforced in-process (each instance keeps its own buckets). Pure.
+// Documented per-target send rates. Each instance keeps its own buckets here (pure), and takes a token from the
+// bucket every instance shares (lib/server/db/routing-rate-buckets.ts) before it sends.
 //
 // - Slack incoming webhooks: 1 message per second per webhook URL, short bursts allowed
 //   (https://api.slack.com/docs/rate-limits#incoming-webhooks).
