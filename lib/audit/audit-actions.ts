@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   "routing.config_apply",
   "routing.config_restore",
   "routing.test_notification",
+  // destination checks (admin)
+  "checks.config_apply",
   // responding
   "silence.create",
   "silence.update",
@@ -48,6 +50,7 @@ export const AUDIT_TARGET_TYPES = [
   "session",
   "key",
   "routing_config",
+  "checks_config",
   "receiver",
   "silence",
   "alert",

@@ -180,6 +180,23 @@ export type ReconcileResult = {
   shadowed: { state: State; reason: string } | null;
 };
 
+/** One destination check's run on a chain (GET/POST /api/v1/chains/{id}/checks). */
+export type CheckRunView = {
+  check: string;
+  trigger: "on_demand" | "effect_unknown";
+  effect: "committed" | "absent" | "unknown";
+  outcome: "pass" | "fail" | null;
+  /** What was seen, short and free of content: "HTTP 200", "1 row", "timeout after 5000 ms". */
+  receipt: string;
+  /** This run's result reconciled the chain (its effect had been unknown). */
+  reconciled: boolean;
+  at: string;
+};
+
+export type ChainChecksAnswer = { runs: CheckRunView[] };
+
+export type ChecksConfigAnswer = { version: string; config: unknown };
+
 /** withReceipt + pending + unavailable + noVerifier + notReached = calls. */
 export type CoverageCounts = {
   calls: number;

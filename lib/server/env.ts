@@ -43,6 +43,10 @@ const ZJobsEnv = z.object({
   RECEIPT_ALERT_TICK_MS: ms(5000, 10),
   /** Safety tick: how often due deliveries (retries included) are sent without a wake-up. */
   RECEIPT_DELIVERY_TICK_MS: ms(5000, 10),
+  /** How often chains whose effect is unknown are looked for, to run their destination checks. */
+  RECEIPT_CHECKS_TICK_MS: ms(10_000, 10),
+  /** How long a chain no check settled waits before its checks run again. */
+  RECEIPT_CHECKS_RECHECK_MS: ms(5 * 60_000, 0),
   /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only. */
   RECEIPT_WAKE_UPS: flag("1"),
   /** Longest wait between reconnection attempts of the LISTEN connection. */

@@ -43,6 +43,7 @@ export async function deleteChains(sql: Sql, chainIds: string[]): Promise<number
   await sql.execute("delete from health_records_default where chain_id = any($1::text[])", [chainIds]);
   await sql.execute("delete from chain_state_changes where chain_id = any($1::text[])", [chainIds]);
   await sql.execute("delete from operator_effects where chain_id = any($1::text[])", [chainIds]);
+  await sql.execute("delete from check_runs where chain_id = any($1::text[])", [chainIds]);
   return deleteChainsKeepingRollups(sql, chainIds);
 }
 

@@ -42,7 +42,7 @@ export async function reconcile(
   });
 }
 
-type ReconcileInput = {
+export type ReconcileInput = {
   chainId: string;
   status: OperatorEffect["status"];
   receipt: string | null;
@@ -57,7 +57,7 @@ type ReconcileInput = {
  * reconciled one, never half of it: the operator's evidence, the chain's new state (and its alerts), the queue
  * item settled when the effect is no longer unknown, and the audit event.
  */
-async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
+export async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
   return getPrisma().$transaction(async (tx) => {
     await lockChains(prismaSql(tx), [input.chainId]);
     const head = await readReconcileHead(tx, input.chainId);

@@ -3,6 +3,7 @@ import { alertSettings } from "../routing/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
 import { runRetention } from "../retention/prune-job";
 import { retentionSettings } from "../retention/settings";
+import { checkUnknownEffects } from "../checks/check-job";
 import { foldRollups } from "../rollups/fold-job";
 import { startWakeListener } from "../db/wake-listener";
 import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
@@ -40,6 +41,8 @@ const jobs: Job[] = [
   },
   // Alert routing: outbox → notification groups → deliveries (lib/server/routing).
   ...alertJobs(),
+  // Destination checks on chains whose effect is unknown (lib/server/checks).
+  { name: "checks", everyMs: env().RECEIPT_CHECKS_TICK_MS, run: () => checkUnknownEffects() },
   // Retention: old chains, alerts and deliveries, and weekly record partitions (lib/server/retention).
   ...(retentionSettings().enabled
     ? [{ name: "retention", everyMs: retentionSettings().tickMs, run: () => runRetention() }]

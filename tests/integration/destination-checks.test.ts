@@ -1,0 +1,203 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HealthRecord } from "@/lib/contract/record";
+import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { liveCase } from "@/tests/support/dashboard-records";
+import { dashboardClient } from "@/tests/support/dashboard-session";
+import { createTeamUser, signInCookie } from "@/tests/support/team-users";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// Reconciliation that closes itself (issue 40 §3): an admin configures destination checks; a chain whose effect is
+// unknown gets them run by the background job, and what they find (a row, an HTTP 200, a 404) becomes destination
+// evidence with actor check:<name>: the chain is classified again and the retry guard answers from it. "Check
+// destination now" runs them on demand.
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: RunningApp;
+let destination: Server;
+let base: string;
+let agent: ReturnType<typeof apiClient>;
+let ui: ReturnType<typeof dashboardClient>;
+let adminSession: string;
+let agentKey: string;
+let viewer: ReturnType<typeof dashboardClient>;
+const reads: string[] = [];
+
+beforeAll(async () => {
+  destination = createServer((req, res) => {
+    reads.push(req.url ?? "");
+    if (req.url === "/reports/op%3Acommitted") return res.writeHead(200).end('{"state":"published"}');
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => destination.listen(0, "127.0.0.1", resolve));
+  base = `http://127.0.0.1:${(destination.address() as AddressInfo).port}`;
+  db = await createTestDatabase();
+  const client = new pg.Client({ connectionString: db.url });
+  await client.connect();
+  await client.query("create table payments (operation_key text primary key, status text not null)");
+  await client.query("insert into payments values ('op:paid', 'captured')");
+  await client.end();
+  agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const vic = await createTeamUser(db.url, "vic", "viewer");
+  const boss = await createTeamUser(db.url, "boss", "admin");
+  app = await startApp(db.url, {
+    RECEIPT_CHECKS_TICK_MS: "100",
+    RECEIPT_CHECKS_RECHECK_MS: "60000",
+    RECEIPT_CHECK_PAYMENTS_DB: db.url,
+  });
+  agent = apiClient(app.baseUrl, agentKey);
+  adminSession = await signInCookie(app.baseUrl, boss.username, boss.password);
+  ui = dashboardClient(app.baseUrl, adminSession);
+  viewer = dashboardClient(app.baseUrl, await signInCookie(app.baseUrl, vic.username, vic.password));
+}, 120_000);
+afterAll(async () => {
+  await app?.stop();
+  destination?.closeAllConnections();
+  await new Promise((resolve) => destination?.close(resolve));
+  await db?.drop();
+});
+
+const config = () => ({
+  version: 1,
+  checks: [
+    {
+      name: "reports",
+      match: { tool: "create_report" },
+      http: { url: `${base}/reports/{operationKey}`, outcome: { pointer: "/state", equals: "published" } },
+      attempts: 1,
+    },
+    {
+      name: "payments",
+      match: { tool: "charge_card" },
+      sql: {
+        connection: "RECEIPT_CHECK_PAYMENTS_DB",
+        query: "select status from payments where operation_key = $1",
+      },
+      attempts: 1,
+    },
+  ],
+});
+
+const put = (body: unknown) =>
+  fetch(`${app.baseUrl}/api/v1/checks/config`, {
+    method: "PUT",
+    headers: { cookie: adminSession, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+
+function unknownEffect(tag: string, tool: string, operationKey: string): HealthRecord {
+  const record = structuredClone(liveCase(tag, "effect_unknown"));
+  if (!record.call) throw new Error("a seed case without a call");
+  record.call.tool = tool;
+  record.call.operationKey = operationKey;
+  return record;
+}
+
+async function settled(chainId: string): Promise<{ state: string }> {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const chain = (await (await agent.get(`/api/v1/chains/${encodeURIComponent(chainId)}`)).json()) as {
+      chain: { state: string };
+    };
+    if (chain.chain.state !== "effect_unknown") return chain.chain;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${chainId} was not reconciled`);
+}
+
+const runsOf = async (chainId: string) =>
+  (await (await agent.get(`/api/v1/chains/${encodeURIComponent(chainId)}/checks`)).json()).runs;
+
+describe("the checks config", () => {
+  it("refuses bad input at its path and a token written into it, saving nothing", async () => {
+    const bad = await put({
+      version: 1,
+      checks: [{ name: "x", match: {}, http: { url: "https://{labels.h}/" } }],
+    });
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toMatchObject({
+      error: {
+        code: "invalid_checks_config",
+        issues: [
+          { path: "$.checks[0].http.url", message: "placeholders may fill the path and query, not the host" },
+        ],
+      },
+    });
+    const token = await put({
+      version: 1,
+      checks: [{ name: "x", match: {}, http: { url: `${base}/r/{operationKey}?key=ghp_${"a".repeat(36)}` } }],
+    });
+    expect(token.status).toBe(422);
+    expect(await token.json()).toMatchObject({
+      error: { code: "secret_detected", issues: [{ path: "$.checks[0].http.url" }] },
+    });
+    expect(await (await agent.get("/api/v1/checks/config")).json()).toMatchObject({ version: "none" });
+  });
+
+  it("is saved by an admin and read back as saved", async () => {
+    const saved = await put(config());
+    expect(saved.status).toBe(200);
+    const read = await (await agent.get("/api/v1/checks/config")).json();
+    expect(read.version).toMatch(/^\d+$/);
+    expect(read.config.checks.map((check: { name: string }) => check.name)).toEqual(["reports", "payments"]);
+  });
+});
+
+describe("the background job", () => {
+  it("an HTTP 200 settles a timed-out write as committed (check:reports); the guard then answers already_committed", async () => {
+    const record = unknownEffect("check-committed", "create_report", "op:committed");
+    expect((await agent.post([record])).status).toBe(200);
+    const chain = await settled(record.chainId);
+    expect(chain.state).not.toBe("effect_unknown");
+    expect(await runsOf(record.chainId)).toEqual([
+      expect.objectContaining({
+        check: "reports",
+        trigger: "effect_unknown",
+        effect: "committed",
+        outcome: "pass",
+        receipt: "HTTP 200",
+        reconciled: true,
+      }),
+    ]);
+    const operation = await (await agent.get("/api/v1/operations/op%3Acommitted")).json();
+    expect(operation.status).toBe("committed");
+    const guard = await fetch(`${app.baseUrl}/api/v1/operations/op%3Acommitted/attempts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool: "create_report", holder: "retry", leaseMs: 1000 }),
+    });
+    expect(guard.status).toBe(200);
+    expect(await guard.json()).toMatchObject({ decision: "already_committed", status: "committed" });
+  });
+
+  it("no row settles a write as absent (check:payments): retrySafe, and the guard lets the retry proceed", async () => {
+    const record = unknownEffect("check-absent", "charge_card", "op:unpaid");
+    expect((await agent.post([record])).status).toBe(200);
+    expect((await settled(record.chainId)).state).toBe("tool_failed");
+    expect((await runsOf(record.chainId))[0]).toMatchObject({
+      check: "payments",
+      effect: "absent",
+      receipt: "0 rows",
+    });
+    const guard = await fetch(`${app.baseUrl}/api/v1/operations/op%3Aunpaid/attempts`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ tool: "charge_card", holder: "retry", leaseMs: 1000 }),
+    });
+    expect(guard.status).toBe(201);
+    expect(await guard.json()).toMatchObject({ decision: "proceed", status: "absent" });
+  });
+});
+
+describe("check destination now", () => {
+  it("runs on demand for a responder; a chain no check matches is 422 no_matching_check; a viewer gets 403", async () => {
+    const record = unknownEffect("check-none", "send_email", "op:mail");
+    expect((await agent.post([record])).status).toBe(200);
+    const path = `/api/v1/chains/${encodeURIComponent(record.chainId)}/checks`;
+    const none = await ui.post(path, {});
+    expect(none.status).toBe(422);
+    expect((await none.json()).error.code).toBe("no_matching_check");
+    expect((await viewer.post(path, {})).status).toBe(403);
+    expect(await runsOf(record.chainId)).toEqual([]);
+  });
+});
