@@ -14,7 +14,13 @@ import { type CheckEnv, runCheck } from "./run-check";
 
 export type CheckTrigger = "on_demand" | "effect_unknown";
 
-const NO_MATCH = { checkName: "", effect: "unknown", outcome: null, receipt: "no check matches", reconciled: false };
+const NO_MATCH = {
+  checkName: "",
+  effect: "unknown",
+  outcome: null,
+  receipt: "no check matches",
+  reconciled: false,
+};
 
 const view = (run: CheckRunRow): CheckRunView => ({
   check: run.checkName,
