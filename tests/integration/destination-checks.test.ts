@@ -1,4 +1,8 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +25,7 @@ let agent: ReturnType<typeof apiClient>;
 let ui: ReturnType<typeof dashboardClient>;
 let adminSession: string;
 let agentKey: string;
+let adminKey: string;
 let viewer: ReturnType<typeof dashboardClient>;
 const reads: string[] = [];
 
@@ -39,6 +44,7 @@ beforeAll(async () => {
   await client.query("insert into payments values ('op:paid', 'captured')");
   await client.end();
   agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  adminKey = createKeyWithCli(db.url, "ci", ["admin"]);
   const vic = await createTeamUser(db.url, "vic", "viewer");
   const boss = await createTeamUser(db.url, "boss", "admin");
   app = await startApp(db.url, {
@@ -199,5 +205,54 @@ describe("check destination now", () => {
     expect((await none.json()).error.code).toBe("no_matching_check");
     expect((await viewer.post(path, {})).status).toBe(403);
     expect(await runsOf(record.chainId)).toEqual([]);
+  });
+});
+
+describe("npm run checks (config as code)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "receipt-checks-cli-"));
+  const file = (name: string, text: string) => {
+    const at = path.join(dir, name);
+    writeFileSync(at, text);
+    return at;
+  };
+  const checks = (args: string[]) =>
+    new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      execFile(
+        process.execPath,
+        ["--import", "tsx", "scripts/checks.ts", ...args],
+        {
+          cwd: path.resolve(import.meta.dirname, "../.."),
+          env: { ...process.env, RECEIPT_URL: app.baseUrl, RECEIPT_KEY: adminKey },
+        },
+        (error, stdout, stderr) => resolve({ code: error ? (error.code as number) : 0, stdout, stderr }),
+      );
+    });
+
+  it("check names each problem with its line; diff shows a change (exit 1); apply saves it; diff is then clean", async () => {
+    const bad = file(
+      "bad.yaml",
+      "version: 1\nchecks:\n  - name: Bad Name\n    match: {}\n    http: { url: https://x.example/ }\n",
+    );
+    const checked = await checks(["check", bad]);
+    expect(checked.code).toBe(1);
+    expect(checked.stderr).toContain(`${bad}:3:11: $.checks[0].name: lowercase letters`);
+
+    const next = {
+      ...config(),
+      checks: [
+        ...config().checks,
+        { name: "mail", match: { tool: "send_email" }, http: { url: `${base}/mail/{operationKey}` } },
+      ],
+    };
+    const good = file("checks.json", JSON.stringify(next, null, 2));
+    const diffed = await checks(["diff", good]);
+    expect(diffed.code).toBe(1);
+    expect(diffed.stdout).toContain("+  - name: mail");
+    const applied = await checks(["apply", good, "--comment", "mail check"]);
+    expect(applied).toMatchObject({ code: 0 });
+    expect(applied.stdout).toMatch(/^applied: version \d+ \(was \d+\)/);
+    expect((await checks(["diff", good])).code).toBe(0);
+    const tested = await checks(["test", good, "--tool", "send_email", "--operation-key", "op/9"]);
+    expect(tested.stdout).toBe(`mail: GET ${base}/mail/op%2F9\n`);
   });
 });

@@ -33,6 +33,8 @@ export async function saveChecksConfig(input: {
   config: unknown;
   actor: AuditActor;
   comment: string | null;
+  /** `If-Match`: the version the change was made against ("none" before the first); another is a 409. */
+  ifMatch?: string | null;
 }): Promise<ChecksConfigAnswer> {
   const parsed = ZChecksConfig.safeParse(input.config);
   if (!parsed.success) {
@@ -59,6 +61,16 @@ export async function saveChecksConfig(input: {
   const id = await getPrisma().$transaction(async (tx) => {
     await lockChecksVersions(tx);
     const previous = await newestChecksVersionId(tx);
+    const found = previous?.toString() ?? "none";
+    const expected = input.ifMatch?.trim().replace(/^W\//, "").replace(/^"|"$/g, "");
+    if (expected && expected !== found) {
+      throw new ApiError(
+        409,
+        "config_changed",
+        "the checks config changed since it was read; reload and retry",
+        [{ path: "$.headers.if-match", code: "config_changed", message: `current version is ${found}` }],
+      );
+    }
     const saved = await insertChecksVersion(tx, {
       config,
       createdBy: input.actor.actor,

@@ -17,8 +17,13 @@ export const PUT = apiRoute(
     query: z.object({ comment: z.string().max(500).optional() }),
     maxBytes: 256 * 1024,
   },
-  async ({ body, query, caller }): Promise<ChecksConfigAnswer> =>
-    saveChecksConfig({ config: body, actor: auditActor(caller), comment: query.comment ?? null }),
+  async ({ body, query, caller, request }): Promise<ChecksConfigAnswer> =>
+    saveChecksConfig({
+      config: body,
+      actor: auditActor(caller),
+      comment: query.comment ?? null,
+      ifMatch: request.headers.get("if-match"),
+    }),
 );
 
 const notAllowed = methodNotAllowed("GET", "PUT");
