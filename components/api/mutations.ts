@@ -2,6 +2,7 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type {
+  ChainChecksAnswer,
   CreatedKey,
   QueueName,
   ReconcileResult,
@@ -25,6 +26,22 @@ export function useTriageAction(chainId: string) {
         client.invalidateQueries({ queryKey: ["queue"] }),
         client.invalidateQueries({ queryKey: ["chain-triage", chainId] }),
       ]),
+  });
+}
+
+/** "Check destination now": runs the chain's matching destination checks; a settled effect reconciles it. */
+export function useCheckDestination(chainId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiFetch<ChainChecksAnswer>(`${chainPath(chainId)}/checks`, { method: "POST" }),
+    onSuccess: (answer) => client.setQueryData(["chain-checks", chainId], answer),
+    // A check that settles the effect moves the chain as a reconciliation does.
+    onSettled: () =>
+      Promise.all(
+        ["queue", "chain", "chain-triage", "chains", "stats", "attention", "coverage", "alert-groups"].map(
+          (key) => client.invalidateQueries({ queryKey: [key] }),
+        ),
+      ),
   });
 }
 

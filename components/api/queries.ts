@@ -3,6 +3,7 @@
 import type { TeamMember } from "@/lib/dashboard/team-types";
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import type {
+  ChainChecksAnswer,
   ChainDetail,
   ChainPage,
   ChainSummary,
@@ -67,6 +68,16 @@ export function useChain(chainId: string) {
     ...live,
     queryKey: ["chain", chainId],
     queryFn: () => apiFetch<ChainDetail>(`/api/v1/chains/${encodeURIComponent(chainId)}`),
+  });
+}
+
+/** The chain's destination check runs (GET /api/v1/chains/{id}/checks). */
+export function useChainChecks(chainId: string) {
+  const live = useLiveRefetch();
+  return useQuery({
+    ...live,
+    queryKey: ["chain-checks", chainId],
+    queryFn: () => apiFetch<ChainChecksAnswer>(`/api/v1/chains/${encodeURIComponent(chainId)}/checks`),
   });
 }
 

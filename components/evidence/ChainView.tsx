@@ -6,6 +6,7 @@ import { RefreshStatus } from "../ui/RefreshStatus";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { ChainEvidence } from "./ChainEvidence";
 import { ChainStatusBar } from "./ChainStatusBar";
+import { DestinationChecks } from "./DestinationChecks";
 
 /** /chains/[id]: one chain's verdict, its five layers, what is missing, and its timeline. */
 export function ChainView({ chainId }: { chainId: string }) {
@@ -40,6 +41,7 @@ export function ChainView({ chainId }: { chainId: string }) {
             </div>
           ) : null}
           <ChainStatusBar chainId={chainId} />
+          <DestinationChecks chainId={chainId} />
           <ChainEvidence detail={detail.data} />
         </>
       )}
