@@ -87,6 +87,11 @@ export function CoverageView() {
                     Unseen layers
                   </abbr>
                 </th>
+                <th scope="col">
+                  <abbr title="the destination checks that read this tool's destination when its effect is unknown">
+                    Destination check
+                  </abbr>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -95,6 +100,7 @@ export function CoverageView() {
                   key={`${row.server}/${row.tool}`}
                   name={<Name server={row.server} tool={row.tool} />}
                   counts={row}
+                  checks={row.checks}
                 />
               ))}
             </tbody>
@@ -127,7 +133,16 @@ function Name({ server, tool }: { server: string | null; tool: string }) {
   );
 }
 
-function CoverageRow({ name, counts }: { name: React.ReactNode; counts: CoverageCounts }) {
+function CoverageRow({
+  name,
+  counts,
+  checks,
+}: {
+  name: React.ReactNode;
+  counts: CoverageCounts;
+  /** Undefined for the totals row. */
+  checks?: string[];
+}) {
   // The share among calls that reached the outcome check: a failed call has no deliverable to verify.
   const checked = counts.calls - counts.notReached;
   const share = checked ? counts.withReceipt / checked : 0;
@@ -158,6 +173,13 @@ function CoverageRow({ name, counts }: { name: React.ReactNode; counts: Coverage
           {counts.notObserved > 0 &&
             ` (handshake ${formatCount(counts.handshakeNotObserved)}, tool list ${formatCount(counts.catalogNotObserved)})`}
         </span>
+      </td>
+      <td data-column="destination-check">
+        {checks === undefined ? null : checks.length === 0 ? (
+          <span className="muted">none</span>
+        ) : (
+          <span className="mono">{checks.join(", ")}</span>
+        )}
       </td>
     </tr>
   );

@@ -87,3 +87,19 @@ export function checkMatches(
   if (tool !== undefined && tool !== facts.tool) return false;
   return Object.entries(labels).every(([name, value]) => facts.labels[name] === value);
 }
+
+/**
+ * The checks that read the destination of a server's tool (coverage): those whose server and tool match; one that also
+ * names labels covers only the chains that carry them, and says so.
+ */
+export function checksCovering(
+  checks: readonly Pick<TCheck, "name" | "match">[],
+  server: string | null,
+  tool: string,
+): string[] {
+  return checks
+    .filter((check) => (check.match.server ?? server) === server && (check.match.tool ?? tool) === tool)
+    .map((check) =>
+      Object.keys(check.match.labels).length > 0 ? `${check.name} (some labels)` : check.name,
+    );
+}

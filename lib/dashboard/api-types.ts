@@ -216,7 +216,12 @@ export type CoverageCounts = {
   catalogNotObserved: number;
 };
 
-export type CoverageRow = CoverageCounts & { server: string | null; tool: string };
+export type CoverageRow = CoverageCounts & {
+  server: string | null;
+  tool: string;
+  /** The destination checks that read this tool's destination ("name (some labels)" when they match on labels). */
+  checks: string[];
+};
 
 export type Coverage = { since: string | null; rows: CoverageRow[]; totals: CoverageCounts };
 

@@ -147,6 +147,18 @@ describe("the checks config", () => {
     expect(read.version).toMatch(/^\d+$/);
     expect(read.config.checks.map((check: { name: string }) => check.name)).toEqual(["reports", "payments"]);
   });
+
+  it("coverage names the check that reads each tool's destination", async () => {
+    await agent.post([unknownEffect("check-coverage", "create_report", "op:coverage")]);
+    // Coverage reads the rollups, which fold what was written within a second.
+    let row: { checks: string[] } | undefined;
+    for (const deadline = Date.now() + 10_000; !row && Date.now() < deadline; ) {
+      const coverage = await (await agent.get("/api/v1/coverage")).json();
+      row = coverage.rows.find((r: { tool: string }) => r.tool === "create_report");
+      if (!row) await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(row?.checks).toEqual(["reports"]);
+  });
 });
 
 describe("the background job", () => {

@@ -1,7 +1,7 @@
 // Destination checks' pure parts: the config's rules, URL templates, and what an answer means.
 import { describe, expect, it } from "vitest";
 import { ZChecksConfig } from "@/lib/checks/config";
-import { checkMatches, decideHttp, decideSql, readPointer } from "@/lib/checks/decide";
+import { checkMatches, checksCovering, decideHttp, decideSql, readPointer } from "@/lib/checks/decide";
 import { renderTemplate, templateProblems } from "@/lib/checks/template";
 
 const httpCheck = (http: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
@@ -194,5 +194,23 @@ describe("decisions", () => {
     expect(checkMatches({ match: { server: "other", labels: {} } }, facts)).toBe(false);
     expect(checkMatches({ match: { labels: { env: "dev" } } }, facts)).toBe(false);
     expect(checkMatches({ match: { labels: {} } }, facts)).toBe(true);
+  });
+});
+
+describe("coverage", () => {
+  it("names the checks that read a server's tool, and those that cover only some labels", () => {
+    const checks = [
+      { name: "any-report", match: { tool: "create_report", labels: {} } },
+      { name: "prod-report", match: { tool: "create_report", labels: { env: "prod" } } },
+      { name: "other-server", match: { server: "b", tool: "create_report", labels: {} } },
+      { name: "mail", match: { tool: "send_email", labels: {} } },
+    ];
+    expect(checksCovering(checks, "a", "create_report")).toEqual(["any-report", "prod-report (some labels)"]);
+    expect(checksCovering(checks, "b", "create_report")).toEqual([
+      "any-report",
+      "prod-report (some labels)",
+      "other-server",
+    ]);
+    expect(checksCovering(checks, null, "charge_card")).toEqual([]);
   });
 });

@@ -29,7 +29,9 @@ const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) *
  * exact: whole days from `chain_rollup_day_rows`, the whole hours before the first of them from
  * `chain_rollup_rows`, and a `since` inside an hour adds that hour's rest from `chains` (at most an hour of rows).
  */
-export async function outcomeCoverage(since?: Date): Promise<Coverage> {
+export async function outcomeCoverage(
+  since?: Date,
+): Promise<Omit<Coverage, "rows"> & { rows: Omit<CoverageRow, "checks">[] }> {
   const wholeHoursFrom = since ? ceilTo(since, HOUR_MS) : null;
   const wholeDaysFrom = since ? ceilTo(since, DAY_MS) : null;
   const partialHour =
@@ -66,7 +68,7 @@ export async function outcomeCoverage(since?: Date): Promise<Coverage> {
     order by sum(chains) desc, nullif(server_name, ''), tool
     limit 500`;
   const unseen = await countUnseenLayers(since);
-  const coverageRows: CoverageRow[] = rows.map((row) => ({
+  const coverageRows: Omit<CoverageRow, "checks">[] = rows.map((row) => ({
     server: row.server,
     tool: row.tool,
     ...counts(row, unseen.get(unseenKey(row.server, row.tool))),

@@ -1,5 +1,5 @@
 import type { Coverage } from "@/lib/dashboard/api-types";
-import { outcomeCoverage } from "@/lib/server/db/coverage";
+import { coverageWithChecks } from "@/lib/server/checks/coverage-service";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { ZCoverageQuery } from "@/lib/server/reading/dashboard-queries";
@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 export const GET = apiRoute(
   { scope: "read", query: ZCoverageQuery },
-  async ({ query: { since } }): Promise<Coverage> => outcomeCoverage(since ? new Date(since) : undefined),
+  async ({ query: { since } }): Promise<Coverage> => coverageWithChecks(since ? new Date(since) : undefined),
 );
 
 const notAllowed = methodNotAllowed("GET");
