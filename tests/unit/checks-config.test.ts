@@ -1,6 +1,6 @@
 // Destination checks' pure parts: the config's rules, URL templates, and what an answer means.
 import { describe, expect, it } from "vitest";
-import { ZChecksConfig } from "@/lib/checks/config";
+import { type TCheck, ZChecksConfig } from "@/lib/checks/config";
 import { checkMatches, checksCovering, decideHttp, decideSql, readPointer } from "@/lib/checks/decide";
 import { renderTemplate, templateProblems } from "@/lib/checks/template";
 
@@ -199,7 +199,7 @@ describe("decisions", () => {
 
 describe("coverage", () => {
   it("names the checks that read a server's tool, and those that cover only some labels", () => {
-    const checks = [
+    const checks: Pick<TCheck, "name" | "match">[] = [
       { name: "any-report", match: { tool: "create_report", labels: {} } },
       { name: "prod-report", match: { tool: "create_report", labels: { env: "prod" } } },
       { name: "other-server", match: { server: "b", tool: "create_report", labels: {} } },

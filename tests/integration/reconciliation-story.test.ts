@@ -1,0 +1,164 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type Collector,
+  createCollector,
+  OperationAlreadyCommittedError,
+  OperationInDoubtError,
+  ReceiptSink,
+} from "@/packages/collector/src";
+import { stdio } from "@/tests/collector/helpers";
+import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTeamUser, signInCookie } from "@/tests/support/team-users";
+import { createTestDatabase } from "@/tests/support/test-database";
+
+// The story of issue 40 §4 with real parts: an MCP server on the SDK that writes a real PostgreSQL row and posts to a
+// real HTTP service, an agent that calls it through the collector with the retry guard on, and Receipt's destination
+// check reading the same table. A write that committed and then timed out is never repeated: the retry is refused,
+// the check finds the row, the chain is reconciled, and the guard then answers already_committed. A write that hung
+// before committing is found absent, and the retry writes it exactly once.
+const LEDGER_SERVER = resolve("tests/collector/servers/ledger-server.ts");
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: RunningApp;
+let collector: Collector;
+let ledger: Client;
+let webhook: Server;
+const posted: string[] = [];
+let sql: pg.Client;
+let api: ReturnType<typeof apiClient>;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  sql = new pg.Client({ connectionString: db.url });
+  await sql.connect();
+  await sql.query("create table ledger (operation_key text primary key, amount numeric not null)");
+  webhook = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk) => (body += chunk));
+    req.on("end", () => {
+      posted.push(body);
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((done) => webhook.listen(0, "127.0.0.1", done));
+  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const boss = await createTeamUser(db.url, "boss", "admin");
+  app = await startApp(db.url, {
+    RECEIPT_CHECKS_TICK_MS: "100",
+    RECEIPT_CHECKS_RECHECK_MS: "60000",
+    RECEIPT_CHECK_LEDGER: db.url,
+  });
+  const saved = await fetch(`${app.baseUrl}/api/v1/checks/config`, {
+    method: "PUT",
+    headers: {
+      cookie: await signInCookie(app.baseUrl, boss.username, boss.password),
+      "content-type": "application/json",
+    },
+    body: JSON.stringify({
+      version: 1,
+      checks: [
+        {
+          name: "ledger",
+          match: { tool: "record_payment" },
+          sql: {
+            connection: "RECEIPT_CHECK_LEDGER",
+            query: "select amount from ledger where operation_key = $1",
+          },
+        },
+      ],
+    }),
+  });
+  expect(saved.status).toBe(200);
+  collector = createCollector({
+    sink: new ReceiptSink({ baseUrl: app.baseUrl, ingestionKey: key, flushIntervalMs: 0 }),
+    clientInfo: { name: "payments-agent", version: "1.0.0" },
+    heartbeatMs: 0,
+    operationGuard: {
+      baseUrl: app.baseUrl,
+      ingestionKey: key,
+      holder: "payments-agent",
+      whenUnreachable: "refuse",
+    },
+  });
+  ledger = await collector.connect(
+    stdio(process.execPath, ["--import", "tsx", LEDGER_SERVER], {
+      LEDGER_DATABASE_URL: db.url,
+      LEDGER_WEBHOOK: `http://127.0.0.1:${(webhook.address() as AddressInfo).port}/paid`,
+    }),
+  );
+  api = apiClient(app.baseUrl, key);
+}, 120_000);
+afterAll(async () => {
+  await ledger?.close();
+  await app?.stop();
+  webhook?.closeAllConnections();
+  await new Promise((done) => webhook?.close(done));
+  await sql?.end();
+  await db?.drop();
+});
+
+const pay = (key: string, mode: string, chainId: string) =>
+  collector.callTool(ledger, {
+    chainId,
+    name: "record_payment",
+    arguments: { key, amount: 42, mode },
+    sideEffect: "write",
+    operationKey: key,
+    deadlineMs: 800,
+  });
+
+const rows = async (key: string) =>
+  (await sql.query("select count(*)::int as n from ledger where operation_key = $1", [key])).rows[0]
+    .n as number;
+
+async function untilReconciled(chainId: string): Promise<string> {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const response = await api.get(`/api/v1/chains/${encodeURIComponent(chainId)}`);
+    const state = ((await response.json()) as { chain?: { state: string } } | undefined)?.chain?.state;
+    if (state && state !== "effect_unknown") return state;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`${chainId} was not reconciled`);
+}
+
+describe("commit, then time out", () => {
+  it("the retry is refused until the check finds the row; then already_committed, and one row", async () => {
+    const key = "pay:committed-then-timeout";
+    const first = await pay(key, "commit_then_hang", "chain:pay-1");
+    await collector.flush();
+    expect(first.chainId).toBe("chain:pay-1");
+    // At once the guard refuses (the effect is unknown), unless the check already settled it: both are safe.
+    const early = await pay(key, "ok", "chain:pay-1-retry").catch((error: unknown) => error);
+    expect(early instanceof OperationInDoubtError || early instanceof OperationAlreadyCommittedError).toBe(
+      true,
+    );
+    expect(await untilReconciled("chain:pay-1")).not.toBe("effect_unknown");
+    await collector.flush();
+    const retry = await pay(key, "ok", "chain:pay-1-retry-2").catch((error: unknown) => error);
+    expect(retry).toBeInstanceOf(OperationAlreadyCommittedError);
+    expect(retry).toMatchObject({ chainId: "chain:pay-1" });
+    expect(await rows(key)).toBe(1);
+    expect(posted.filter((body) => body.includes(key))).toHaveLength(1);
+  });
+});
+
+describe("hang before committing", () => {
+  it("the check finds nothing: the retry proceeds and writes exactly once", async () => {
+    const key = "pay:hung-before-commit";
+    await pay(key, "hang_before_commit", "chain:pay-2");
+    await collector.flush();
+    expect(await untilReconciled("chain:pay-2")).toBe("tool_failed");
+    const retry = await pay(key, "ok", "chain:pay-2-retry");
+    expect(retry.chainId).toBe("chain:pay-2-retry");
+    await collector.flush();
+    expect(await rows(key)).toBe(1);
+    // A third attempt after the success: already committed, still one row.
+    const again = await pay(key, "ok", "chain:pay-2-again").catch((error: unknown) => error);
+    expect(again).toBeInstanceOf(OperationAlreadyCommittedError);
+    expect(await rows(key)).toBe(1);
+  });
+});
