@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   alertsReceived,
   FAST_ROUTING_ENV,
@@ -72,8 +72,8 @@ function config(): TRoutingConfig {
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  ingestKey = createKeyWithCli(db.url, "agent", ["ingest"]);
-  readKey = createKeyWithCli(db.url, "scraper", ["read"]);
+  ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
+  readKey = await createTestKey(db.url, "scraper", ["read"]);
 });
 afterAll(async () => {
   await Promise.all(apps.map((app) => app.stop()));

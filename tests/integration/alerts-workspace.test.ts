@@ -4,7 +4,7 @@ import type { AlertGroupsAnswer, WorkspaceAlertView } from "@/lib/dashboard/api-
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
 import { freePort } from "@/lib/server/db/embedded";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -85,7 +85,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
   const closedPort = await freePort();
-  const key = createKeyWithCli(db.url, "agent");
+  const key = await createTestKey(db.url, "agent");
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   await admin.saveConfig(config(closedPort));

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AlertGroupsAnswer, ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { dashboardClient } from "@/tests/support/dashboard-session";
 import {
   alertsReceived,
@@ -57,7 +57,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   // Ana's own webhook never answers: every attempt hangs until the delivery timeout.
   receiver = await startScriptedReceiver((path) => (path === "/ana" ? "hold" : { status: 200 }));
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   ana = await createTeamUser(db.url, "ana", "responder");
   bo = await createTeamUser(db.url, "bo", "admin");
   viewer = await createTeamUser(db.url, "vic", "viewer");

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueuePage, TriageItemView } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { dashboardClient } from "@/tests/support/dashboard-session";
 import { createTeamUser, signInCookie, type TeamUser } from "@/tests/support/team-users";
@@ -25,7 +25,7 @@ const chainPath = (chainId: string) => `/api/v1/chains/${encodeURIComponent(chai
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   ana = await createTeamUser(db.url, "ana", "responder");
   bo = await createTeamUser(db.url, "bo", "admin");
   viewer = await createTeamUser(db.url, "vic", "viewer");

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AUDIT_ACTIONS } from "@/lib/audit/audit-actions";
 import type { AuditPage } from "@/lib/audit/audit-view";
 import { auditEventsPageQuery } from "@/lib/server/db/audit-events";
-import { createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { auditTable } from "@/tests/support/audit-events";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTeamUser, signInCookie } from "@/tests/support/team-users";
@@ -45,7 +45,7 @@ async function insertEvent(actor: string, action: string, targetType: string, ta
 beforeAll(async () => {
   db = await createTestDatabase();
   audit = auditTable(db.url);
-  adminKey = createKeyWithCli(db.url, "ci-audit", ["admin"]);
+  adminKey = await createTestKey(db.url, "ci-audit", ["admin"]);
   app = await startApp(db.url);
   adminSession = await adminCookie(app.baseUrl);
   // Enough rows, spread over actors, actions and targets, that the planner prefers the indexes to a scan.
@@ -67,7 +67,7 @@ describe("who may read the audit log", () => {
   it("admins and admin keys; responders, viewers and read keys are refused; nobody else", async () => {
     expect((await get("?limit=1")).status).toBe(200);
     expect((await get("?limit=1", { authorization: `Bearer ${adminKey}` })).status).toBe(200);
-    const readKey = createKeyWithCli(db.url, `reader-${tag}`, ["read"]);
+    const readKey = await createTestKey(db.url, `reader-${tag}`, ["read"]);
     expect(await get("", { authorization: `Bearer ${readKey}` })).toMatchObject({
       status: 403,
       json: { error: { code: "forbidden" } },

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 // The dashboard's own sign-in: scrypt-hashed passwords, an HttpOnly session cookie, first-run setup exactly once;
@@ -75,7 +75,7 @@ describe("dashboard sessions", () => {
 
   it("without a key or a session the read API → 401", async () => {
     expect((await apiClient(app.baseUrl).get("/api/v1/stats")).status).toBe(401);
-    const key = createKeyWithCli(db.url, "reader", ["read"]);
+    const key = await createTestKey(db.url, "reader", ["read"]);
     expect((await apiClient(app.baseUrl, key).get("/api/v1/stats")).status).toBe(200);
   });
 
@@ -273,7 +273,7 @@ describe("cookie-authenticated writes and the auth endpoints refuse other origin
   });
 
   it("an ingestion key is no ambient credential: Origin is not checked for it", async () => {
-    const key = createKeyWithCli(db.url, "agent", ["ingest"]);
+    const key = await createTestKey(db.url, "agent", ["ingest"]);
     const response = await post(
       "/api/v1/records",
       { records: [] },

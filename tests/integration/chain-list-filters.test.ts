@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { STATE_SEVERITY_ORDER, type State } from "@/lib/contract";
 import type { ChainPage } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase, liveSeedCases, shadowedTimeout } from "@/tests/support/dashboard-records";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -18,7 +18,7 @@ const old = liveCase("filters-old", "false_success", now - 2 * 3_600_000); // ob
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   app = await startApp(db.url);
   api = apiClient(app.baseUrl, key);
   const response = await api.post([...cases.map((c) => c.record), shadowed, old]);

@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import { ReceiptSink } from "@/packages/collector/src";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 export type ChainDetail = {
@@ -23,7 +23,7 @@ export async function startReceipt() {
     await db.drop();
     throw error;
   }
-  const key = createKeyWithCli(db.url, "collector-e2e", ["ingest", "read"]);
+  const key = await createTestKey(db.url, "collector-e2e", ["ingest", "read"]);
   const sink = new ReceiptSink({ baseUrl: app.baseUrl, ingestionKey: key, flushIntervalMs: 0 });
   const api = apiClient(app.baseUrl, key);
   const running = app;

@@ -6,7 +6,7 @@ import { classify } from "@/lib/classifier";
 import { evaluateCall } from "@/lib/classifier/request-rules";
 import type { Call, HealthRecord } from "@/lib/contract";
 import { rebuildChainRollups } from "@/lib/server/db/chain-rollups";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { buildCall, modernRecord, t } from "@/tests/support/record-builders";
 
@@ -104,7 +104,7 @@ const stored = async (chainId: string) => {
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await startApp(db.url);
-  api = apiClient(app.baseUrl, createKeyWithCli(db.url, "agent", ["ingest", "read"]));
+  api = apiClient(app.baseUrl, await createTestKey(db.url, "agent", ["ingest", "read"]));
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
 });

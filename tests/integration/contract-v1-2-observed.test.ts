@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
 import { type HealthRecord, STATE_SEVERITY_ORDER } from "@/lib/contract";
 import type { ChainDetail, ChainPage, Coverage, QueuePage, Stats } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { expectError } from "@/tests/support/bad-input";
 import { shiftTimes } from "@/tests/support/dashboard-records";
 import {
@@ -112,7 +112,7 @@ const CASES: Record<string, { record: HealthRecord; state: string; reasons: stri
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "v12", ["ingest", "read"]);
+  key = await createTestKey(db.url, "v12", ["ingest", "read"]);
   app = await startApp(db.url);
   const response = await api().post(Object.values(CASES).map((c) => c.record));
   expect(response.status, await response.clone().text()).toBe(200);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedKey, KeySummary } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -73,7 +73,7 @@ describe("ingestion keys from the dashboard", () => {
   });
 
   it("keys are managed by people only: an ingestion key → 403, nobody → 401", async () => {
-    const key = createKeyWithCli(db.url, "reader", ["ingest", "read"]);
+    const key = await createTestKey(db.url, "reader", ["ingest", "read"]);
     expect((await apiClient(app.baseUrl, key).get("/api/v1/keys")).status).toBe(403);
     expect((await fetch(`${app.baseUrl}/api/v1/keys`)).status).toBe(401);
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Call } from "@/lib/contract";
 import type { ChainSummary, Coverage, Facets, Trend } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveSeedCases } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -15,7 +15,7 @@ const cases = liveSeedCases("reads");
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  readKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  readKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
   app = await startApp(db.url);
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
   const response = await apiClient(app.baseUrl, readKey).post(cases.map((c) => c.record));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainDetail, ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, liveCase, shadowedTimeout } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -27,7 +27,7 @@ async function ingest(...records: unknown[]) {
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await startApp(db.url);
-  agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  agentKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
   agent = apiClient(app.baseUrl, agentKey);
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -17,7 +17,7 @@ const act = (body: unknown, chainId = falseSuccess.chainId) => ui.post(chainPath
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ingestKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  ingestKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
   app = await startApp(db.url);
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
   expect((await apiClient(app.baseUrl, ingestKey).post([falseSuccess, healthy])).status).toBe(200);

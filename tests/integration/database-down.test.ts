@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CollectorRecord, ReceiptSink } from "@/packages/collector/src";
 import { type RunningDatabase, startEmbeddedPostgres } from "@/lib/server/db/embedded";
 import { applyMigrations } from "@/lib/server/db/migrate";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { build } from "@/tests/support/record-builders";
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   db = await startEmbeddedPostgres(path.join(dataDir, "pg"));
   port = Number(new URL(db.url).port);
   await applyMigrations(db.url);
-  key = createKeyWithCli(db.url, "db-down", ["ingest", "read"]);
+  key = await createTestKey(db.url, "db-down", ["ingest", "read"]);
   app = await startApp(db.url);
   cookie = await adminCookie(app.baseUrl);
 });

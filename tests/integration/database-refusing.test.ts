@@ -1,7 +1,7 @@
 import net from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { build } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { inject } from "vitest";
@@ -21,7 +21,7 @@ const UNCAUGHT = /uncaughtException|unhandledRejection|Unhandled 'error' event/i
 beforeAll(async () => {
   db = await createTestDatabase();
   name = new URL(db.url).pathname.slice(1);
-  key = createKeyWithCli(db.url, "refusing", ["ingest", "read"]);
+  key = await createTestKey(db.url, "refusing", ["ingest", "read"]);
   app = await startApp(db.url);
   admin = new pg.Client({ connectionString: inject("adminUrl") });
   await admin.connect();

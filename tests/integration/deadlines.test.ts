@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { buildCall, runningWriteRecord } from "@/tests/support/record-builders";
 
@@ -13,7 +13,7 @@ let key: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   const env = { RECEIPT_DEADLINE_TICK_MS: "100" };
   apps = await Promise.all([startApp(db.url, env), startApp(db.url, env)]);
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { type ScriptedReceiver, startScriptedReceiver } from "@/tests/support/scripted-receiver";
@@ -53,7 +53,7 @@ afterAll(async () => {
 
 describe("delivery id", () => {
   it("a crash between the POST and its record re-sends with the same Receipt-Delivery-Id", async () => {
-    const key = createKeyWithCli(db.url, "agent");
+    const key = await createTestKey(db.url, "agent");
     const first = await startApp(db.url, ENV);
     apps.push(first);
     await routingApi(first.baseUrl, await adminCookie(first.baseUrl)).saveConfig(config());

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { type ScriptedReceiver, startScriptedReceiver } from "@/tests/support/scripted-receiver";
@@ -67,7 +67,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startScriptedReceiver((path) => (path.startsWith("/hang/") ? "hold" : { status: 200 }));
-  const key = createKeyWithCli(db.url, "agent");
+  const key = await createTestKey(db.url, "agent");
   app = await startApp(db.url, {
     ...FAST_ROUTING_ENV,
     // Long enough that the hanging targets are still hanging when the test looks; Retry-After of seconds not capped.

@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 // Issue 19 item 6: `npm run demo` against a Receipt it cannot reach the database of, with
@@ -36,7 +36,7 @@ describe("npm run demo against a remote Receipt (RECEIPT_URL + RECEIPT_KEY)", ()
   beforeAll(async () => {
     db = await createTestDatabase();
     app = await startApp(db.url);
-    key = createKeyWithCli(db.url, "remote-demo", ["ingest", "read"]);
+    key = await createTestKey(db.url, "remote-demo", ["ingest", "read"]);
   });
   afterAll(async () => {
     await app?.stop();

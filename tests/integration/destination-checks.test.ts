@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract/record";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { dashboardClient } from "@/tests/support/dashboard-session";
 import { createTeamUser, signInCookie } from "@/tests/support/team-users";
@@ -43,8 +43,8 @@ beforeAll(async () => {
   await client.query("create table payments (operation_key text primary key, status text not null)");
   await client.query("insert into payments values ('op:paid', 'captured')");
   await client.end();
-  agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
-  adminKey = createKeyWithCli(db.url, "ci", ["admin"]);
+  agentKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
+  adminKey = await createTestKey(db.url, "ci", ["admin"]);
   const vic = await createTeamUser(db.url, "vic", "viewer");
   const boss = await createTeamUser(db.url, "boss", "admin");
   app = await startApp(db.url, {

@@ -3,7 +3,7 @@
 // machine-readable code and an issue located by a JSON path; nothing refused is stored.
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { expectLocatedClientError, PATH_ENDPOINTS, pathOf } from "@/tests/support/bad-input";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -20,7 +20,7 @@ let cookie: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "fuzz", ["ingest", "read"]);
+  key = await createTestKey(db.url, "fuzz", ["ingest", "read"]);
   app = await startApp(db.url);
   cookie = await adminCookie(app.baseUrl);
 });

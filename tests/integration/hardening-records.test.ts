@@ -2,7 +2,7 @@
 // (422 invalid_records with each problem's path and code), so no later job ever reads one. Each row asserts exactly
 // what the real app answers, as JSON and as NDJSON.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { expectError } from "@/tests/support/bad-input";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { build, buildCall, inFlightWrite } from "@/tests/support/record-builders";
@@ -13,7 +13,7 @@ let key: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "hardening", ["ingest", "read"]);
+  key = await createTestKey(db.url, "hardening", ["ingest", "read"]);
   app = await startApp(db.url, { RECEIPT_DEADLINE_TICK_MS: "100" });
 });
 afterAll(async () => {

@@ -3,7 +3,7 @@
 // JSON path, never a 500. Each row asserts exactly what the real app answers.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   CRAFTED_CURSORS,
   cursorOf,
@@ -23,7 +23,7 @@ let cookie: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "hardening", ["ingest", "read"]);
+  key = await createTestKey(db.url, "hardening", ["ingest", "read"]);
   app = await startApp(db.url);
   cookie = await adminCookie(app.baseUrl);
 });

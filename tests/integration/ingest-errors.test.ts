@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   apiClient,
-  createKeyWithCli,
+  createTestKey,
   type RunningApp,
   runKeysCli,
   startApp,
@@ -18,8 +18,8 @@ let readKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ingestKey = createKeyWithCli(db.url, "agent-a");
-  readKey = createKeyWithCli(db.url, "reader", ["ingest", "read"]);
+  ingestKey = await createTestKey(db.url, "agent-a");
+  readKey = await createTestKey(db.url, "reader", ["ingest", "read"]);
   app = await startApp(db.url);
 });
 afterAll(async () => {
@@ -43,7 +43,7 @@ describe("authentication", () => {
   });
 
   it("a revoked key → 401, and the CLI lists it as revoked", async () => {
-    const key = createKeyWithCli(db.url, "to-revoke");
+    const key = await createTestKey(db.url, "to-revoke");
     expect((await apiClient(app.baseUrl, key).post([legacyRecord()])).status).toBe(200);
     expect(runKeysCli(db.url, ["revoke", "to-revoke"]).status).toBe(0);
     const response = await apiClient(app.baseUrl, key).post([legacyRecord()]);
@@ -59,7 +59,7 @@ describe("authentication", () => {
   });
 
   it("a read-only key cannot ingest", async () => {
-    const key = createKeyWithCli(db.url, "read-only", ["read"]);
+    const key = await createTestKey(db.url, "read-only", ["read"]);
     expect((await apiClient(app.baseUrl, key).post([legacyRecord()])).status).toBe(403);
   });
 });

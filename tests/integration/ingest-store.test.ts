@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { build, buildCall, inFlightWrite, t } from "@/tests/support/record-builders";
@@ -12,7 +12,7 @@ let read: ReturnType<typeof apiClient>;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
   ingest = apiClient(app.baseUrl, key);
   read = ingest;

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   alertsReceived,
   FAST_ROUTING_ENV,
@@ -82,7 +82,7 @@ async function eventually(check: () => Promise<boolean>, timeoutMs: number, what
 describe("a channel gaining its first target", () => {
   it("gets the alerts already firing within groupInterval, once", async () => {
     await admin.saveConfig(config(false));
-    const ingest = apiClient(app.baseUrl, createKeyWithCli(db.url, "agent", ["ingest"]));
+    const ingest = apiClient(app.baseUrl, await createTestKey(db.url, "agent", ["ingest"]));
     const response = await ingest.post([
       seedRecord("tool_failed", "late-1"),
       seedRecord("tool_failed", "late-2"),

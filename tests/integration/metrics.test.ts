@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { seedRecord } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -19,8 +19,8 @@ const HOUR = 3_600_000;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  readKey = createKeyWithCli(db.url, "scraper", ["read"]);
-  ingestKey = createKeyWithCli(db.url, "agent", ["ingest"]);
+  readKey = await createTestKey(db.url, "scraper", ["read"]);
+  ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
   receiver = await startWebhookReceiver();
   // The deadline and routing jobs wait an hour between runs and are never woken, so their backlog stays put while it
   // is scraped; the delivery job runs often.

@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract/record";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -50,8 +50,8 @@ const decisionsOf = async (key: string) =>
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await startApp(db.url);
-  agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
-  readerKey = createKeyWithCli(db.url, "reader", ["read"]);
+  agentKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
+  readerKey = await createTestKey(db.url, "reader", ["read"]);
   agent = apiClient(app.baseUrl, agentKey);
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
   sql = new pg.Client({ connectionString: db.url });

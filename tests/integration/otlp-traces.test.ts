@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   gzip,
   jsonBody,
@@ -25,8 +25,8 @@ let readOnlyKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "otel-agent", ["ingest"]);
-  readOnlyKey = createKeyWithCli(db.url, "reader", ["read"]);
+  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
+  readOnlyKey = await createTestKey(db.url, "reader", ["read"]);
   app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
   client = new pg.Client({ connectionString: db.url });
   await client.connect();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DeliveryView } from "@/lib/dashboard/api-types";
 import type { TRoutingConfig, TTarget } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { type ScriptedReceiver, startScriptedReceiver } from "@/tests/support/scripted-receiver";
 import { createTeamUser, signInCookie } from "@/tests/support/team-users";
@@ -31,7 +31,7 @@ const webhook = (url: string): TTarget => ({ type: "webhook", url, secret: HOOK_
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startScriptedReceiver(() => ({ status: 200 }));
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   const boss = await createTeamUser(db.url, "boss", "admin");
   const vic = await createTeamUser(db.url, "vic", "viewer");
   app = await startApp(db.url, { ...FAST_ROUTING_ENV, RECEIPT_OUTBOUND_ALLOW: "" });

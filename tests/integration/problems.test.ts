@@ -8,7 +8,7 @@ import {
   type ProblemResolutionResult,
   type ProblemsPage,
 } from "@/lib/problems/types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -45,7 +45,7 @@ const act = (key: string, action: "resolve" | "reopen") => ui.post(`/api/v1/prob
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await startApp(db.url);
-  agentKey = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  agentKey = await createTestKey(db.url, "agent", ["ingest", "read"]);
   agent = apiClient(app.baseUrl, agentKey);
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
 });

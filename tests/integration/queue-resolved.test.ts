@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { QueuePage } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -19,7 +19,7 @@ const ids = (page: QueuePage) => page.entries.map((entry) => entry.chain.chainId
 beforeAll(async () => {
   db = await createTestDatabase();
   app = await startApp(db.url);
-  agent = apiClient(app.baseUrl, createKeyWithCli(db.url, "agent", ["ingest", "read"]));
+  agent = apiClient(app.baseUrl, await createTestKey(db.url, "agent", ["ingest", "read"]));
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
 });
 afterAll(async () => {

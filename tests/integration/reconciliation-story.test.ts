@@ -12,7 +12,7 @@ import {
   ReceiptSink,
 } from "@/packages/collector/src";
 import { stdio } from "@/tests/collector/helpers";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { createTeamUser, signInCookie } from "@/tests/support/team-users";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((done) => webhook.listen(0, "127.0.0.1", done));
-  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   const boss = await createTeamUser(db.url, "boss", "admin");
   app = await startApp(db.url, {
     RECEIPT_CHECKS_TICK_MS: "100",

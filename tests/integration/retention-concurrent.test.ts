@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LAUNCHER_EXIT } from "@/lib/server/launcher";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
 import { legacyRecord } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -24,7 +24,7 @@ const count = async (sqlText: string, values: unknown[] = []) =>
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
   await client.query(

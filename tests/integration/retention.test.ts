@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { partitionOfWeek, weekStart } from "@/lib/server/db/retention-partitions";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { legacyRecord } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -77,7 +77,7 @@ const chainIds = (tag: string) => `${legacyRecord().chainId}:${tag}`;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
   for (const week of [droppedWeek, heldWeek]) {

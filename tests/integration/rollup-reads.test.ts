@@ -8,7 +8,7 @@ import type { ProblemsPage } from "@/lib/problems/types";
 import { problemKey } from "@/lib/problems/problem-key";
 import { PROBLEM_WINDOW_SPEC } from "@/lib/problems/windows";
 import { problemKeySql } from "@/lib/server/db/problem-ranking";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { laterSnapshot, rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { comparable, problemsFromChains } from "@/tests/support/problems-oracle";
@@ -32,7 +32,7 @@ const offsets = [-1, 0, 1, 20 * 60_000, HOUR - 1, HOUR + 5 * 60_000];
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  const key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  const key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   app = await startApp(db.url, { RECEIPT_ROLLUP_FOLD_MS: String(HOUR) });
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));
   client = new pg.Client({ connectionString: db.url });

@@ -7,7 +7,7 @@ import type { Stats, Trend } from "@/lib/dashboard/api-types";
 import { deleteChainsKeepingRollups, foldChainRollupDeltas } from "@/lib/server/db/chain-rollups";
 import { diffChainRollups } from "@/lib/server/db/chain-rollup-check";
 import type { Sql } from "@/lib/server/db/sql";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { rebased } from "@/tests/support/dashboard-records";
 import { adminCookie, dashboardClient } from "@/tests/support/dashboard-session";
 import { runningWriteRecord } from "@/tests/support/record-builders";
@@ -27,7 +27,7 @@ let client: pg.Client;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   // Folds only when this test runs them, so the unfolded deltas are checked too.
   app = await startApp(db.url, { RECEIPT_DEADLINE_TICK_MS: "100", RECEIPT_ROLLUP_FOLD_MS: String(HOUR) });
   ui = dashboardClient(app.baseUrl, await adminCookie(app.baseUrl));

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { verifySignature } from "@/lib/routing/sign";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { FAST_ROUTING_ENV, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -31,8 +31,8 @@ function teamConfig(): TRoutingConfig {
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  readKey = createKeyWithCli(db.url, "reader", ["read"]);
-  ingestKey = createKeyWithCli(db.url, "agent");
+  readKey = await createTestKey(db.url, "reader", ["read"]);
+  ingestKey = await createTestKey(db.url, "agent");
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
 });

@@ -7,7 +7,7 @@ import { parse, stringify } from "yaml";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { verifySignature } from "@/lib/routing/sign";
-import { createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, routingApi } from "@/tests/support/routing-helpers";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -88,8 +88,8 @@ async function expectSignedWith(secret: string) {
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  adminKey = createKeyWithCli(db.url, "ci-routing", ["admin"]);
-  readKey = createKeyWithCli(db.url, "reader", ["read"]);
+  adminKey = await createTestKey(db.url, "ci-routing", ["admin"]);
+  readKey = await createTestKey(db.url, "reader", ["read"]);
   app = await startApp(db.url, FAST_ROUTING_ENV);
   session = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   dir = mkdtempSync(path.join(tmpdir(), "receipt-routing-code-"));

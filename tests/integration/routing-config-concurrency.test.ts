@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, hookedDefaults, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -22,7 +22,7 @@ const APPLIES = 30;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ingestKey = createKeyWithCli(db.url, "deadlock-ingest", ["ingest"]);
+  ingestKey = await createTestKey(db.url, "deadlock-ingest", ["ingest"]);
   receiver = await startWebhookReceiver();
   app = await startApp(db.url, FAST_ROUTING_ENV);
   session = routingApi(app.baseUrl, await adminCookie(app.baseUrl));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DO_NOT_RETRY, RETRY_ALLOWED, RETRY_UNSAFE } from "@/lib/routing/payload";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   alertsReceived,
   FAST_ROUTING_ENV,
@@ -80,7 +80,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
   app = await startApp(db.url, FAST_ROUTING_ENV);
-  ingest = apiClient(app.baseUrl, createKeyWithCli(db.url, "agent"));
+  ingest = apiClient(app.baseUrl, await createTestKey(db.url, "agent"));
   await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig(hookedDefaults(receiver));
   sentAt = Date.now();
   const response = await ingest.post(Object.values(records));

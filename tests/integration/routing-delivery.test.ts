@@ -4,7 +4,7 @@ import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
 import { verifySignature } from "@/lib/routing/sign";
 import { freePort } from "@/lib/server/db/embedded";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   FAST_ROUTING_ENV,
   HOOK_SECRET,
@@ -93,7 +93,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
   closedPort = await freePort();
-  key = createKeyWithCli(db.url, "agent");
+  key = await createTestKey(db.url, "agent");
   // First instance: no background workers, as if the process died right after committing.
   const first = await startApp(db.url, { ...FAST_ROUTING_ENV, RECEIPT_DISABLE_WORKERS: "1" });
   apps.push(first);

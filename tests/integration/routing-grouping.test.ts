@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   FAST_ROUTING_ENV,
   HOOK_SECRET,
@@ -94,7 +94,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
   app = await startApp(db.url, FAST_ROUTING_ENV);
-  ingest = apiClient(app.baseUrl, createKeyWithCli(db.url, "agent"));
+  ingest = apiClient(app.baseUrl, await createTestKey(db.url, "agent"));
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   await admin.saveConfig(config());
 });

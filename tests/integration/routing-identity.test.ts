@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { TRouteConfig, TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   FAST_ROUTING_ENV,
   HOOK_SECRET,
@@ -101,7 +101,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   process.env.DATABASE_URL = db.url;
   receiver = await startWebhookReceiver();
-  key = createKeyWithCli(db.url, "agent");
+  key = await createTestKey(db.url, "agent");
   await start();
   await admin.saveConfig(withPagerDuty(config([tools])));
   await post([

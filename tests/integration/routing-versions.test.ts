@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
 import { verifySignature } from "@/lib/routing/sign";
-import { createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, routingApi } from "@/tests/support/routing-helpers";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -35,8 +35,8 @@ const readAs = (key: string, path: string, init: RequestInit = {}) =>
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  readKey = createKeyWithCli(db.url, "reader", ["read"]);
-  adminKey = createKeyWithCli(db.url, "ci-routing", ["admin"]);
+  readKey = await createTestKey(db.url, "reader", ["read"]);
+  adminKey = await createTestKey(db.url, "ci-routing", ["admin"]);
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   // v1 has the tool-owner webhook, v2 drops it, v3 only changes a timing.

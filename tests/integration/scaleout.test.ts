@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { chainProblems, ledgerProblems, settled } from "@/tests/support/scaleout-checks";
@@ -105,7 +105,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   receiver = await startScriptedReceiver();
-  key = createKeyWithCli(db.url, "collectors");
+  key = await createTestKey(db.url, "collectors");
   // One after another, each given longer than usual: three cold starts at once on a busy machine took longer.
   for (let i = 0; i < 3; i++) apps.push(await startApp(db.url, ENV, 90_000));
   const first = apps[0] as RunningApp;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { routingApi } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -18,8 +18,8 @@ let readKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  ingestKey = createKeyWithCli(db.url, "agent");
-  readKey = createKeyWithCli(db.url, "reader", ["read"]);
+  ingestKey = await createTestKey(db.url, "agent");
+  readKey = await createTestKey(db.url, "reader", ["read"]);
   app = await startApp(db.url);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
 });

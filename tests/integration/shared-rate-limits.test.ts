@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, routingApi, seedRecord } from "@/tests/support/routing-helpers";
 import { type ScriptedReceiver, startScriptedReceiver } from "@/tests/support/scripted-receiver";
@@ -19,7 +19,7 @@ const SLACK_PATH = "/services/T0SHARED/B0SHARED/ratelimited";
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startScriptedReceiver(() => ({ status: 200 }));
-  key = createKeyWithCli(db.url, "agent", ["ingest", "read"]);
+  key = await createTestKey(db.url, "agent", ["ingest", "read"]);
   // A Retry-After is honoured up to the longest backoff: 5 s here, so the receiver's 3 s pause is kept whole.
   const env = { ...FAST_ROUTING_ENV, RECEIPT_DELIVERY_BACKOFF_MAX_MS: "5000" };
   for (let i = 0; i < 2; i++) apps.push(await startApp(db.url, env, 60_000));

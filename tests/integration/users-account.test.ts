@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OwnSession, TeamMember } from "@/lib/dashboard/team-types";
-import { createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTeamUser, signInCookie, type TeamUser } from "@/tests/support/team-users";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -108,7 +108,7 @@ describe("PATCH /api/v1/users/{id}", () => {
       status: 403,
       code: "insufficient_role",
     });
-    const key = createKeyWithCli(db.url, "patch-admin-key", ["admin"]);
+    const key = await createTestKey(db.url, "patch-admin-key", ["admin"]);
     const byKey = await fetch(`${app.baseUrl}/api/v1/users/${responder.id}`, {
       method: "PATCH",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
@@ -171,7 +171,7 @@ describe("own password", () => {
   });
 
   it("keys may not: an admin key → 403", async () => {
-    const key = createKeyWithCli(db.url, "pw-admin-key", ["admin"]);
+    const key = await createTestKey(db.url, "pw-admin-key", ["admin"]);
     const response = await fetch(`${app.baseUrl}/api/v1/me/sessions`, {
       headers: { authorization: `Bearer ${key}` },
     });

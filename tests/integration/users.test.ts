@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CreatedInvite, InviteView, TeamMember } from "@/lib/dashboard/team-types";
-import { createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTeamUser, signInCookie } from "@/tests/support/team-users";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -98,7 +98,7 @@ describe("GET /api/v1/users", () => {
     });
     const admins = (await (await admin.get("/api/v1/users?role=admin")).json()) as { users: TeamMember[] };
     expect(admins.users.map((u) => u.role)).toEqual(["admin"]);
-    const key = createKeyWithCli(db.url, "team-reader", ["read"]);
+    const key = await createTestKey(db.url, "team-reader", ["read"]);
     const byKey = await fetch(`${app.baseUrl}/api/v1/users`, { headers: { authorization: `Bearer ${key}` } });
     expect(byKey.status).toBe(200);
     expect((await fetch(`${app.baseUrl}/api/v1/users`)).status).toBe(401);
@@ -152,7 +152,7 @@ describe("invitations", () => {
       code: "insufficient_role",
     });
     expect((await api.get("/api/v1/users/invites")).status).toBe(403);
-    const key = createKeyWithCli(db.url, "inv-admin-key", ["admin"]);
+    const key = await createTestKey(db.url, "inv-admin-key", ["admin"]);
     const byKey = await fetch(`${app.baseUrl}/api/v1/users/invites`, {
       headers: { authorization: `Bearer ${key}` },
     });

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawnSync } from "node:child_process";
+import type { Scope } from "@/lib/auth/key-scopes";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { freePort } from "@/lib/server/db/embedded";
@@ -113,6 +114,25 @@ export async function startAppIn(
 const TSX = ["--import", "tsx"];
 
 /** Creates an ingestion key through the real CLI, as a user would, and returns the key it printed. */
+/**
+ * A key created by the keys service itself (as `npm run keys -- create` does, audited as `system`) on `databaseUrl`,
+ * in this process: the CLI's own behaviour has its tests (keys-cli, audit), and spawning it costs seconds of CPU.
+ */
+export async function createTestKey(databaseUrl: string, name: string, scopes: Scope[] = ["ingest"]): Promise<string> {
+  // Imported here: most files that start an app never load Prisma themselves.
+  const [{ createPrismaClient }, { createKey }, { SYSTEM_ACTOR }] = await Promise.all([
+    import("@/lib/server/db/client"),
+    import("@/lib/server/keys/key-service"),
+    import("@/lib/server/audit/audit-actor"),
+  ]);
+  const prisma = createPrismaClient(databaseUrl);
+  try {
+    return (await createKey(name, scopes, SYSTEM_ACTOR, prisma)).key;
+  } finally {
+    await prisma.$disconnect();
+  }
+}
+
 export function createKeyWithCli(databaseUrl: string, name: string, scopes: string[] = []): string {
   const args = [
     ...TSX,

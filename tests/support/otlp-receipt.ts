@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { ChainListItem } from "@/lib/dashboard/api-types";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { chainsOfRun, listChainsOfRun, rowsContaining, runAgent } from "@/tests/support/otlp-agent";
 import { createTestDatabase } from "@/tests/support/test-database";
 
@@ -23,7 +23,7 @@ export function receiptForThisFile() {
   beforeAll(async () => {
     db = await createTestDatabase();
     app = await startApp(db.url);
-    key = createKeyWithCli(db.url, "otlp-e2e", ["ingest", "read"]);
+    key = await createTestKey(db.url, "otlp-e2e", ["ingest", "read"]);
     api = apiClient(app.baseUrl, key);
   });
   afterAll(async () => {

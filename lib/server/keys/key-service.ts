@@ -1,4 +1,5 @@
 import { appendAuditEvent } from "../db/audit-events";
+import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { getPrisma } from "../db/client";
 import {
   type IngestionKeySummary,
@@ -26,9 +27,11 @@ export async function createKey(
   name: string,
   scopes: Scope[] = ["ingest"],
   actor: AuditActor = SYSTEM_ACTOR,
+  /** Another database than the process's (the tests' key for the database of one file). */
+  prisma: Pick<PrismaClient, "$transaction"> = getPrisma(),
 ): Promise<{ key: string; summary: IngestionKeySummary }> {
   const key = generateKey();
-  const summary = await getPrisma().$transaction(async (tx) => {
+  const summary = await prisma.$transaction(async (tx) => {
     const created = await insertIngestionKey(
       { name, keyHash: hashKey(key), prefix: displayPrefix(key), scopes: [...new Set(scopes)] },
       tx,
