@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  apiClient,
-  createTestKey,
-  type RunningApp,
-  runKeysCli,
-  startApp,
-} from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, runKeysCli, startApp } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { build, legacyRecord } from "@/tests/support/record-builders";

@@ -118,7 +118,11 @@ const TSX = ["--import", "tsx"];
  * A key created by the keys service itself (as `npm run keys -- create` does, audited as `system`) on `databaseUrl`,
  * in this process: the CLI's own behaviour has its tests (keys-cli, audit), and spawning it costs seconds of CPU.
  */
-export async function createTestKey(databaseUrl: string, name: string, scopes: Scope[] = ["ingest"]): Promise<string> {
+export async function createTestKey(
+  databaseUrl: string,
+  name: string,
+  scopes: Scope[] = ["ingest"],
+): Promise<string> {
   // Imported here: most files that start an app never load Prisma themselves.
   const [{ createPrismaClient }, { createKey }, { SYSTEM_ACTOR }] = await Promise.all([
     import("@/lib/server/db/client"),
