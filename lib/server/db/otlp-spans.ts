@@ -1,6 +1,7 @@
 import type { OtlpSpan } from "@/lib/otlp/span";
 import { copyField, copyRow } from "./copy-text";
-import { prepared, type Sql, type TransactionSql } from "./sql";
+import { lockKeys, MAX_EXACT_KEYS, tryLockFamilyShared } from "./key-locks";
+import type { Sql, TransactionSql } from "./sql";
 
 /** A redacted span as the otlp_spans table keeps it. */
 export type SpanRow = {
@@ -15,18 +16,17 @@ export type SpanRow = {
 
 export const spanKey = (row: { traceId: string; spanId: string }) => `${row.traceId}/${row.spanId}`;
 
-const LOCK_SESSIONS = prepared(
-  "receipt_lock_otlp_sessions",
-  `select count(pg_advisory_xact_lock(hashtextextended('otlp-session:' || k, 0)))::int as locked
-      from (select unnest($1::text[]) as k order by 1) ordered`,
-);
-
 /**
- * Serialises the exports that touch the same OTLP sessions: each re-assembles a session from all its stored spans,
- * so a second export must see the first one's spans. Sorted, so two exports sharing sessions cannot deadlock.
+ * Serialises the exports that touch the same OTLP sessions: each re-assembles a session from its stored spans, so
+ * a second export must see the first one's spans. Sorted, so two exports sharing sessions cannot deadlock; past
+ * MAX_EXACT_KEYS sessions the family's lock stands for them all (lib/server/db/key-locks.ts).
  */
 export async function lockSessions(sql: Sql, sessionKeys: string[]): Promise<void> {
-  await sql.query(LOCK_SESSIONS, [[...new Set(sessionKeys)].sort()]);
+  await lockKeys(
+    sql,
+    "otlp-sessions",
+    [...new Set(sessionKeys)].sort().map((key) => `otlp-session:${key}`),
+  );
 }
 
 /** A span of the export is stored already: the caller runs the transaction again with `insertSpans`. */
@@ -169,13 +169,14 @@ export async function deleteSpans(sql: Sql, keys: { traceId: string; spanId: str
  * (lockSessions) is skipped, never waited for, and checked again under its lock. Returns how many spans went.
  */
 export async function deleteIdleSessionSpans(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  if (!(await tryLockFamilyShared(sql, "otlp-sessions"))) return 0;
   const idleSince = `not exists (select 1 from otlp_spans n
     where n.session_key = s.session_key and n.received_at >= $1::timestamptz)`;
   const locked = await sql.query<{ session_key: string }>(
     `with idle as (
         select distinct o.session_key from (
           select s.session_key from otlp_spans s where s.received_at < $1::timestamptz and ${idleSince}
-            order by s.received_at limit $2::int) o
+            order by s.received_at limit least($2::int, ${MAX_EXACT_KEYS})) o
       )
       select i.session_key from idle i
         where pg_try_advisory_xact_lock(hashtextextended('otlp-session:' || i.session_key, 0))`,
