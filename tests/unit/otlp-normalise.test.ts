@@ -157,7 +157,7 @@ describe("normaliseExport (OTLP/JSON)", () => {
     ]) {
       expect(() => normaliseExport(body)).toThrow(ApiError);
     }
-    expect(normaliseExport({})).toEqual({ spans: [], rejected: [] });
+    expect(normaliseExport({})).toEqual({ spans: [], paths: [], rejected: [] });
   });
 });
 

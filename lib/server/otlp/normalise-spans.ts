@@ -18,7 +18,12 @@ export type SpanRejection = {
   message: string;
 };
 
-export type NormalisedExport = { spans: OtlpSpan[]; rejected: SpanRejection[] };
+export type NormalisedExport = {
+  spans: OtlpSpan[];
+  /** Where each of `spans` is in the request, by index (`$.resourceSpans[0].scopeSpans[0].spans[3]`). */
+  paths: string[];
+  rejected: SpanRejection[];
+};
 
 /**
  * Turns an ExportTraceServiceRequest — decoded from protobuf (ids as bytes, int64 as decimal strings) or parsed
@@ -28,6 +33,7 @@ export type NormalisedExport = { spans: OtlpSpan[]; rejected: SpanRejection[] };
  */
 export function normaliseExport(request: unknown): NormalisedExport {
   const spans: OtlpSpan[] = [];
+  const paths: string[] = [];
   const rejected: SpanRejection[] = [];
   const resourceSpans = field(request, "resourceSpans", "$");
   for (const [r, resourceEntry] of resourceSpans.entries()) {
@@ -52,6 +58,7 @@ export function normaliseExport(request: unknown): NormalisedExport {
         const path = `${scopePath}.spans[${k}]`;
         try {
           spans.push(spanOf(raw, path, context));
+          paths.push(path);
         } catch (error) {
           if (!(error instanceof SpanError)) throw error;
           rejected.push({ ...idsOf(raw), path: error.path, code: error.code, message: error.message });
@@ -59,7 +66,7 @@ export function normaliseExport(request: unknown): NormalisedExport {
       }
     }
   }
-  return { spans, rejected };
+  return { spans, paths, rejected };
 }
 
 class SpanError extends Error {
