@@ -131,6 +131,17 @@ async function storedChains(records: { chainId: string }[]) {
   return rows;
 }
 
+describe("native batches at their size limit, many at once", () => {
+  it("all succeed: 2,000 chain and record keys each no longer fill the lock table", async () => {
+    const native = apiClient(app.baseUrl, key);
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, async (_, b) => (await native.post(nativeBatch(`full-${b}`, 1000))).status),
+    );
+    expect(statuses).toEqual(Array(8).fill(200));
+    expect(await count("select count(*)::int as n from chains where chain_id like 'chain:full-%'")).toBe(8000);
+  });
+});
+
 describe("a session grown export by export", () => {
   it("reads back the session's shared spans and the traces an export adds to, and builds what a whole rebuild builds", async () => {
     const session = "grown";

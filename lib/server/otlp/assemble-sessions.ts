@@ -21,7 +21,7 @@ export type Assembled = {
  * Local spans a mapping pass takes at most: a pass is synchronous, and one over a whole session of thousands of
  * calls held the event loop (every other request) for seconds. Between passes the loop runs.
  */
-const SPANS_A_PASS = 200;
+const SPANS_A_PASS = 100;
 
 /**
  * Rebuilds every session that got a new span from its spans (`readSessionSpansToRebuild`). A new span the mapping

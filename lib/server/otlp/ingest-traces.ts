@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { findUnstorableStrings } from "@/lib/contract/storable";
 import { redactSpan, sessionKeyOf, spanRoleOf } from "@/lib/otlp";
 import type { OtlpSpan } from "@/lib/otlp/span";
@@ -46,6 +47,8 @@ export async function ingestTraces(request: Request): Promise<TracesResult> {
   }
 }
 
+const SPANS_BETWEEN_YIELDS = 100;
+
 async function receiveTraces(request: Request): Promise<TracesResult> {
   const decoded = await readExport(request);
   const rejected = [...decoded.rejected];
@@ -53,6 +56,8 @@ async function receiveTraces(request: Request): Promise<TracesResult> {
   let duplicateInExport = 0;
   const pathOf = new Map<string, string>();
   for (const [i, span] of decoded.spans.entries()) {
+    // Redaction, hashing and the role are CPU work a span: an export of thousands lets other requests in between.
+    if (i > 0 && i % SPANS_BETWEEN_YIELDS === 0) await yieldToEventLoop();
     const row = rowOf(redactSpan(span));
     if (!pathOf.has(spanKey(row))) pathOf.set(spanKey(row), decoded.paths[i] ?? "$");
     const unstorable = findUnstorableStrings(row.span)[0];
