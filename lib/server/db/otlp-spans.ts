@@ -44,24 +44,31 @@ export const isSpanStoredAlready = (error: unknown) =>
  * again with `insertSpans`. Rows go in key order, so two exports sharing spans wait for each other, never deadlock.
  */
 export async function copySpans(sql: TransactionSql, rows: SpanRow[]): Promise<void> {
-  const sorted = [...rows].sort((a, b) => (spanKey(a) < spanKey(b) ? -1 : 1));
-  const text = sorted
-    .map((row) =>
-      copyRow([
-        copyField(row.traceId),
-        copyField(row.spanId),
-        copyField(row.sessionKey),
-        copyField(row.contentHash),
-        copyField(row.role),
-        copyField(row.json),
-      ]),
-    )
-    .join("");
-  await sql.copyIn(
-    "copy otlp_spans (trace_id, span_id, session_key, content_hash, role, span) from stdin",
-    text,
-  );
+  const keyed = rows.map((row) => ({ key: spanKey(row), row }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+  // One COPY a thousand rows: the text of an export of thousands, made at once, held the event loop.
+  for (let first = 0; first < keyed.length; first += ROWS_A_COPY) {
+    const text = keyed
+      .slice(first, first + ROWS_A_COPY)
+      .map(({ row }) =>
+        copyRow([
+          copyField(row.traceId),
+          copyField(row.spanId),
+          copyField(row.sessionKey),
+          copyField(row.contentHash),
+          copyField(row.role),
+          copyField(row.json),
+        ]),
+      )
+      .join("");
+    await sql.copyIn(
+      "copy otlp_spans (trace_id, span_id, session_key, content_hash, role, span) from stdin",
+      text,
+    );
+  }
 }
+
+const ROWS_A_COPY = 1000;
 
 /** A stored span as a session's re-assembly reads it. */
 export type StoredSpan = {

@@ -13,8 +13,10 @@ import {
   type SpanRow,
   spanKey,
 } from "../db/otlp-spans";
-import { isRecordStoredAlready } from "../db/records";
+import { lockChainsAndRecords } from "../db/chain-writes";
+import { isRecordStoredAlready, type RecordLoad } from "../db/records";
 import { inTransaction, type TransactionSql } from "../db/sql";
+import type { PreparedRecord } from "../ingest/prepare-records";
 import { dedupeWithinBatch, storeRecordsIn } from "../ingest/store-records";
 import { assembleSessions } from "./assemble-sessions";
 import type { SpanRejection } from "./normalise-spans";
@@ -173,7 +175,7 @@ async function storeExport(
   const batch = dedupeWithinBatch(assembled.records);
   // The second try cannot meet a stored recordId again: it skips them (a conflict found there refuses with 409).
   const load = attempt === "checked" ? "skipping stored" : "copy";
-  const duplicates = batch.length > 0 ? await storeRecordsIn(sql, batch, load) : new Set<string>();
+  const duplicates = await storeInSteps(sql, batch, load);
   return {
     rejected,
     warnings: assembled.warnings,
@@ -184,6 +186,32 @@ async function storeExport(
       duplicate: assembled.records.length - batch.length + duplicates.size + assembled.storedAlready,
     },
   };
+}
+
+/** Records stored a step, the event loop free between two: thousands at once held it for a second. */
+const RECORDS_A_STEP = 500;
+
+/**
+ * `storeRecordsIn` a step at a time. Past one step every chain and record of the export is locked first, in the one
+ * order every writer uses: past 512 keys that is the lock standing for all of them (db/key-locks.ts), which each
+ * step then holds already. Chains are never shared between steps (one record a chain an export).
+ */
+async function storeInSteps(sql: TransactionSql, batch: PreparedRecord[], load: RecordLoad) {
+  if (batch.length <= RECORDS_A_STEP) {
+    return batch.length > 0 ? storeRecordsIn(sql, batch, load) : new Set<string>();
+  }
+  await lockChainsAndRecords(
+    sql,
+    batch.map((item) => item.record.chainId),
+    batch.map((item) => item.record.recordId),
+  );
+  const duplicates = new Set<string>();
+  for (let first = 0; first < batch.length; first += RECORDS_A_STEP) {
+    if (first > 0) await yieldToEventLoop();
+    for (const id of await storeRecordsIn(sql, batch.slice(first, first + RECORDS_A_STEP), load))
+      duplicates.add(id);
+  }
+  return duplicates;
 }
 
 /** The spans' load of either try: which rows it stored, and the hashes of stored rows with the same ids. */

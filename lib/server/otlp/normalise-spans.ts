@@ -32,6 +32,28 @@ export type NormalisedExport = {
  * are not OTLP's is rejected alone, so the others are kept (partial success).
  */
 export function normaliseExport(request: unknown): NormalisedExport {
+  const steps = normaliseSteps(request);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** `normaliseExport` that lets the event loop run every `spansBetweenYields` spans. */
+export async function normaliseExportInSteps(
+  request: unknown,
+  yieldToEventLoop: () => Promise<unknown>,
+  spansBetweenYields: number,
+): Promise<NormalisedExport> {
+  const steps = normaliseSteps(request);
+  let step = steps.next();
+  for (let spans = 1; !step.done; spans++) {
+    if (spans % spansBetweenYields === 0) await yieldToEventLoop();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+function* normaliseSteps(request: unknown): Generator<void, NormalisedExport> {
   const spans: OtlpSpan[] = [];
   const paths: string[] = [];
   const rejected: SpanRejection[] = [];
@@ -63,6 +85,7 @@ export function normaliseExport(request: unknown): NormalisedExport {
           if (!(error instanceof SpanError)) throw error;
           rejected.push({ ...idsOf(raw), path: error.path, code: error.code, message: error.message });
         }
+        yield;
       }
     }
   }
