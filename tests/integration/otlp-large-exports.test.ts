@@ -138,7 +138,9 @@ describe("native batches at their size limit, many at once", () => {
       Array.from({ length: 8 }, async (_, b) => (await native.post(nativeBatch(`full-${b}`, 1000))).status),
     );
     expect(statuses).toEqual(Array(8).fill(200));
-    expect(await count("select count(*)::int as n from chains where chain_id like 'chain:full-%'")).toBe(8000);
+    expect(await count("select count(*)::int as n from chains where chain_id like 'chain:full-%'")).toBe(
+      8000,
+    );
   });
 });
 
@@ -184,6 +186,26 @@ describe("a session grown export by export", () => {
       new Map(whole.map((record) => [record.chainId, record.recordId])),
     );
     expect(chains.filter((row) => row.record_count === 2)).toHaveLength(25);
+  });
+
+  it("a session holding spans stored before roles (role unknown) is read whole, and still builds what a whole rebuild builds", async () => {
+    const session = "stored-before-roles";
+    const first = calls(session, 0, 30);
+    await sendOk([mcpSpan({ method: "initialize", session, startMs: 0, durationMs: 20 }), ...first]);
+    await client.query(
+      "update otlp_spans set role = 'unknown' where session_key = (select session_key from otlp_spans where span_id = $1)",
+      [first[0]?.spanContext().spanId],
+    );
+    const before = await spansReadBack();
+    await sendOk(calls(session, 30, 10));
+    // The unknown spans make the session whole: its context (31 + the export's 10), then all 41 of it.
+    expect((await spansReadBack()) - before).toBe(41 + 41);
+    const whole = await wholeSessionRecords(first[0] as ReadableSpan);
+    expect(whole).toHaveLength(40);
+    const chains = await storedChains(whole);
+    expect(new Map(chains.map((row) => [row.chain_id, row.current_record_id]))).toEqual(
+      new Map(whole.map((record) => [record.chainId, record.recordId])),
+    );
   });
 
   it("refuses an export that would take a session past its limit with 422 and the first span's path, storing nothing", async () => {
