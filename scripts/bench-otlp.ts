@@ -7,6 +7,11 @@
  * POST /v1/traces. The same chains — the records the server's own mapping builds from an identical set of spans,
  * under other ids — go through POST /api/v1/records in batches of 100. Runs alternate between the two paths on the
  * same server and database; records/s is chains stored a second, median of the rounds; the ratio is the OTLP cost.
+ *
+ * Then one session grown export by export (issue 39): twelve exports of 1,000 spans to one `mcp.session.id`, one
+ * after another, each export's time and the 12th's over the 1st's (target: within 2×), while GET /api/health is
+ * polled every 20 ms: its slowest answer, beside the slowest of the same poll on an idle server, is how long the
+ * event loop was held. A warm-up export to another session goes first. `BENCH_SESSION_ONLY=1` runs this case alone.
  */
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
@@ -23,11 +28,15 @@ import {
   CALLS_PER_SESSION,
   SESSIONS_PER_EXPORT,
   makeExports as makeExportsOf,
+  makeSessionGrowth,
   nativeTwin,
 } from "./otlp-bench-data";
 
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 12_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SESSION_ONLY = process.env.BENCH_SESSION_ONLY === "1";
+const GROWTH_EXPORTS = 12;
+const GROWTH_SPANS = 1000;
 
 function post(
   agent: http.Agent,
@@ -105,7 +114,62 @@ const viaNative = (streams: string[][]) =>
   );
 const twins = (streams: Buffer[][]) => streams.map((stream) => stream.map((body) => nativeTwin(body).json));
 
-try {
+/** Twelve exports to one session, one after another, with /api/health polled meanwhile. */
+async function growOneSession() {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
+  const bodies = makeSessionGrowth("bench-grown-session", GROWTH_EXPORTS, GROWTH_SPANS);
+  // A session of its own first, so that the 1st measured export does not pay for a cold server.
+  for (const body of makeSessionGrowth("bench-warm-up-session", 1, GROWTH_SPANS)) {
+    await post(agent, `${baseUrl}/v1/traces`, key, body, "application/x-protobuf");
+  }
+  let polling = true;
+  let slowestHealthMs = 0;
+  const pollHealth = async () => {
+    while (polling) {
+      const started = performance.now();
+      const response = await fetch(`${baseUrl}/api/health`);
+      await response.arrayBuffer();
+      slowestHealthMs = Math.max(slowestHealthMs, performance.now() - started);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  // The same poll for 3 s with nothing else to do: the machine's own noise, to read the slowest answer against.
+  const idle = pollHealth();
+  await new Promise((resolve) => setTimeout(resolve, 3000));
+  polling = false;
+  await idle;
+  const slowestIdleMs = slowestHealthMs;
+  polling = true;
+  slowestHealthMs = 0;
+  const poll = pollHealth();
+  const seconds: number[] = [];
+  try {
+    for (const body of bodies) {
+      const started = performance.now();
+      await post(agent, `${baseUrl}/v1/traces`, key, body, "application/x-protobuf");
+      seconds.push((performance.now() - started) / 1000);
+    }
+  } finally {
+    polling = false;
+    await poll;
+    agent.destroy();
+  }
+  const first = seconds[0] ?? 0;
+  const last = seconds[seconds.length - 1] ?? 0;
+  console.log(
+    `One session grown by ${GROWTH_EXPORTS} exports of ${GROWTH_SPANS.toLocaleString("en")} spans (one mcp.session.id, ` +
+      "one export after another)",
+  );
+  console.log("| export | 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 12 |");
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+  console.log(`| seconds | ${seconds.map((value) => value.toFixed(2)).join(" | ")} |`);
+  console.log(
+    `12th / 1st: ${(last / first).toFixed(2)}× (target ≤ 2×); slowest GET /api/health meanwhile: ` +
+      `${Math.round(slowestHealthMs)} ms (idle: ${Math.round(slowestIdleMs)} ms)`,
+  );
+}
+
+async function compareWithNative() {
   const check = nativeTwin(makeExports("check")[0]?.[0] ?? Buffer.alloc(0));
   if (check.records !== CALLS_PER_SESSION * SESSIONS_PER_EXPORT) {
     throw new Error(`an export builds ${check.records} records, not one a tools/call span`);
@@ -136,6 +200,11 @@ try {
     );
   }
   console.log(`OTLP cost: ${(nativeRate / otlpRate).toFixed(2)}× the native path (target ≤ 1.5×)`);
+}
+
+try {
+  if (!SESSION_ONLY) await compareWithNative();
+  await growOneSession();
 } finally {
   await bench.stop();
 }

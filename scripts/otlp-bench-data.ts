@@ -67,3 +67,48 @@ export function nativeTwin(body: Buffer): { json: string; records: number } {
   const records = [...bySession.values()].flatMap((spans) => buildRecords(spans).records);
   return { json: JSON.stringify({ records }), records: records.length };
 }
+
+/**
+ * `exports` export bodies of `spans` spans each, all to one `mcp.session.id`: the first opens the session
+ * (initialize, tools/list), every span after it is a tools/call of its own trace, later in time than the last.
+ */
+export function makeSessionGrowth(session: string, exports: number, spans: number): Buffer[] {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracer = provider.getTracer("bench-mcp-instrumentation", "1.0.0");
+  const bodies: Buffer[] = [];
+  let at = 0;
+  const span = (name: string, method: string, extra: Record<string, string> = {}) => {
+    at += 100;
+    tracer
+      .startSpan(name, {
+        kind: SpanKind.CLIENT,
+        startTime: new Date(T0_MS + at),
+        attributes: {
+          "mcp.method.name": method,
+          "mcp.session.id": session,
+          "mcp.protocol.version": "2025-06-18",
+          "network.transport": "tcp",
+          ...extra,
+        },
+      })
+      .end(new Date(T0_MS + at + 50));
+  };
+  for (let e = 0; e < exports; e++) {
+    const first = e === 0 ? 2 : 0;
+    if (e === 0) {
+      span("initialize", "initialize");
+      span("tools/list", "tools/list");
+    }
+    for (let c = first; c < spans; c++) {
+      span("tools/call echo", "tools/call", {
+        "gen_ai.tool.name": "echo",
+        "gen_ai.operation.name": "execute_tool",
+        "jsonrpc.request.id": String(e * spans + c),
+      });
+    }
+    bodies.push(Buffer.from(ProtobufTraceSerializer.serializeRequest(exporter.getFinishedSpans()) ?? []));
+    exporter.reset();
+  }
+  return bodies;
+}

@@ -20,7 +20,48 @@ export function authEvidence(
   group: readonly MappedSpan[],
   refMs: number,
 ): { auth?: Session["auth"]; used: MappedSpan[] } {
-  const challenge = latestChallenge(reader, group, refMs);
+  return authEvidenceIndex(group)(reader, refMs);
+}
+
+/** A span authEvidence may read a challenge from: one that failed with 401 or 403, or carries a challenge event. */
+export function mayChallenge(mapped: MappedSpan): boolean {
+  const status = failedHttpStatusOf(mapped);
+  return (
+    status === 401 ||
+    status === 403 ||
+    mapped.span.events.some((event) => event.name === RECEIPT_EVENTS.authChallenge)
+  );
+}
+
+type AuthIndex = { challenges: readonly MappedSpan[]; answeredByEnd: readonly MappedSpan[] };
+
+/**
+ * authEvidence for many reference times over one group: the challenges and the answered requests are found once
+ * (a session without a challenge costs nothing a chain), so a session is not read whole for each of its chains.
+ */
+export function authEvidenceIndex(
+  group: readonly MappedSpan[],
+): (reader: EvidenceReader, refMs: number) => { auth?: Session["auth"]; used: MappedSpan[] } {
+  const challenges = group.filter(mayChallenge);
+  if (challenges.length === 0) return () => ({ used: [] });
+  const answeredByEnd = group
+    .filter(
+      (mapped) =>
+        mapped.method !== undefined &&
+        isClientRequest(mapped.span) &&
+        mapped.endMs !== undefined &&
+        answered(mapped),
+    )
+    .sort((a, b) => (a.endMs ?? 0) - (b.endMs ?? 0));
+  return (reader, refMs) => authAt(reader, { challenges, answeredByEnd }, refMs);
+}
+
+function authAt(
+  reader: EvidenceReader,
+  index: AuthIndex,
+  refMs: number,
+): { auth?: Session["auth"]; used: MappedSpan[] } {
+  const challenge = latestChallenge(reader, index.challenges, refMs);
   if (challenge === undefined) return { used: [] };
   const details: AuthChallenge = { status: challenge.status, at: isoOf(challenge.at) };
   const text = (key: string, max: number) =>
@@ -39,17 +80,9 @@ export function authEvidence(
   const resource = reader.read(challenge.source, RECEIPT.authResource, parseResourceUrl, RESOURCE_URL);
   if (resource !== undefined) details.resource = resource;
 
-  const resolving = group
-    .filter(
-      (mapped) =>
-        mapped.method !== undefined &&
-        isClientRequest(mapped.span) &&
-        mapped.startMs >= challenge.at &&
-        mapped.startMs <= refMs &&
-        mapped.endMs !== undefined &&
-        answered(mapped),
-    )
-    .sort((a, b) => (a.endMs ?? 0) - (b.endMs ?? 0))[0];
+  const resolving = index.answeredByEnd.find(
+    (mapped) => mapped.startMs >= challenge.at && mapped.startMs <= refMs,
+  );
   const auth: NonNullable<Session["auth"]> = { challenge: details };
   if (resolving?.endMs !== undefined) auth.resolvedAt = isoOf(resolving.endMs);
   return { auth, used: resolving === undefined ? [challenge.span] : [challenge.span, resolving] };

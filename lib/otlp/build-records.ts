@@ -1,7 +1,7 @@
 import canonicalize from "canonicalize";
 import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, type HealthRecord } from "../contract/record";
 import { METHODS, RECEIPT } from "./attribute-names";
-import { authEvidence } from "./auth-evidence";
+import { authEvidenceIndex } from "./auth-evidence";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
 import { contentHash } from "./hashing";
@@ -18,10 +18,11 @@ import { redactSpan } from "./redact";
 import {
   catalogEvidence,
   contributingSessionSpans,
+  type SessionSpans,
   sessionEvidence,
-  sessionSpansBy,
+  sessionSpanIndex,
 } from "./session-evidence";
-import { observedLayers } from "./observed-layers";
+import { observedLayersIndex } from "./observed-layers";
 import { sessionKeyOf } from "./session-key";
 import type { OtlpSpan } from "./span";
 import { isClientRequest, methodOf, stringAttr } from "./span-values";
@@ -48,7 +49,9 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
       continue;
     }
     const key = sessionKeyOf(span);
-    sessions.set(key, [...(sessions.get(key) ?? []), mapped]);
+    const group = sessions.get(key);
+    if (group === undefined) sessions.set(key, [mapped]);
+    else group.push(mapped);
   }
   const records: HealthRecord[] = [];
   for (const [key, group] of sessions) records.push(...sessionRecords(reader, key, group));
@@ -56,9 +59,52 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
   return { records, problems: uniqueProblems(reader.problems) };
 }
 
+/**
+ * What every chain of a session reads, worked out once for the session: each chain then costs what its own spans
+ * cost, not a pass over the whole session (which made a session's rebuild quadratic in its size).
+ */
+type SessionIndex = {
+  byId: Map<string, MappedSpan>;
+  sessionSpansAt: (refMs: number) => SessionSpans;
+  authAt: (
+    reader: EvidenceReader,
+    refMs: number,
+  ) => { auth?: HealthRecord["session"]["auth"]; used: MappedSpan[] };
+  observedAt: (refMs: number, session: HealthRecord["session"]) => HealthRecord["observed"] | undefined;
+  /** Spans naming a tool in `receipt.call.tool`, by trace id (enclosingReceipt). */
+  receiptsByTrace: Map<string, MappedSpan[]>;
+  /** notifications/cancelled spans by `traceId/parentSpanId`. */
+  cancellationsByParent: Map<string, MappedSpan[]>;
+};
+
+function indexSession(group: MappedSpan[]): SessionIndex {
+  const receiptsByTrace = new Map<string, MappedSpan[]>();
+  const cancellationsByParent = new Map<string, MappedSpan[]>();
+  const add = (map: Map<string, MappedSpan[]>, key: string, mapped: MappedSpan) => {
+    const list = map.get(key);
+    if (list === undefined) map.set(key, [mapped]);
+    else list.push(mapped);
+  };
+  for (const mapped of group) {
+    if (mapped.span.attributes[RECEIPT.callTool] !== undefined)
+      add(receiptsByTrace, mapped.span.traceId, mapped);
+    if (mapped.method?.method === METHODS.cancelled) {
+      add(cancellationsByParent, `${mapped.span.traceId}/${mapped.span.parentSpanId ?? ""}`, mapped);
+    }
+  }
+  return {
+    byId: new Map(group.map((mapped) => [`${mapped.span.traceId}/${mapped.span.spanId}`, mapped])),
+    sessionSpansAt: sessionSpanIndex(group),
+    authAt: authEvidenceIndex(group),
+    observedAt: observedLayersIndex(group),
+    receiptsByTrace,
+    cancellationsByParent,
+  };
+}
+
 function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]): HealthRecord[] {
   const sessionId = `otlp:${contentHash(key)}`;
-  const byId = new Map(group.map((mapped) => [`${mapped.span.traceId}/${mapped.span.spanId}`, mapped]));
+  const index = indexSession(group);
   const calls = group.filter(
     (mapped) => mapped.method?.method === METHODS.toolsCall && isClientRequest(mapped.span),
   );
@@ -73,10 +119,10 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       );
       continue;
     }
-    const parent = byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
+    const parent = index.byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
     const receiptSpan =
-      parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(group, call, tool);
-    records.push(callRecord(reader, group, { call, tool, receiptSpan, sessionId }));
+      parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(index, call, tool);
+    records.push(callRecord(reader, index, { call, tool, receiptSpan, sessionId }));
   }
   // A handshake or tool list that failed is worth a record of its own, whatever followed: the session's chain
   // then shows it, and a later successful retry supersedes it (chain.no_call). A quiet session gets none.
@@ -88,10 +134,10 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       failed(mapped),
   );
   if (failures.length === 0) return records;
-  const spans = sessionSpansBy(group, Number.POSITIVE_INFINITY);
+  const spans = index.sessionSpansAt(Number.POSITIVE_INFINITY);
   const contributing = [...contributingSessionSpans(spans), ...failures];
   const session = sessionEvidence(reader, spans, [], false, sessionId);
-  const { auth, used } = authEvidence(reader, group, Number.POSITIVE_INFINITY);
+  const { auth, used } = index.authAt(reader, Number.POSITIVE_INFINITY);
   if (auth !== undefined) session.auth = auth;
   contributing.push(...used);
   const { catalog } = catalogEvidence(reader, spans, []);
@@ -101,7 +147,7 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
     observedAt: isoOf(latestTime(contributing)),
     session,
   };
-  const observed = observedLayers(group, Number.POSITIVE_INFINITY, session);
+  const observed = index.observedAt(Number.POSITIVE_INFINITY, session);
   if (observed !== undefined) record.observed = observed;
   return [...records, withIdentity(withLabels(reader, record, contributing, []), catalog)];
 }
@@ -115,17 +161,12 @@ const SESSION_REQUESTS: ReadonlySet<string> = new Set([
 /** `receiptSpan`: the agent's span that receipts the call besides the call span itself, if any. */
 type CallChain = { call: MappedSpan; tool: string; receiptSpan: MappedSpan | undefined; sessionId: string };
 
-function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChain): HealthRecord {
+function callRecord(reader: EvidenceReader, index: SessionIndex, chain: CallChain): HealthRecord {
   const { call, receiptSpan } = chain;
   const receiptSpans = receiptSpan === undefined ? [call] : [call, receiptSpan];
   const receiptSources = receiptSpans.map(attributeSource);
-  const cancellations = group.filter(
-    (mapped) =>
-      mapped.method?.method === METHODS.cancelled &&
-      mapped.span.traceId === call.span.traceId &&
-      mapped.span.parentSpanId === call.span.spanId,
-  );
-  const spans = sessionSpansBy(group, call.startMs);
+  const cancellations = index.cancellationsByParent.get(`${call.span.traceId}/${call.span.spanId}`) ?? [];
+  const spans = index.sessionSpansAt(call.startMs);
   const { catalog, toolNameHashes } = catalogEvidence(reader, spans, receiptSources);
   const evidence = callEvidence(reader, {
     call,
@@ -135,7 +176,7 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
     toolNameHashes,
   });
   const session = sessionEvidence(reader, spans, receiptSources, evidence.answered, chain.sessionId);
-  const { auth, used } = authEvidence(reader, group, call.endMs ?? call.startMs);
+  const { auth, used } = index.authAt(reader, call.endMs ?? call.startMs);
   if (auth !== undefined) session.auth = auth;
   const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans), ...used];
   const record: Omit<HealthRecord, "recordId"> = {
@@ -145,7 +186,7 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
     session,
     call: evidence.call,
   };
-  const observed = observedLayers(group, call.startMs, session);
+  const observed = index.observedAt(call.startMs, session);
   if (observed !== undefined) record.observed = observed;
   return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
 }
@@ -155,16 +196,11 @@ function callRecord(reader: EvidenceReader, group: MappedSpan[], chain: CallChai
  * start. The call's parent, when it carries receipt.*, is preferred (an agent's span shared by many calls is not a
  * receipt source unless it says something).
  */
-function enclosingReceipt(
-  group: readonly MappedSpan[],
-  call: MappedSpan,
-  tool: string,
-): MappedSpan | undefined {
-  return group
+function enclosingReceipt(index: SessionIndex, call: MappedSpan, tool: string): MappedSpan | undefined {
+  return (index.receiptsByTrace.get(call.span.traceId) ?? [])
     .filter(
       (mapped) =>
         mapped !== call &&
-        mapped.span.traceId === call.span.traceId &&
         mapped.span.attributes[RECEIPT.callTool] === tool &&
         mapped.startMs <= call.startMs &&
         (mapped.endMs === undefined || mapped.endMs >= call.startMs),

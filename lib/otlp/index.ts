@@ -5,4 +5,5 @@ export { type MappingProblem, PROBLEM_CODES } from "./evidence-reader";
 export { redactSpan } from "./redact";
 export { UNREPORTED, UNREPORTED_SCHEMA_HASH, UNREPORTED_VERSION } from "./session-evidence";
 export { sessionKeyOf } from "./session-key";
+export { mappingPasses, type RoledSpan, type SpanRole, spanRoleOf } from "./span-role";
 export type * from "./span";

@@ -15,24 +15,37 @@ export function observedLayers(
   refMs: number,
   session: HealthRecord["session"],
 ): HealthRecord["observed"] | undefined {
-  const saw = (methods: readonly string[]) =>
-    group.some(
-      (mapped) =>
-        mapped.startMs <= refMs &&
+  return observedLayersIndex(group)(refMs, session);
+}
+
+const HANDSHAKE_METHODS: readonly string[] = [METHODS.initialize, METHODS.initialized, METHODS.discover];
+
+/** observedLayers for many reference times over one group: the group is read once. */
+export function observedLayersIndex(
+  group: readonly MappedSpan[],
+): (refMs: number, session: HealthRecord["session"]) => HealthRecord["observed"] | undefined {
+  const firstStart = (methods: readonly string[]) => {
+    let first = Number.POSITIVE_INFINITY;
+    for (const mapped of group) {
+      const traffic =
         methods.includes(mapped.method?.method ?? "") &&
-        (isClientRequest(mapped.span) || mapped.method?.method === METHODS.initialized),
-    );
-  // A modern session has no handshake to see (stateless, versions travel with each request); a legacy one needs
-  // its initialize, notifications/initialized or server/discover span.
-  const legacy = session.protocol.requestedVersion < MODERN_FROM && session.protocol.era === "legacy";
-  const handshakeSeen =
-    !legacy ||
-    session.protocol.initializedAt !== undefined ||
-    saw([METHODS.initialize, METHODS.initialized, METHODS.discover]);
-  const catalogSeen = saw([METHODS.toolsList]);
-  if (handshakeSeen && catalogSeen) return undefined;
-  return {
-    ...(handshakeSeen ? {} : { handshake: false }),
-    ...(catalogSeen ? {} : { catalog: false }),
+        (isClientRequest(mapped.span) || mapped.method?.method === METHODS.initialized);
+      if (traffic && mapped.startMs < first) first = mapped.startMs;
+    }
+    return first;
+  };
+  const firstHandshake = firstStart(HANDSHAKE_METHODS);
+  const firstCatalog = firstStart([METHODS.toolsList]);
+  return (refMs, session) => {
+    // A modern session has no handshake to see (stateless, versions travel with each request); a legacy one needs
+    // its initialize, notifications/initialized or server/discover span.
+    const legacy = session.protocol.requestedVersion < MODERN_FROM && session.protocol.era === "legacy";
+    const handshakeSeen = !legacy || session.protocol.initializedAt !== undefined || firstHandshake <= refMs;
+    const catalogSeen = firstCatalog <= refMs;
+    if (handshakeSeen && catalogSeen) return undefined;
+    return {
+      ...(handshakeSeen ? {} : { handshake: false }),
+      ...(catalogSeen ? {} : { catalog: false }),
+    };
   };
 }

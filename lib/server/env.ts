@@ -101,6 +101,8 @@ const ZRetentionEnv = z.object({
   RECEIPT_ALERT_RETENTION_DAYS: count(90, 1, 3650),
   /** Days an OTLP session's spans are kept after its newest span (its records are kept apart, as chains). */
   RECEIPT_OTLP_SPAN_RETENTION_DAYS: count(30, 1, 3650),
+  /** Spans one OTLP session may hold: an export that would add past it is refused (422 session_span_limit). */
+  RECEIPT_OTLP_MAX_SESSION_SPANS: count(20_000, 1, 1_000_000),
   /** How often the retention job looks for work (lib/server/retention). */
   RECEIPT_RETENTION_TICK_MS: ms(60_000, 10),
   /** Rows (chains, alerts, deliveries, records, groups, set-aside items, span sessions) one step deletes at most. */

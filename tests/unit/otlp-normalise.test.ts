@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "@/lib/server/http/api-error";
-import { normaliseExport } from "@/lib/server/otlp/normalise-spans";
-import { decodeExportRequest } from "@/lib/server/otlp/otlp-proto";
+import generatedRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
+import { normaliseExport, normaliseExportInSteps } from "@/lib/server/otlp/normalise-spans";
+import { decodeExportRequest, decodeExportRequestInSteps } from "@/lib/server/otlp/otlp-proto";
 import { jsonBody, mcpSpan, protobufBody } from "@/tests/support/otlp-exports";
 
 const TRACE = "0af7651916cd43dd8448eb211c80319c";
@@ -157,7 +158,7 @@ describe("normaliseExport (OTLP/JSON)", () => {
     ]) {
       expect(() => normaliseExport(body)).toThrow(ApiError);
     }
-    expect(normaliseExport({})).toEqual({ spans: [], rejected: [] });
+    expect(normaliseExport({})).toEqual({ spans: [], paths: [], rejected: [] });
   });
 });
 
@@ -186,5 +187,57 @@ describe("normaliseExport (protobuf)", () => {
 
   it("throws on bytes that are not protobuf", () => {
     expect(() => decodeExportRequest(Buffer.from([0x0a, 0xff, 0xff, 0xff, 0x0f]))).toThrow();
+  });
+});
+
+describe("decoding and normalising in steps (the event loop runs between spans)", () => {
+  type Message = { decode(bytes: Uint8Array): object; toObject(message: object, options: object): unknown };
+  const wholeRequest = (
+    generatedRoot as unknown as {
+      opentelemetry: { proto: { collector: { trace: { v1: { ExportTraceServiceRequest: Message } } } } };
+    }
+  ).opentelemetry.proto.collector.trace.v1.ExportTraceServiceRequest;
+  /** The generated code's decode of the whole request, without the schema URLs nothing reads. */
+  const decodeWhole = (bytes: Uint8Array) =>
+    JSON.parse(
+      JSON.stringify(
+        wholeRequest.toObject(wholeRequest.decode(bytes), { longs: String, enums: Number, arrays: true }),
+        (key, value) => (key === "schemaUrl" ? undefined : value),
+      ),
+    );
+  const spans = Array.from({ length: 7 }, (_, i) =>
+    mcpSpan({
+      method: i % 3 === 0 ? "tools/list" : "tools/call",
+      tool: "echo",
+      session: `s-${i % 2}`,
+      error: i === 4,
+    }),
+  );
+
+  it("gives what the generated code's decode of the whole request gives", () => {
+    const body = protobufBody(spans);
+    expect(JSON.parse(JSON.stringify(decodeExportRequest(body)))).toEqual(decodeWhole(body));
+  });
+
+  it("yields every so many spans and ends with the same export", async () => {
+    const body = protobufBody(spans);
+    let yields = 0;
+    const yieldToEventLoop = async () => {
+      yields++;
+    };
+    const decoded = await decodeExportRequestInSteps(body, yieldToEventLoop, 2);
+    expect(yields).toBe(3);
+    expect(decoded).toEqual(decodeExportRequest(body));
+    yields = 0;
+    const normalised = await normaliseExportInSteps(decoded, yieldToEventLoop, 2);
+    expect(yields).toBe(3);
+    expect(normalised).toEqual(normaliseExport(decoded));
+    expect(normalised.spans).toHaveLength(7);
+  });
+
+  it("bytes that are not a request still fail to decode", async () => {
+    const garbage = new Uint8Array([0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01]);
+    expect(() => decodeExportRequest(garbage)).toThrow();
+    await expect(decodeExportRequestInSteps(garbage, async () => {}, 2)).rejects.toThrow();
   });
 });

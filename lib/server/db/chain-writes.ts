@@ -6,40 +6,28 @@ import {
   rollupKeyOf,
 } from "./chain-rollup-sql";
 import { isoTime, jsonRows } from "./json-rows";
+import { lockKeys } from "./key-locks";
 import { prepared, type Sql } from "./sql";
-
-const LOCK_CHAINS = prepared(
-  "receipt_lock_chains",
-  `select count(pg_advisory_xact_lock(hashtextextended(c, 0)))::int as locked
-      from (select unnest($1::text[]) as c order by 1) ordered`,
-);
 
 /**
  * Serialises writers of the same chains (ingestion, the deadline worker, reconciliation) across transactions and
- * app instances. Locks are taken in sorted order so two batches sharing chains cannot deadlock.
+ * app instances. Locks are taken in sorted order so two batches sharing chains cannot deadlock; past
+ * MAX_EXACT_KEYS the family's lock stands for them all (lib/server/db/key-locks.ts).
  */
 export async function lockChains(sql: Sql, chainIds: string[]): Promise<void> {
-  const sorted = [...new Set(chainIds)].sort();
-  await sql.query(LOCK_CHAINS, [sorted]);
+  await lockKeys(sql, "chains", [...new Set(chainIds)].sort());
 }
 
-// The keys are locked in the array's order: the chains' keys first, then the records'.
-const LOCK_KEYS_IN_ORDER = prepared(
-  "receipt_lock_keys_in_order",
-  `select count(pg_advisory_xact_lock(hashtextextended(k, 0)))::int as locked
-      from (select k from unnest($1::text[]) with ordinality as t(k, i) order by i) ordered`,
-);
-
 /**
- * lockChains and the batch's record ids in one round trip, for ingestion. Record ids have a keyspace of their own
- * beside the chains' (`record:` and the id), so the same record id in a concurrent batch waits for this
- * transaction whatever its chain (records are partitioned by time: `record_id` alone has no unique index). Every
- * writer takes chain locks before record locks, each set in sorted order, so two batches cannot deadlock.
+ * lockChains and the batch's record ids together, for ingestion. Record ids have a keyspace of their own beside the
+ * chains' (`record:` and the id), so the same record id in a concurrent batch waits for this transaction whatever
+ * its chain (records are partitioned by time: `record_id` alone has no unique index). Every writer takes chain
+ * locks before record locks, each set in sorted order, so two batches cannot deadlock.
  */
 export async function lockChainsAndRecords(sql: Sql, chainIds: string[], recordIds: string[]): Promise<void> {
   const chains = [...new Set(chainIds)].sort();
   const records = [...new Set(recordIds)].sort().map((id) => `record:${id}`);
-  await sql.query(LOCK_KEYS_IN_ORDER, [[...chains, ...records]]);
+  await lockKeys(sql, "chains", [...chains, ...records]);
 }
 
 /** Current chain rows and their state history, in the caller's transaction (commitChainState adds the alerts). */

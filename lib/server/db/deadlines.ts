@@ -1,3 +1,4 @@
+import { tryLockFamilyShared } from "./key-locks";
 import type { Sql } from "./sql";
 
 /** A due `working` chain as stored; the body is parsed by the caller, one chain at a time. */
@@ -29,8 +30,12 @@ export async function claimDueWorkingChains(sql: Sql, now: Date, limit: number):
   );
 }
 
-/** The chain's advisory lock if it is free now: false while ingestion or reconciliation is writing it. */
+/**
+ * The chain's advisory lock if it is free now: false while ingestion or reconciliation is writing it (holding its
+ * key, or every chain's: lib/server/db/key-locks.ts).
+ */
 export async function tryLockChain(sql: Sql, chainId: string): Promise<boolean> {
+  if (!(await tryLockFamilyShared(sql, "chains"))) return false;
   const [row] = await sql.query<{ locked: boolean }>(
     "select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked",
     [chainId],

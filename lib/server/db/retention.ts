@@ -1,4 +1,5 @@
 import { deleteChainsKeepingRollups } from "./chain-rollups";
+import { MAX_EXACT_KEYS, tryLockFamilyShared } from "./key-locks";
 import type { Sql } from "./sql";
 
 // What retention deletes, in bounded steps (lib/server/retention/prune-job.ts). A chain is prunable when its newest
@@ -15,9 +16,11 @@ const PRUNABLE = `c.observed_at < $1::timestamptz
  * checked again under the lock so a record stored meanwhile keeps it.
  */
 export async function lockPrunableChains(sql: Sql, cutoff: Date, limit: number): Promise<string[]> {
+  if (!(await tryLockFamilyShared(sql, "chains"))) return [];
+  // Locked one by one, so never more than a transaction may lock that way (lib/server/db/key-locks.ts).
   const candidates = await sql.query<{ chain_id: string }>(
     `select c.chain_id from chains c where ${PRUNABLE} order by c.observed_at limit $2::int`,
-    [cutoff.toISOString(), limit],
+    [cutoff.toISOString(), Math.min(limit, MAX_EXACT_KEYS)],
   );
   if (candidates.length === 0) return [];
   const locked = await sql.query<{ c: string }>(

@@ -40,6 +40,11 @@ function createMetrics() {
       labelNames: ["outcome", "code"] as const,
       registers,
     }),
+    otlpSessionSpansRead: new Counter({
+      name: "receipt_otlp_session_spans_read_total",
+      help: "Stored spans read back to re-assemble the sessions exports add to: the session-wide spans and the traces an export adds to, or a whole session when the export brings a handshake, catalog or auth challenge span",
+      registers,
+    }),
     chainsClassified: new Counter({
       name: "receipt_chains_classified_total",
       help: "Classifications written to a chain's current state, by state and cause (record: ingestion; deadline: the deadline job)",

@@ -18,7 +18,12 @@ export type SpanRejection = {
   message: string;
 };
 
-export type NormalisedExport = { spans: OtlpSpan[]; rejected: SpanRejection[] };
+export type NormalisedExport = {
+  spans: OtlpSpan[];
+  /** Where each of `spans` is in the request, by index (`$.resourceSpans[0].scopeSpans[0].spans[3]`). */
+  paths: string[];
+  rejected: SpanRejection[];
+};
 
 /**
  * Turns an ExportTraceServiceRequest — decoded from protobuf (ids as bytes, int64 as decimal strings) or parsed
@@ -27,7 +32,30 @@ export type NormalisedExport = { spans: OtlpSpan[]; rejected: SpanRejection[] };
  * are not OTLP's is rejected alone, so the others are kept (partial success).
  */
 export function normaliseExport(request: unknown): NormalisedExport {
+  const steps = normaliseSteps(request);
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
+/** `normaliseExport` that lets the event loop run every `spansBetweenYields` spans. */
+export async function normaliseExportInSteps(
+  request: unknown,
+  yieldToEventLoop: () => Promise<unknown>,
+  spansBetweenYields: number,
+): Promise<NormalisedExport> {
+  const steps = normaliseSteps(request);
+  let step = steps.next();
+  for (let spans = 1; !step.done; spans++) {
+    if (spans % spansBetweenYields === 0) await yieldToEventLoop();
+    step = steps.next();
+  }
+  return step.value;
+}
+
+function* normaliseSteps(request: unknown): Generator<void, NormalisedExport> {
   const spans: OtlpSpan[] = [];
+  const paths: string[] = [];
   const rejected: SpanRejection[] = [];
   const resourceSpans = field(request, "resourceSpans", "$");
   for (const [r, resourceEntry] of resourceSpans.entries()) {
@@ -52,14 +80,16 @@ export function normaliseExport(request: unknown): NormalisedExport {
         const path = `${scopePath}.spans[${k}]`;
         try {
           spans.push(spanOf(raw, path, context));
+          paths.push(path);
         } catch (error) {
           if (!(error instanceof SpanError)) throw error;
           rejected.push({ ...idsOf(raw), path: error.path, code: error.code, message: error.message });
         }
+        yield;
       }
     }
   }
-  return { spans, rejected };
+  return { spans, paths, rejected };
 }
 
 class SpanError extends Error {

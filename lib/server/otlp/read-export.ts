@@ -1,8 +1,9 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { gunzipSync } from "node:zlib";
 import { ApiError } from "../http/api-error";
 import { readBodyLimited } from "../http/read-body";
-import { decodeExportRequest } from "./otlp-proto";
-import { type NormalisedExport, normaliseExport } from "./normalise-spans";
+import { decodeExportRequestInSteps } from "./otlp-proto";
+import { type NormalisedExport, normaliseExportInSteps } from "./normalise-spans";
 
 /** The two OTLP/HTTP encodings; the answer, errors included, uses the request's. */
 export type OtlpEncoding = "protobuf" | "json";
@@ -46,24 +47,27 @@ function inflate(compressed: Buffer): Buffer {
   }
 }
 
-function decodeProtobuf(body: Buffer): NormalisedExport {
+/** Spans decoded or normalised between two turns of the event loop: an export of thousands would hold it. */
+const SPANS_BETWEEN_YIELDS = 100;
+
+async function decodeProtobuf(body: Buffer): Promise<NormalisedExport> {
   let request: Record<string, unknown>;
   try {
-    request = decodeExportRequest(body);
+    request = await decodeExportRequestInSteps(body, yieldToEventLoop, SPANS_BETWEEN_YIELDS);
   } catch {
     throw undecodable("invalid_protobuf", "the body is not a protobuf ExportTraceServiceRequest");
   }
-  return normaliseExport(request);
+  return normaliseExportInSteps(request, yieldToEventLoop, SPANS_BETWEEN_YIELDS);
 }
 
-function decodeJson(body: Buffer): NormalisedExport {
+async function decodeJson(body: Buffer): Promise<NormalisedExport> {
   let request: unknown;
   try {
     request = JSON.parse(body.toString("utf8"));
   } catch {
     throw undecodable("invalid_json", "the body is not valid JSON");
   }
-  return normaliseExport(request);
+  return normaliseExportInSteps(request, yieldToEventLoop, SPANS_BETWEEN_YIELDS);
 }
 
 function tooLarge() {
