@@ -1,6 +1,6 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { buildRecords, type OtlpSpan } from "@/lib/otlp";
 import {
@@ -28,8 +28,8 @@ let readKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
-  key = createKeyWithCli(db.url, "otel-agent", ["ingest"]);
-  readKey = createKeyWithCli(db.url, "scraper", ["read"]);
+  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
+  readKey = await createTestKey(db.url, "scraper", ["read"]);
   app = await startApp(db.url, {
     RECEIPT_DISABLE_WORKERS: "1",
     RECEIPT_OTLP_MAX_SESSION_SPANS: String(SESSION_LIMIT),
