@@ -182,6 +182,31 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
   });
 });
 
+describe("kept values are scanned as stored", () => {
+  it("a credential in a receipt.* value no record uses (a receipt on a span outside any call) is rejected, never stored", async () => {
+    const before = await counts();
+    const token = `ghp_${"B".repeat(36)}`;
+    // A resources/list span with an effect receipt: redaction keeps receipt.* values, but no call reads this one.
+    const leaking = mcpSpan({
+      method: "resources/list",
+      session: "sess-receipt-leak",
+      attributes: { "receipt.effect.receipt": token },
+    });
+    const clean = mcpSpan({ method: "tools/call", tool: "echo", session: "sess-label-clean" });
+    const response = await send(jsonBody([leaking, clean]), JSON_TYPE);
+    expect(response.status).toBe(200);
+    const answer = (await response.json()) as {
+      partialSuccess: { rejectedSpans: string; errorMessage: string };
+    };
+    expect(answer.partialSuccess.rejectedSpans).toBe("1");
+    expect(answer.partialSuccess.errorMessage).toContain("secret_detected");
+    expect(answer.partialSuccess.errorMessage).toContain("receipt.effect.receipt");
+    expect((await counts()).spans).toBe(before.spans + 1);
+    const dump = await client.query("select coalesce(string_agg(span::text, ''), '') as t from otlp_spans");
+    expect(dump.rows[0].t).not.toContain(token);
+  });
+});
+
 describe("records stored before", () => {
   it("an export whose records /api/v1/records stored already stores its spans and no record again", async () => {
     const body = protobufBody([

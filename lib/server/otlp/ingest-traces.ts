@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { findUnstorableStrings } from "@/lib/contract/storable";
+import { findSecrets } from "@/lib/contract/redaction";
 import { redactSpan, sessionKeyOf, spanRoleOf } from "@/lib/otlp";
 import type { OtlpSpan } from "@/lib/otlp/span";
 import {
@@ -63,8 +64,19 @@ async function receiveTraces(request: Request): Promise<TracesResult> {
     const row = rowOf(redactSpan(span));
     if (!pathOf.has(spanKey(row))) pathOf.set(spanKey(row), decoded.paths[i] ?? "$");
     const unstorable = findUnstorableStrings(row.span)[0];
+    // What is kept is scanned as it is stored: a label or receipt no record uses is never stored unscanned.
+    const secret = findSecrets(keptValues(row.span))[0];
     const previous = rows.get(spanKey(row));
     if (unstorable) rejected.push(rejection(row, "unstorable_string", `$.span${unstorable.path.slice(1)}`));
+    else if (secret)
+      rejected.push(
+        rejection(
+          row,
+          "secret_detected",
+          `$.span${secret.path.slice(1)}`,
+          `a kept value looks like a credential (${secret.pattern}); the span is not stored`,
+        ),
+      );
     else if (previous === undefined) rows.set(spanKey(row), row);
     else if (previous.contentHash === row.contentHash) duplicateInExport++;
     else
@@ -103,6 +115,13 @@ function rowOf(span: OtlpSpan): SpanRow {
     json,
   };
 }
+
+/** The values redaction keeps from the agent (attributes, events, resource): ids and hashes are Receipt's own. */
+const keptValues = (span: OtlpSpan) => ({
+  attributes: span.attributes,
+  events: span.events,
+  resource: span.resource,
+});
 
 function rejection(
   ids: { traceId: string; spanId: string },
