@@ -207,6 +207,20 @@ describe("the background job", () => {
   });
 });
 
+describe("/metrics", () => {
+  it("counts the check runs and the guard's answers", async () => {
+    const text = await (await agent.get("/metrics")).text();
+    expect(text).toMatch(
+      /receipt_check_runs_total\{trigger="effect_unknown",effect="committed",reconciled="true"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /receipt_check_runs_total\{trigger="effect_unknown",effect="absent",reconciled="true"\} [1-9]/,
+    );
+    expect(text).toMatch(/receipt_guard_decisions_total\{decision="already_committed"\} [1-9]/);
+    expect(text).toMatch(/receipt_guard_decisions_total\{decision="proceed"\} [1-9]/);
+  });
+});
+
 describe("check destination now", () => {
   it("runs on demand for a responder; a chain no check matches is 422 no_matching_check; a viewer gets 403", async () => {
     const record = unknownEffect("check-none", "send_email", "op:mail");

@@ -18,7 +18,7 @@ import protobuf from "protobufjs";
 export const T0_MS = Date.parse("2026-11-30T10:00:00.000Z");
 
 export type SpanSpec = {
-  method: "tools/call" | "initialize" | "tools/list";
+  method: "tools/call" | "initialize" | "tools/list" | "resources/list";
   session: string;
   tool?: string;
   traceId?: string;

@@ -8,6 +8,7 @@ import { getPrisma } from "../db/client";
 import { type CheckRunRow, insertCheckRuns, listCheckRuns } from "../db/check-runs";
 import { readReconcileHead } from "../db/triage-items";
 import { ApiError, notFound } from "../http/api-error";
+import { metrics } from "../metrics/registry";
 import { reconcileChain } from "../triage/reconcile-service";
 import { currentChecks } from "./checks-config-service";
 import { type CheckEnv, runCheck } from "./run-check";
@@ -99,6 +100,12 @@ export async function checkChain(
     }
   }
   const at = now();
+  for (const { check, decision } of decisions)
+    metrics().checkRuns.inc({
+      trigger,
+      effect: decision.effect,
+      reconciled: String(check.name === reconciledBy),
+    });
   await insertCheckRuns(
     decisions.map(({ check, decision }) => ({
       chainId,

@@ -45,6 +45,18 @@ function createMetrics() {
       help: "Stored spans read back to re-assemble the sessions exports add to: the session-wide spans and the traces an export adds to, or a whole session when the export brings a handshake, catalog or auth challenge span",
       registers,
     }),
+    guardDecisions: new Counter({
+      name: "receipt_guard_decisions_total",
+      help: "Answers of the retry guard (POST /api/v1/operations/{key}/attempts): proceed, wait, reconcile_first or already_committed",
+      labelNames: ["decision"] as const,
+      registers,
+    }),
+    checkRuns: new Counter({
+      name: "receipt_check_runs_total",
+      help: "Destination check runs by trigger (effect_unknown: the background job; on_demand) and what they found (committed, absent, unknown), and whether the run reconciled its chain",
+      labelNames: ["trigger", "effect", "reconciled"] as const,
+      registers,
+    }),
     chainsClassified: new Counter({
       name: "receipt_chains_classified_total",
       help: "Classifications written to a chain's current state, by state and cause (record: ingestion; deadline: the deadline job)",

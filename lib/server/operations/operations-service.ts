@@ -22,6 +22,7 @@ import { ApiError } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
 import type { AttemptView, LeaseView, OperationDetail, OperationView } from "@/lib/operations/views";
+import { metrics } from "../metrics/registry";
 import { decisionView, operationView } from "./operation-view";
 
 /** `GET /api/v1/operations/{key}`: the derived status, every attempt, the lease and every guard decision. */
@@ -64,7 +65,7 @@ export async function guardAttempt(
 ): Promise<GuardReply> {
   rejectSecrets([["$.holder", request.holder]]);
   const asked = { tool: request.tool, server: request.server ?? null };
-  return inTransaction(async (sql) => {
+  const reply = await inTransaction(async (sql) => {
     const operation = await lockOperation(sql, key, asked);
     const attempts = await readOperationAttempts(sql, key);
     const conflict = bindingConflict(asked, operation.created ? null : operation, attempts);
@@ -114,6 +115,8 @@ export async function guardAttempt(
         : {}),
     };
   });
+  metrics().guardDecisions.inc({ decision: reply.body.decision });
+  return reply;
 }
 
 const DECISION_MESSAGE: Partial<Record<GuardDecision, string>> = {
