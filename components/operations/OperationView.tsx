@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useOperation } from "../api/operations";
 import { StateBadge } from "../state/StateBadge";
+import { SettleLease } from "./SettleLease";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 
 const STATUS_TEXT: Record<string, string> = {
@@ -91,6 +92,7 @@ export function OperationView({ operationKey }: { operationKey: string }) {
           <p className="muted">No lease was ever granted.</p>
         )}
       </section>
+      {lease ? <SettleLease operationKey={operationKey} lease={lease} /> : null}
       <section aria-labelledby="operation-decisions">
         <h2 id="operation-decisions">Guard decisions, oldest first</h2>
         <table>

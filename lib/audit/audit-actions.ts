@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   "triage.resolve",
   "triage.reopen",
   "chain.reconcile",
+  "operation.settle",
   "user.profile_change",
   "alert.assign",
   "alert.unassign",
@@ -57,5 +58,6 @@ export const AUDIT_TARGET_TYPES = [
   "delivery",
   "problem",
   "chain",
+  "operation",
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];

@@ -23,7 +23,18 @@ export type AttemptFacts = {
   firstSeenAt: Date;
 };
 
-export type LeaseFacts = { holder: string; grantedAt: Date; until: Date };
+/**
+ * What the destination showed for a lease that expired with no record (the agent may have died after sending): set
+ * by an operator or a destination check. Only an expired lease can be settled; a new lease starts unsettled.
+ */
+export type LeaseSettlement = {
+  effect: "committed" | "absent";
+  receipt: string | null;
+  by: string;
+  at: Date;
+};
+
+export type LeaseFacts = { holder: string; grantedAt: Date; until: Date; settled?: LeaseSettlement | null };
 
 /** `live`: granted and not yet used; `consumed`: a record with the key arrived after it was granted; `expired`. */
 export type LeaseState = "live" | "consumed" | "expired";
@@ -63,9 +74,11 @@ export function operationStatus(
 ): OperationStatus {
   const effects = attempts.map(attemptEffect);
   const held = lease ? leaseState(lease, attempts, now) : null;
-  if (effects.includes("committed")) return "committed";
+  // An expired lease's write, once the destination was read: committed like an attempt, or proven absent.
+  const settled = held === "expired" ? (lease?.settled?.effect ?? null) : null;
+  if (effects.includes("committed") || settled === "committed") return "committed";
   if (held === "live" || effects.includes("pending")) return "in_flight";
-  if (held === "expired" || effects.includes("unknown")) return "in_doubt";
-  if (effects.length > 0) return "absent";
+  if ((held === "expired" && settled === null) || effects.includes("unknown")) return "in_doubt";
+  if (effects.length > 0 || settled === "absent") return "absent";
   return "none";
 }

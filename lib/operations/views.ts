@@ -9,7 +9,14 @@ export type AttemptView = {
   effect: AttemptEffect;
   at: string;
 };
-export type LeaseView = { holder: string; grantedAt: string; leaseUntil: string; state: LeaseState };
+export type LeaseView = {
+  holder: string;
+  grantedAt: string;
+  leaseUntil: string;
+  state: LeaseState;
+  /** What the destination showed once the lease expired with no record (an operator or `check:<name>`). */
+  settled: { effect: "committed" | "absent"; receipt: string | null; by: string; at: string } | null;
+};
 export type DecisionView = {
   id: string;
   decision: GuardDecision;

@@ -45,3 +45,25 @@ test("a key never seen has a page too: status none, no lease", async ({ page }) 
   await expect(page.getByTestId("operation-status")).toContainText("none");
   await expect(page.getByText("No lease was ever granted.")).toBeVisible();
 });
+
+test("a lease that expired with no record is settled from the operation page", async ({ page }) => {
+  await signIn(page);
+  const lost = `op:${run}-lost`;
+  // An agent asks the guard with a key of its own, gets a 1 ms lease, and dies before any record.
+  const created = await page.request.post("/api/v1/keys", {
+    data: { name: `e2e-guard-${Date.now()}`, scopes: ["ingest"] },
+  });
+  const agentKey = ((await created.json()) as { key: string }).key;
+  const asked = await page.request.post(`/api/v1/operations/${encodeURIComponent(lost)}/attempts`, {
+    data: { tool: "send_invoice", holder: "agent-that-died", leaseMs: 1 },
+    headers: { authorization: `Bearer ${agentKey}` },
+  });
+  expect(asked.status(), await asked.text()).toBe(201);
+  await page.goto(`/operations/${encodeURIComponent(lost)}`);
+  await expect(page.getByTestId("operation-status")).toContainText("in_doubt");
+  const form = page.getByRole("form", { name: "Settle the expired lease" });
+  await form.getByLabel("What proves it was written").fill("invoice INV-4711 in the ledger");
+  await form.getByRole("button", { name: "Committed" }).click();
+  await expect(page.getByTestId("lease-settled")).toContainText("the destination shows the write committed");
+  await expect(page.getByTestId("operation-status")).toContainText("committed");
+});

@@ -30,6 +30,8 @@ let webhook: Server;
 const posted: string[] = [];
 let sql: pg.Client;
 let api: ReturnType<typeof apiClient>;
+let agentKey: string;
+let bossCookie: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -46,16 +48,18 @@ beforeAll(async () => {
   });
   await new Promise<void>((done) => webhook.listen(0, "127.0.0.1", done));
   const key = await createTestKey(db.url, "agent", ["ingest", "read"]);
+  agentKey = key;
   const boss = await createTeamUser(db.url, "boss", "admin");
   app = await startApp(db.url, {
     RECEIPT_CHECKS_TICK_MS: "100",
     RECEIPT_CHECKS_RECHECK_MS: "60000",
     RECEIPT_CHECK_LEDGER: db.url,
   });
+  bossCookie = await signInCookie(app.baseUrl, boss.username, boss.password);
   const saved = await fetch(`${app.baseUrl}/api/v1/checks/config`, {
     method: "PUT",
     headers: {
-      cookie: await signInCookie(app.baseUrl, boss.username, boss.password),
+      cookie: bossCookie,
       "content-type": "application/json",
     },
     body: JSON.stringify({
@@ -160,5 +164,84 @@ describe("hang before committing", () => {
     const again = await pay(key, "ok", "chain:pay-2-again").catch((error: unknown) => error);
     expect(again).toBeInstanceOf(OperationAlreadyCommittedError);
     expect(await rows(key)).toBe(1);
+  });
+});
+
+/** The guard as an agent asks it, over HTTP. */
+const ask = async (key: string, tool: string, leaseMs: number) => {
+  const response = await fetch(`${app.baseUrl}/api/v1/operations/${encodeURIComponent(key)}/attempts`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${agentKey}`, "content-type": "application/json" },
+    body: JSON.stringify({ tool, holder: "dying-agent", leaseMs }),
+  });
+  return { status: response.status, body: await response.json() };
+};
+
+async function untilStatus(key: string, wanted: string): Promise<void> {
+  for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
+    const view = await (await api.get(`/api/v1/operations/${encodeURIComponent(key)}`)).json();
+    if (view.status === wanted) return;
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`${key} never became ${wanted}`);
+}
+
+describe("an agent that died after sending (a lease that expired with no record)", () => {
+  it("the check finds the row: the lease is settled committed and the guard answers already_committed", async () => {
+    const key = "pay:died-after-commit";
+    expect((await ask(key, "record_payment", 200)).status).toBe(201);
+    // The write reached the destination; the agent died before any record left it.
+    await sql.query("insert into ledger values ($1, 42)", [key]);
+    await untilStatus(key, "committed");
+    const answer = await ask(key, "record_payment", 1000);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({
+      decision: "already_committed",
+      committed: { chainId: null, receipts: { effect: "check:ledger 1 row", operator: "check:ledger" } },
+      lease: { state: "expired", settled: { effect: "committed", by: "check:ledger" } },
+    });
+  });
+
+  it("the check finds nothing: the lease is settled absent and the next attempt proceeds", async () => {
+    const key = "pay:died-before-commit";
+    expect((await ask(key, "record_payment", 200)).status).toBe(201);
+    await untilStatus(key, "absent");
+    const answer = await ask(key, "record_payment", 1000);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ decision: "proceed", lease: { state: "live", settled: null } });
+  });
+
+  it("an operator settles one no check reads; a second settle, a live lease or a bad body are refused", async () => {
+    const key = "mail:died";
+    const settle = (body: unknown, target = key) =>
+      fetch(`${app.baseUrl}/api/v1/operations/${encodeURIComponent(target)}/settle`, {
+        method: "POST",
+        headers: { cookie: bossCookie, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await ask(key, "send_email", 60_000)).status).toBe(201);
+    const live = await settle({ effect: "absent" });
+    expect(live.status).toBe(409);
+    expect((await live.json()).error).toMatchObject({
+      code: "lease_not_in_doubt",
+      issues: [{ path: "$", message: "its lease is live" }],
+    });
+    const bad = await settle({ effect: "maybe" });
+    expect(bad.status).toBe(422);
+    expect((await bad.json()).error.issues[0].path).toBe("$.effect");
+    expect((await settle({ effect: "absent" }, "nobody:asked")).status).toBe(404);
+
+    const other = "mail:died-short";
+    expect((await ask(other, "send_email", 100)).status).toBe(201);
+    await new Promise((done) => setTimeout(done, 150));
+    expect((await ask(other, "send_email", 1000)).status).toBe(409); // in doubt: reconcile first
+    const settled = await settle({ effect: "committed", receipt: "message id 4711" }, other);
+    expect(settled.status).toBe(200);
+    expect(await settled.json()).toMatchObject({
+      status: "committed",
+      lease: { settled: { effect: "committed", receipt: "message id 4711", by: "boss" } },
+    });
+    expect((await settle({ effect: "absent" }, other)).status).toBe(409);
+    expect((await ask(other, "send_email", 1000)).body.decision).toBe("already_committed");
   });
 });

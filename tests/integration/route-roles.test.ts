@@ -68,6 +68,8 @@ const ROUTES: RouteRow[] = [
   // An operation nobody has seen is status `none`, not a 404: the guard's answer to a first attempt.
   { route: "/api/v1/operations/[key]", GET: ["read", 200] },
   { route: "/api/v1/operations/[key]/attempts", POST: ["ingest", 422, {}] },
+  { route: "/api/v1/operations/[key]/checks", POST: ["respond", 404] },
+  { route: "/api/v1/operations/[key]/settle", POST: ["respond", 422, {}] },
   { route: "/api/v1/problems", GET: ["read", 200] },
   { route: "/api/v1/problems/[key]/reopen", POST: ["respond", 404] },
   { route: "/api/v1/problems/[key]/resolve", POST: ["respond", 404] },

@@ -128,7 +128,36 @@ const STATUSES: StatusCase[] = [
   ["committed beside a live lease", [done], lease(-1000, 5000), "committed", "already_committed", 200],
   ["committed beside one in flight", [running, done], null, "committed", "already_committed", 200],
   ["in flight beside one in doubt", [doubt, running], null, "in_flight", "wait", 409],
+  [
+    "an expired lease the destination shows committed",
+    [],
+    settledLease("committed"),
+    "committed",
+    "already_committed",
+    200,
+  ],
+  ["an expired lease the destination shows absent", [], settledLease("absent"), "absent", "proceed", 201],
+  [
+    "an expired lease shown absent beside an attempt in doubt",
+    [doubt],
+    settledLease("absent"),
+    "in_doubt",
+    "reconcile_first",
+    409,
+  ],
+  [
+    "a settlement on a lease still live is not read",
+    [],
+    { ...lease(-1000, 5000), settled: { effect: "absent", receipt: null, by: "x", at: NOW } },
+    "in_flight",
+    "wait",
+    409,
+  ],
 ];
+
+function settledLease(effect: "committed" | "absent"): LeaseFacts {
+  return { ...lease(-10_000, -1), settled: { effect, receipt: null, by: "check:ledger", at: NOW } };
+}
 
 describe("an operation's status and the guard's decision", () => {
   it.each(STATUSES)("%s → %s, %s", (_, attempts, held, status, decision, httpStatus, code) => {

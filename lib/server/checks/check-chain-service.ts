@@ -1,8 +1,7 @@
 // Runs the destination checks that match a chain and, when they settle an effect Receipt could not see, reconciles
 // the chain with their result as evidence (actor `check:<name>`): the chain is classified again, its alert resolves or
 // changes, its effect-unknown item closes, and the retry guard's answer for its operation key follows.
-import { type CheckDecision, checkMatches } from "@/lib/checks/decide";
-import type { TCheck } from "@/lib/checks/config";
+import { checkMatches } from "@/lib/checks/decide";
 import type { CheckRunView, ChainChecksAnswer } from "@/lib/dashboard/api-types";
 import { getPrisma } from "../db/client";
 import { type CheckRunRow, insertCheckRuns, listCheckRuns } from "../db/check-runs";
@@ -12,6 +11,7 @@ import { metrics } from "../metrics/registry";
 import { reconcileChain } from "../triage/reconcile-service";
 import { currentChecks } from "./checks-config-service";
 import { type CheckEnv, runCheck } from "./run-check";
+import { settlingDecision } from "./settling-decision";
 
 export type CheckTrigger = "on_demand" | "effect_unknown";
 
@@ -119,14 +119,4 @@ export async function checkChain(
     })),
   );
   return chainCheckRuns(chainId);
-}
-
-/** The decision that settles the effect: every decisive check agrees (committed or absent); disagreement settles nothing. */
-function settlingDecision(
-  decisions: { check: TCheck; decision: CheckDecision }[],
-): { check: TCheck; decision: CheckDecision } | null {
-  const decisive = decisions.filter(({ decision }) => decision.effect !== "unknown");
-  const [first] = decisive;
-  if (!first) return null;
-  return decisive.every(({ decision }) => decision.effect === first.decision.effect) ? first : null;
 }

@@ -1,11 +1,15 @@
-// The background job that reconciles without a person: chains whose effect is unknown get their matching destination
-// checks run, and a chain no check settled is looked at again after a pause, not on every tick. One instance at a
-// time runs it (an advisory lock), so two instances never read a destination twice for one chain.
+// The background job that reconciles without a person: chains whose effect is unknown, and leases that expired with
+// no record, get their matching destination checks run; what no check settled is looked at again after a pause, not
+// on every tick. One instance at a time runs it (an advisory lock), so two never read a destination twice at once.
 import { listChainsAwaitingChecks } from "../db/check-runs";
 import { failureReason } from "../db/isolated-writes";
 import { withJobLock } from "../db/job-lock";
 import { env } from "../env";
+import { listUnsettledExpiredLeases } from "../db/operations-store";
+import { poolSql } from "../db/sql";
+import { ApiError } from "../http/api-error";
 import { checkChain } from "./check-chain-service";
+import { checkOperation } from "./check-operation-service";
 import { currentChecks } from "./checks-config-service";
 
 /** Chains one run checks at most; true (work left) makes the runner go again at once. */
@@ -21,6 +25,14 @@ export async function checkUnknownEffects(now = new Date()): Promise<boolean> {
         console.error(`receipt: destination checks of ${chainId} failed:`, failureReason(error)),
       );
     }
-    return chains.length === BATCH;
+    // Leases that expired with no record: an agent that died after sending leaves no chain to reconcile.
+    const leases = await listUnsettledExpiredLeases(poolSql(), lookedBefore, BATCH);
+    for (const { key } of leases) {
+      await checkOperation(key, "in_doubt").catch((error) => {
+        if (!(error instanceof ApiError))
+          console.error(`receipt: destination checks of ${key} failed:`, failureReason(error));
+      });
+    }
+    return chains.length === BATCH || leases.length === BATCH;
   });
 }

@@ -1,5 +1,5 @@
 import type { GuardDecision } from "@/lib/operations/decision";
-import type { AttemptFacts, LeaseFacts, OperationStatus } from "@/lib/operations/status";
+import type { AttemptFacts, LeaseFacts, LeaseSettlement, OperationStatus } from "@/lib/operations/status";
 import type { Sql } from "./sql";
 
 export type OperationRow = {
@@ -14,14 +14,34 @@ type OperationSqlRow = {
   lease_holder: string | null;
   lease_granted_at: Date | null;
   lease_until: Date | null;
+  lease_effect: "committed" | "absent" | null;
+  lease_effect_receipt: string | null;
+  lease_effect_by: string | null;
+  lease_effect_at: Date | null;
 };
+
+const OPERATION_COLUMNS = `tool, server, lease_holder, lease_granted_at, lease_until,
+  lease_effect, lease_effect_receipt, lease_effect_by, lease_effect_at`;
 
 const toOperation = (row: OperationSqlRow): OperationRow => ({
   tool: row.tool,
   server: row.server,
   lease:
     row.lease_holder && row.lease_granted_at && row.lease_until
-      ? { holder: row.lease_holder, grantedAt: row.lease_granted_at, until: row.lease_until }
+      ? {
+          holder: row.lease_holder,
+          grantedAt: row.lease_granted_at,
+          until: row.lease_until,
+          settled:
+            row.lease_effect && row.lease_effect_at
+              ? {
+                  effect: row.lease_effect,
+                  receipt: row.lease_effect_receipt,
+                  by: row.lease_effect_by ?? "",
+                  at: row.lease_effect_at,
+                }
+              : null,
+        }
       : null,
 });
 
@@ -39,8 +59,7 @@ export async function lockOperation(
     [key, binding.tool, binding.server],
   );
   const rows = await sql.query<OperationSqlRow>(
-    `select tool, server, lease_holder, lease_granted_at, lease_until
-      from operations where operation_key = $1 for update`,
+    `select ${OPERATION_COLUMNS} from operations where operation_key = $1 for update`,
     [key],
   );
   return { ...toOperation(rows[0] as OperationSqlRow), created: inserted === 1 };
@@ -48,7 +67,7 @@ export async function lockOperation(
 
 export async function readOperation(sql: Sql, key: string): Promise<OperationRow | null> {
   const rows = await sql.query<OperationSqlRow>(
-    `select tool, server, lease_holder, lease_granted_at, lease_until from operations where operation_key = $1`,
+    `select ${OPERATION_COLUMNS} from operations where operation_key = $1`,
     [key],
   );
   return rows[0] ? toOperation(rows[0]) : null;
@@ -93,12 +112,47 @@ export async function grantLease(
 ): Promise<LeaseFacts> {
   const rows = await sql.query<{ lease_granted_at: Date; lease_until: Date }>(
     `update operations set lease_holder = $2, lease_granted_at = now(),
-        lease_until = now() + make_interval(secs => $3::double precision / 1000)
+        lease_until = now() + make_interval(secs => $3::double precision / 1000),
+        lease_effect = null, lease_effect_receipt = null, lease_effect_by = null, lease_effect_at = null
       where operation_key = $1 returning lease_granted_at, lease_until`,
     [key, holder, leaseMs],
   );
   const row = rows[0] as { lease_granted_at: Date; lease_until: Date };
   return { holder, grantedAt: row.lease_granted_at, until: row.lease_until };
+}
+
+/** Records what the destination showed for the operation's expired lease (the caller holds the row lock). */
+export async function settleLease(sql: Sql, key: string, settlement: LeaseSettlement): Promise<void> {
+  await sql.execute(
+    `update operations set lease_effect = $2, lease_effect_receipt = $3, lease_effect_by = $4, lease_effect_at = $5
+      where operation_key = $1`,
+    [key, settlement.effect, settlement.receipt, settlement.by, settlement.at],
+  );
+}
+
+/** When a destination check last looked at the operation's expired lease (the background job's pause). */
+export async function markLeaseChecked(sql: Sql, key: string, at: Date): Promise<void> {
+  await sql.execute("update operations set lease_checked_at = $2 where operation_key = $1", [key, at]);
+}
+
+/**
+ * Operations whose lease expired with no record and no settlement, not looked at by a check since `lookedBefore`:
+ * the check job's other work (a chain with the key granted after the lease would have consumed it).
+ */
+export async function listUnsettledExpiredLeases(
+  sql: Sql,
+  lookedBefore: Date,
+  limit: number,
+): Promise<{ key: string; tool: string; server: string | null }[]> {
+  return sql.query(
+    `select o.operation_key as key, o.tool, o.server from operations o
+      where o.lease_until < now() and o.lease_effect is null
+        and (o.lease_checked_at is null or o.lease_checked_at < $1)
+        and not exists (select 1 from chains c
+          where c.operation_key = o.operation_key and c.first_seen_at >= o.lease_granted_at)
+      order by o.lease_until limit $2`,
+    [lookedBefore, limit],
+  );
 }
 
 export type DecisionEntry = {

@@ -30,6 +30,7 @@ export function leaseView(lease: LeaseFacts | null, attempts: AttemptFacts[], no
     grantedAt: lease.grantedAt.toISOString(),
     leaseUntil: lease.until.toISOString(),
     state: leaseState(lease, attempts, now),
+    settled: lease.settled ? { ...lease.settled, at: lease.settled.at.toISOString() } : null,
   };
 }
 

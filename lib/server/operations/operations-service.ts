@@ -47,7 +47,7 @@ export type GuardAnswer = {
   lease: LeaseView | null;
   links: OperationView["links"];
   /** `already_committed`: the chain whose effect is committed, and its receipts, to report instead of repeating. */
-  committed?: { chainId: string; receipts: CommittedReceipts };
+  committed?: { chainId: string | null; receipts: CommittedReceipts };
 };
 
 export type GuardReply = { body: GuardAnswer; status: number; code?: string; retryAfter?: number };
@@ -102,6 +102,12 @@ export async function guardAttempt(
         body.committed = {
           chainId: committing.chainId,
           receipts: await readChainReceipts(sql, committing.chainId),
+        };
+      // No chain: the lease of an agent that died after sending, shown committed at the destination.
+      else if (lease?.settled?.effect === "committed")
+        body.committed = {
+          chainId: null,
+          receipts: { effect: lease.settled.receipt, outcome: null, operator: lease.settled.by },
         };
     }
     const reply = DECISION_REPLY[decision];

@@ -35,7 +35,8 @@ type GuardBody = {
   attempts?: GuardAttempt[];
   links?: { page?: string };
   committed?: {
-    chainId: string;
+    /** Null when no chain committed it: an expired lease whose write the destination showed (settled). */
+    chainId: string | null;
     receipts: { effect: string | null; outcome: string | null; operator: string | null };
   };
   error?: { code?: string; message?: string };
@@ -152,7 +153,11 @@ export async function guardCall(
     case "reconcile_first":
       throw new OperationInDoubtError(key, body.attempts ?? [], body.links?.page);
     case "already_committed":
-      throw new OperationAlreadyCommittedError(key, body.committed?.chainId, body.committed?.receipts);
+      throw new OperationAlreadyCommittedError(
+        key,
+        body.committed?.chainId ?? undefined,
+        body.committed?.receipts,
+      );
     default:
       throw new OperationGuardRejectedError(key, response.status, body.error?.code);
   }
