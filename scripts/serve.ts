@@ -58,7 +58,10 @@ const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT),
 process.env.DATABASE_URL = db.url;
 await ensureAdminFromEnv(env.RECEIPT_ADMIN_USER, env.RECEIPT_ADMIN_PASSWORD);
 if (!env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup())) {
-  console.error(`receipt: no user yet — open http://localhost:${env.PORT}/setup to create the admin`);
+  console.error(
+    `receipt: no admin yet — open http://localhost:${env.PORT}/setup to create one, or run ` +
+      "`npm run users -- create --username NAME --role admin`",
+  );
 }
 const rekeyed = await rekeyLegacyGroups(); // data step after the schema migrations: old path-based group keys
 if (rekeyed > 0) console.error(`receipt: re-keyed ${rekeyed} notification groups to stable route ids`);

@@ -98,12 +98,19 @@ export const meRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   return { user: { username: user.username, role: user.role } };
 });
 
-/** First-run setup: creates the first admin, only while no user exists. */
+/** First-run setup: creates the first admin, only while no admin can sign in. */
 export const setupRoute = apiRoute({ scope: "public" }, async ({ request }) => {
   const { username, password } = await readCredentials(request);
   // Checked before the password is hashed, so a closed setup costs no scrypt run; the insert checks again atomically.
-  if (!(await needsFirstRunSetup()) || !(await completeFirstRunSetup(username, password))) {
+  const created = (await needsFirstRunSetup())
+    ? await completeFirstRunSetup(username, password)
+    : "admin_exists";
+  if (created === "admin_exists")
     throw new ApiError(409, "already_set_up", "an admin already exists; sign in instead");
+  if (created === "username_taken") {
+    throw new ApiError(409, "username_taken", "another user has this name; choose another for the admin", [
+      { path: "$.username", code: "username_taken", message: "this username is taken" },
+    ]);
   }
   const session = await signIn(username, password, request);
   return reply(

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { clientAddressKey } from "@/lib/auth/client-address";
 import {
-  countUsers,
-  createFirstUser,
+  countActiveAdmins,
+  createFirstAdmin,
   deleteUserSession,
   findLiveSession,
   findUserByName,
@@ -105,10 +105,11 @@ export async function ensureAdminFromEnv(username: string, password: string | un
   if (password) await upsertUser(username, await hashPassword(password));
 }
 
+/** First-run setup is open while no admin can sign in: a fresh install, or one seeded with demo users only. */
 export async function needsFirstRunSetup(): Promise<boolean> {
-  return (await countUsers()) === 0;
+  return (await countActiveAdmins()) === 0;
 }
 
-export async function completeFirstRunSetup(username: string, password: string): Promise<boolean> {
-  return createFirstUser(username, await hashPassword(password));
+export async function completeFirstRunSetup(username: string, password: string) {
+  return createFirstAdmin(username, await hashPassword(password));
 }

@@ -1,8 +1,9 @@
 import { getPrisma } from "./client";
 import type { Sql } from "./sql";
 
-export async function countUsers(): Promise<number> {
-  return getPrisma().user.count();
+/** Admins who can sign in (not disabled): while there is none, first-run setup stays open. */
+export async function countActiveAdmins(): Promise<number> {
+  return getPrisma().user.count({ where: { role: "admin", disabledAt: null } });
 }
 
 export async function findUserByName(username: string) {
@@ -18,12 +19,35 @@ export async function upsertUser(username: string, passwordHash: string, role = 
   });
 }
 
-/** Creates the first user only while there is none: two racing first-run setups cannot both win. */
-export async function createFirstUser(username: string, passwordHash: string): Promise<boolean> {
+/**
+ * Creates the first admin only while no active admin exists (a seeded demo user or an invited viewer does not close
+ * setup): two racing setups cannot both win. A username another user has is not taken over.
+ */
+export async function createFirstAdmin(
+  username: string,
+  passwordHash: string,
+): Promise<"created" | "admin_exists" | "username_taken"> {
   return getPrisma().$transaction(async (tx) => {
     await tx.$queryRaw`select count(pg_advisory_xact_lock(42))::int as locked`;
-    if ((await tx.user.count()) > 0) return false;
+    if ((await tx.user.count({ where: { role: "admin", disabledAt: null } })) > 0) return "admin_exists";
+    if (await tx.user.findFirst({ where: { username: { equals: username, mode: "insensitive" } } }))
+      return "username_taken";
     await tx.user.create({ data: { username, passwordHash, role: "admin" } });
+    return "created";
+  });
+}
+
+/** A user created from the command line; false when the name is taken (compared without case). */
+export async function createUserIfNameFree(
+  username: string,
+  passwordHash: string,
+  role: string,
+): Promise<boolean> {
+  return getPrisma().$transaction(async (tx) => {
+    await tx.$queryRaw`select count(pg_advisory_xact_lock(42))::int as locked`;
+    if (await tx.user.findFirst({ where: { username: { equals: username, mode: "insensitive" } } }))
+      return false;
+    await tx.user.create({ data: { username, passwordHash, role } });
     return true;
   });
 }
