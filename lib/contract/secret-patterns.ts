@@ -59,9 +59,10 @@ const MAX_SAS_PARAMS = 24;
 
 /**
  * How a JWT's header and payload start: base64url of `{` then `"` (`eyJ`), a space (`eyA`), a tab (`ewk`), a line
- * feed (`ewo`) or a carriage return (`ew0`). JSON written with spaces is still a JWT.
+ * feed (`ewo`) or a carriage return (`ew0`). JSON written with spaces is still a JWT, and so is one encoded with
+ * standard base64 (`+`, `/`, `=` padding) by a careless encoder.
  */
-const JWT_PART = `e(?:y[JA]|w[kow0])(?:${W}[A-Za-z0-9_-]){2,}`;
+const JWT_PART = `e(?:y[JA]|w[kow0])(?:${W}[A-Za-z0-9_+/-]){2,}(?:${W}=){0,2}`;
 
 /**
  * Names that say "the value is a credential" when a name ends with them: `api_key`, `X-Api-Key`, `MY_SERVICE_TOKEN`,
@@ -140,6 +141,7 @@ export type SecretPatternName = keyof typeof SECRET_PATTERNS;
 
 /** Patterns whose regex only finds a candidate; the verifier decides. */
 const VERIFIERS: Partial<Record<SecretPatternName, (match: string) => boolean>> = {
+  bearer_token: (match) => !BEARER_PROSE.test(match),
   basic_auth: isBasicCredential,
 };
 
@@ -176,6 +178,30 @@ export function matchCredentialField(key: string, value: string): SecretPatternN
   const trimmed = value.normalize("NFKC").trim();
   return WHOLE_BLOB.test(trimmed) && looksRandom(trimmed) ? "credential_assignment" : undefined;
 }
+
+/**
+ * "Bearer" then one word that error messages and docs put after it ("Bearer authentication failed", "Bearer
+ * expired"): prose, not a token. Only these whole words; any other 7+ characters are a token.
+ */
+const BEARER_PROSE = new RegExp(
+  `^[^\\s+]*[\\s${INVISIBLE_CHARS}+]+[${INVISIBLE_CHARS}]*(?:${[
+    "authentication",
+    "authorization",
+    "authorisation",
+    "credentials?",
+    "required",
+    "expired",
+    "invalid",
+    "missing",
+    "rejected",
+    "headers?",
+    "schemes?",
+    "tokens?",
+    "prefix",
+  ]
+    .map(anyCase)
+    .join("|")})[${INVISIBLE_CHARS}]*$`,
+);
 
 const BASIC_PREFIX = /^[Bb][Aa][Ss][Ii][Cc](?:\s+|\+)/;
 const PRINTABLE_ASCII = /^[\x20-\x7E]+$/;
