@@ -248,7 +248,8 @@ const MAX_DECODE_ROUNDS = 4;
 const PERCENT_RUN = /(?:%[0-9A-Fa-f]{2})+/g;
 const PERCENT_ASCII = /%([0-7][0-9A-Fa-f])/g;
 
-const NON_ASCII = /[\u0080-\u{10FFFF}]/u;
+/** Anything but printable ASCII and common whitespace: only such text can change under NFKC. */
+const NON_ASCII = /[^\t\n\r -~]/;
 
 /**
  * The name of the first credential pattern `text` matches, or `undefined`. The text is checked
@@ -285,7 +286,9 @@ function scanForm(text: string): SecretPatternName | undefined {
     // A rejected candidate: look again from the next character.
     COMBINED.lastIndex = match.index + 1;
   }
-  return ASSIGNMENT_HINT.test(text) ? scanAssignments(text) : undefined;
+  return (text.includes(":") || text.includes("=")) && ASSIGNMENT_HINT.test(text)
+    ? scanAssignments(text)
+    : undefined;
 }
 
 function scanAssignments(text: string): SecretPatternName | undefined {
@@ -298,7 +301,11 @@ function scanAssignments(text: string): SecretPatternName | undefined {
 }
 
 /** A run that may be base64 (standard or url-safe) or hex: 16+ characters, so 12+ bytes, the shortest token's size. */
-const ENCODED_RUN = /(?<![A-Za-z0-9+/_-])(?:0[xX])?[A-Za-z0-9+/_-]{16,}={0,2}/g;
+const MIN_ENCODED_RUN = 16;
+/** Characters of base64 (standard and url-safe) and hex, by char code. */
+const RUN_CHAR = new Uint8Array(128);
+for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
+  RUN_CHAR[char.charCodeAt(0)] = 1;
 const HEX_RUN = /^(?:0[xX])?((?:[0-9A-Fa-f]{2})+)$/;
 const DECODED_TEXT = /^[\x20-\x7E\t\n\r]+$/;
 
@@ -308,17 +315,32 @@ const DECODED_TEXT = /^[\x20-\x7E\t\n\r]+$/;
  * base64 blob is not refused for its shape alone (it cannot be told from a SHA-256 digest).
  */
 function scanEncodedRuns(text: string): SecretPatternName | undefined {
-  if (text.length < 16) return undefined;
-  ENCODED_RUN.lastIndex = 0;
-  for (let run = ENCODED_RUN.exec(text); run !== null; run = ENCODED_RUN.exec(text)) {
-    const hex = HEX_RUN.exec(run[0])?.[1];
-    const decodedHex = hex !== undefined && mayBeHexText(hex) ? decodeHex(hex) : undefined;
-    const decodedBase64 = mayBeBase64Text(run[0]) ? decodeBase64(run[0]) : undefined;
-    for (const decoded of [decodedHex, decodedBase64]) {
-      if (decoded === undefined || !DECODED_TEXT.test(decoded)) continue;
-      const found = scanForm(decoded);
+  if (text.length < MIN_ENCODED_RUN) return undefined;
+  // A plain loop rather than a global regex: this runs on every string, and most have no long run at all.
+  let start = -1;
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    if (code < 128 && RUN_CHAR[code] === 1) {
+      if (start < 0) start = i;
+      continue;
+    }
+    if (start >= 0 && i - start >= MIN_ENCODED_RUN) {
+      const found = scanRun(text.slice(start, i));
       if (found !== undefined) return found;
     }
+    start = -1;
+  }
+  return undefined;
+}
+
+function scanRun(run: string): SecretPatternName | undefined {
+  const hex = HEX_RUN.exec(run)?.[1];
+  const decodedHex = hex !== undefined && mayBeHexText(hex) ? decodeHex(hex) : undefined;
+  const decodedBase64 = mayBeBase64Text(run) ? decodeBase64(run) : undefined;
+  for (const decoded of [decodedHex, decodedBase64]) {
+    if (decoded === undefined || !DECODED_TEXT.test(decoded)) continue;
+    const found = scanForm(decoded);
+    if (found !== undefined) return found;
   }
   return undefined;
 }
