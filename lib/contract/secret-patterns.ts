@@ -306,7 +306,8 @@ const MIN_ENCODED_RUN = 16;
 const RUN_CHAR = new Uint8Array(128);
 for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
   RUN_CHAR[char.charCodeAt(0)] = 1;
-const HEX_RUN = /^(?:0[xX])?((?:[0-9A-Fa-f]{2})+)$/;
+/** Hex inside a run (`0x6768…`, `id-6768…`): 16+ hex digits. */
+const HEX_PARTS = /[0-9A-Fa-f]{16,}/g;
 const DECODED_TEXT = /^[\x20-\x7E\t\n\r]+$/;
 
 /**
@@ -333,30 +334,46 @@ function scanEncodedRuns(text: string): SecretPatternName | undefined {
   return undefined;
 }
 
+/**
+ * A run may begin with text that is not part of the encoding (`auth_Z2hw…`, `id-6768…`): base64 is tried at each of
+ * its four alignments and hex at both, each refused cheaply unless it decodes to text.
+ */
 function scanRun(run: string): SecretPatternName | undefined {
-  const hex = HEX_RUN.exec(run)?.[1];
-  const decodedHex = hex !== undefined && mayBeHexText(hex) ? decodeHex(hex) : undefined;
-  const decodedBase64 = mayBeBase64Text(run) ? decodeBase64(run) : undefined;
-  for (const decoded of [decodedHex, decodedBase64]) {
-    if (decoded === undefined || !DECODED_TEXT.test(decoded)) continue;
-    const found = scanForm(decoded);
+  for (let offset = 0; offset < 4; offset++) {
+    const start = base64TextStart(run, offset);
+    if (run.length - start < MIN_ENCODED_RUN) continue;
+    const found = scanDecoded(decodeBase64(start === 0 ? run : run.slice(start)));
     if (found !== undefined) return found;
   }
+  HEX_PARTS.lastIndex = 0;
+  for (let hex = HEX_PARTS.exec(run); hex !== null; hex = HEX_PARTS.exec(run)) {
+    for (const offset of [0, 1]) {
+      const digits = hex[0].slice(offset, offset + ((hex[0].length - offset) & ~1));
+      const found = mayBeHexText(digits) ? scanDecoded(decodeHex(digits)) : undefined;
+      if (found !== undefined) return found;
+    }
+  }
   return undefined;
+}
+
+function scanDecoded(decoded: string | undefined): SecretPatternName | undefined {
+  return decoded !== undefined && DECODED_TEXT.test(decoded) ? scanForm(decoded) : undefined;
 }
 
 /**
  * Cheap refusals before decoding, which most runs (ids, digests, paths) never pass. Text bytes are 0x20–0x7E, tab,
  * line feed or carriage return: in base64 every 4th character (a byte's top six bits) is then one of `C`, `D` or
- * `I`…`f`; in hex every byte's first digit is 0, 2…7.
+ * `I`…`f`, so the text can start only after the last group that breaks this; in hex every byte's first digit is
+ * 0, 2…7.
  */
-function mayBeBase64Text(run: string): boolean {
-  for (let i = 0; i < run.length && run[i] !== "="; i += 4) {
+function base64TextStart(run: string, offset: number): number {
+  let start = offset;
+  for (let i = offset; i < run.length; i += 4) {
     const code = run.charCodeAt(i);
     const ok = code === 67 || code === 68 || (code >= 73 && code <= 90) || (code >= 97 && code <= 102);
-    if (!ok) return false;
+    if (!ok) start = i + 4;
   }
-  return true;
+  return start;
 }
 
 function mayBeHexText(hex: string): boolean {

@@ -242,6 +242,9 @@ export const DISGUISED: { pattern: SecretPatternName; how: string; value: string
   },
   { pattern: "github_token", how: "base64url", value: base64UrlOf(join("github: ", GITHUB_TOKEN, "?")) },
   { pattern: "github_token", how: "hex", value: hexOf(GITHUB_TOKEN) },
+  { pattern: "github_token", how: "base64 glued to a word", value: join("auth_", base64Of(GITHUB_TOKEN)) },
+  { pattern: "github_token", how: "hex glued to a word", value: join("id-", hexOf(GITHUB_TOKEN)) },
+  { pattern: "github_token", how: "hex glued to a hex digit", value: join("a", hexOf(GITHUB_TOKEN)) },
   {
     pattern: "github_token",
     how: "upper-case hex with 0x",
