@@ -50,9 +50,9 @@ const CREDENTIAL_PARAMS = [
 const PARAM_START = "(?:^|[?&;#\\s\"'])";
 /**
  * A parameter value that is not a placeholder: `***`, `<token>`, `{TOKEN}`, `$TOKEN`, `%2A%2A`
- * (decoded before it is matched again), `REDACTED` or `null` stay allowed.
+ * (decoded before it is matched again), `REDACTED`, `null`, `value` or `...` stay allowed.
  */
-const PARAM_VALUE = `(?!(?:${anyCase("redacted")}|${anyCase("null")}|${anyCase("none")}|${anyCase("value")}s?)(?:[&#;\\s"']|$))[A-Za-z0-9_~+/.-]`;
+const PARAM_VALUE = `(?!(?:${anyCase("redacted")}|${anyCase("null")}|${anyCase("none")}|${anyCase("value")}s?|\\.+)(?![A-Za-z0-9_~+/.-]))[A-Za-z0-9_~+/.-]`;
 
 /** More parameters than a shared access signature ever has (about a dozen). */
 const MAX_SAS_PARAMS = 24;
@@ -150,6 +150,9 @@ const ASSIGNMENT_HEAD = /^[^:=]*(?:=>|:=|[:=])[ \t]*["']?/;
 const HEX_WITH_DASHES = /^[0-9A-Fa-f-]+$/;
 const DIGIT = /[0-9]/;
 const LETTER = /[A-Za-z]/;
+const SEGMENT_SEPARATOR = /[._/-]/;
+const WORD = /^[A-Za-z]*$/;
+const ELLIPSIS = /\u2026/g;
 const LETTER_DIGIT_SWITCH = /[A-Za-z][0-9]|[0-9][A-Za-z]/g;
 const MIN_SWITCHES = 4;
 
@@ -162,6 +165,9 @@ function looksRandom(value: string): boolean {
   const body = value.replace(/=+$/, "");
   if (body.length < 16 || !DIGIT.test(body) || !LETTER.test(body)) return false;
   if (HEX_WITH_DASHES.test(body)) return true;
+  // A reference made of words (`E2E_ADMIN.password`, `config.v2.apiKey`) names a secret; it is not one.
+  if (body.split(SEGMENT_SEPARATOR).every((segment) => WORD.test(segment) || segment.length <= 4))
+    return false;
   if (/[a-z]/.test(body) && /[A-Z]/.test(body)) return true;
   return (body.match(LETTER_DIGIT_SWITCH)?.length ?? 0) >= MIN_SWITCHES;
 }
@@ -260,7 +266,8 @@ export function matchSecretPattern(text: string): SecretPatternName | undefined 
   if (text.length < MIN_SECRET_LENGTH) return undefined;
   const found = matchForms(text);
   if (found !== undefined || !NON_ASCII.test(text)) return found;
-  const compatible = text.normalize("NFKC");
+  // "…" would become "...", which reads as a value ("token=…", "Bearer rcpt_…"): it stays a placeholder, as "<".
+  const compatible = text.replaceAll(ELLIPSIS, "<").normalize("NFKC");
   return compatible === text ? undefined : matchForms(compatible);
 }
 

@@ -348,6 +348,8 @@ export const LOOK_ALIKES: Record<SecretPatternName, string[]> = {
     "token: abc123",
     `cache_key: ${"e3b0c442".repeat(8)}`,
     "secret: vault/path/to/secret2",
+    "RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password",
+    "clientSecret: config.oidc.v2.clientSecret",
   ],
   basic_auth: ['Basic realm="api"', "basic understanding", "Basic test", "Basic Auth is disabled"],
 };
@@ -385,4 +387,9 @@ export const EVERYDAY_VALUES = [
   base64Of("a plain sentence about retries and timeouts"),
   hexOf("report 42 exported to the archive"),
   "ewoks.eyebrows.example.com",
+  "a one-time link /join?token=… is sent",
+  "`/join?token=…`",
+  'headers: { Authorization: "Bearer rcpt_…" }',
+  "https://x.example.com/?token=...",
+  "-----BEGIN … PRIVATE KEY----- is what a PEM key's header looks like",
 ];
