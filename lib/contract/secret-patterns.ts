@@ -314,6 +314,7 @@ const RUN_CHAR = new Uint8Array(128);
 for (const char of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/_-")
   RUN_CHAR[char.charCodeAt(0)] = 1;
 /** Hex inside a run (`0x6768…`, `id-6768…`): 16+ hex digits. */
+const ONE_CASE_HEX = /^(?:[0-9a-f]+|[0-9A-F]+)$/;
 const HEX_PARTS = /[0-9A-Fa-f]{16,}/g;
 const DECODED_TEXT = /^[\x20-\x7E\t\n\r]+$/;
 
@@ -346,7 +347,9 @@ function scanEncodedRuns(text: string): SecretPatternName | undefined {
  * its four alignments and hex at both, each refused cheaply unless it decodes to text.
  */
 function scanRun(run: string): SecretPatternName | undefined {
-  for (let offset = 0; offset < 4; offset++) {
+  // Digests (`sha256:…`, commit shas) are hex of one case: decoded as hex only, the common case kept cheap.
+  const hexOnly = ONE_CASE_HEX.test(run);
+  for (let offset = 0; offset < 4 && !hexOnly; offset++) {
     const start = base64TextStart(run, offset);
     if (run.length - start < MIN_ENCODED_RUN) continue;
     const found = scanDecoded(decodeBase64(start === 0 ? run : run.slice(start)));
