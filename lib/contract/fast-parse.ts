@@ -11,8 +11,8 @@
  *
  * It also applies the redaction guard (§5) in the same pass: every free-text string and
  * label key is checked for credentials; a hit means "not sure", and the slow path names it.
- * Only timestamps, versions, the schema hash and enum values skip the check: their
- * character sets cannot spell any credential pattern.
+ * Only timestamps, versions and enum values skip the check: their character sets cannot
+ * spell any credential pattern, plain or hex- or base64-encoded.
  */
 import type { HealthRecord } from "./record";
 import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
@@ -24,7 +24,7 @@ import {
   SCHEMA_HASH_PATTERN,
   VERSION_PATTERN,
 } from "./record";
-import { looksLikeSecret } from "./redaction";
+import { looksLikeSecret, matchCredentialField } from "./redaction";
 import { isStorableString } from "./storable";
 import { parseStorableTimestamp } from "./timestamp";
 
@@ -282,6 +282,7 @@ const labels: Check = (value) => {
     if (++count > MAX_LABELS) fail();
     matching(key, LABEL_KEY_PATTERN, true);
     string(source[key], MAX_LABEL_VALUE_LENGTH);
+    if (matchCredentialField(key, source[key] as string) !== undefined) fail();
   }
 };
 
@@ -336,8 +337,8 @@ const catalog: Check = (value) => {
   integer(source.pages, 0);
   boolean(source.complete);
   integer(source.toolCount, 0);
-  // "sha256:" and lower-case hex cannot spell a credential.
-  matching(source.schemaHash, SCHEMA_HASH_PATTERN, false);
+  // Lower-case hex can encode one (the guard decodes hex runs to text): a real digest is refused before decoding.
+  matching(source.schemaHash, SCHEMA_HASH_PATTERN, true);
   timestamp(source.refreshedAt);
   optional(source, "ttlMs", positiveInteger);
   array(source.listChangedAt, timestamp);

@@ -4,9 +4,14 @@
  * path and the pattern, never the value. The patterns are in `secret-patterns.ts`.
  */
 import { forEachString, MAX_WALK_DEPTH, type PathSegment } from "./json-strings";
-import { matchSecretPattern, type SecretPatternName } from "./secret-patterns";
+import { matchCredentialField, matchSecretPattern, type SecretPatternName } from "./secret-patterns";
 
-export { matchSecretPattern, SECRET_PATTERNS, type SecretPatternName } from "./secret-patterns";
+export {
+  matchCredentialField,
+  matchSecretPattern,
+  SECRET_PATTERNS,
+  type SecretPatternName,
+} from "./secret-patterns";
 
 export type { PathSegment } from "./json-strings";
 
@@ -17,11 +22,17 @@ export function findSecrets(value: unknown): SecretHit[] {
   const hits: SecretHit[] = [];
   // Almost every record is clean: a cheap yes/no pass first, paths only when needed.
   if (!containsSecret(value, 0)) return hits;
-  forEachString(value, (text, path) => {
-    const pattern = matchSecretPattern(text);
+  forEachString(value, (text, path, where) => {
+    const pattern = matchSecretPattern(text) ?? (where === "value" ? matchNamedValue(path, text) : undefined);
     if (pattern !== undefined) hits.push({ path: jsonPath(path), pattern });
   });
   return hits;
+}
+
+/** A string value under an object key that names a credential (`{"api_key": "3f9a…"}`). */
+function matchNamedValue(path: readonly PathSegment[], text: string): SecretPatternName | undefined {
+  const key = path[path.length - 1];
+  return typeof key === "string" ? matchCredentialField(key, text) : undefined;
 }
 
 /** Whether `text` matches any credential pattern. */
@@ -39,7 +50,9 @@ function containsSecret(value: unknown, depth: number): boolean {
   const object = value as Record<string, unknown>;
   for (const key in object) {
     if (!Object.hasOwn(object, key)) continue;
-    if (looksLikeSecret(key) || containsSecret(object[key], depth + 1)) return true;
+    const item = object[key];
+    if (looksLikeSecret(key) || containsSecret(item, depth + 1)) return true;
+    if (typeof item === "string" && matchCredentialField(key, item) !== undefined) return true;
   }
   return false;
 }

@@ -1,8 +1,10 @@
 // Builds the publishable package: one ESM bundle (dist/index.js) with the contract and classifier
-// code it needs from the repository's lib/ inlined, and one rolled-up dist/index.d.ts. The MCP SDKs
-// stay external: they are the adopter's (optional peer dependencies).
+// code it needs from the repository's lib/ inlined, and one rolled-up dist/index.d.ts that names no
+// MCP SDK. The MCP SDKs stay external: they are the adopter's (optional peer dependencies). The
+// per-SDK entries (dist/v1.*, dist/v2.*) re-export the main entry and type `createCollector` with
+// one SDK's own types each: their .d.ts is tsc's, importing ./index.js and that SDK only.
 import { execFileSync } from "node:child_process";
-import { rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Extractor, ExtractorConfig } from "@microsoft/api-extractor";
@@ -37,4 +39,16 @@ const extracted = Extractor.invoke(ExtractorConfig.loadFileAndPrepare(join(root,
   },
 });
 if (!extracted.succeeded) throw new Error(`api-extractor: ${extracted.errorCount} errors`);
+const SDK_ENTRIES = { v1: "@modelcontextprotocol/sdk", v2: "@modelcontextprotocol/client" };
+for (const [entry, sdk] of Object.entries(SDK_ENTRIES)) {
+  const declarations = join(root, `.build/types/packages/collector/src/${entry}.d.ts`);
+  const imported = [...readFileSync(declarations, "utf8").matchAll(/from\s+["']([^"']+)["']/g)].map(
+    (m) => m[1],
+  );
+  const stray = imported.filter((name) => name !== "./index.js" && !name.startsWith(sdk));
+  if (stray.length > 0) throw new Error(`dist/${entry}.d.ts may import only ./index.js and ${sdk}: ${stray}`);
+  copyFileSync(declarations, join(root, `dist/${entry}.d.ts`));
+  // The same functions as the main entry: only their types differ.
+  writeFileSync(join(root, `dist/${entry}.js`), 'export * from "./index.js";\n');
+}
 rmSync(join(root, ".build"), { recursive: true, force: true });

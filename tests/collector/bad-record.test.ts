@@ -45,6 +45,17 @@ describe("guardRecord: the server's validation and secret guard, before sending"
     expect(input.session.server.version).toBe(TOKEN); // the caller's record is left as it was
   });
 
+  it("a generated value under a label named like a credential is masked, as the server would refuse it", () => {
+    const blob = ["3f9a2c7e1b8d", "4f6a0c5e9b2d7f1a"].join("");
+    const input = record(4, { labels: { api_key: blob, sha256: `${blob}${blob}` } });
+    const guarded = guardRecord(input);
+    expect(guarded.ok).toBe(true);
+    if (!guarded.ok) return;
+    expect(guarded.masked).toEqual([{ path: "$.labels.api_key", code: "secret_masked" }]);
+    expect(guarded.json).not.toContain(`"${blob}"`);
+    expect(validateRecord(JSON.parse(guarded.json)).ok).toBe(true);
+  });
+
   it("a field the schema refuses is removed when the record is valid without it", () => {
     const input = { ...record(2), extra: "field" } as unknown as CollectorRecord;
     const guarded = guardRecord(input);

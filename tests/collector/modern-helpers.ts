@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { expect } from "vitest";
-import type { Collector } from "@/packages/collector/src";
+import type { Collector } from "@/packages/collector/src/v2";
 import { expectState } from "./helpers";
 
 export const MODERN_SERVER = resolve("tests/collector/servers/modern-server.ts");

@@ -9,7 +9,7 @@ import {
   MemorySink,
   MODERN_PROTOCOL_VERSION,
   SessionFailedError,
-} from "@/packages/collector/src";
+} from "@/packages/collector/src/v2";
 import { expectState, expectValid } from "./helpers";
 import { expectRediscovery, startModernHttp } from "./modern-helpers";
 

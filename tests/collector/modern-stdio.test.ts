@@ -10,7 +10,7 @@ import {
   MemorySink,
   MODERN_PROTOCOL_VERSION,
   SessionFailedError,
-} from "@/packages/collector/src";
+} from "@/packages/collector/src/v2";
 import { EVERYTHING_BIN, expectState, expectValid, sleep } from "./helpers";
 import { expectRediscovery, modernStdio, v2Stdio } from "./modern-helpers";
 

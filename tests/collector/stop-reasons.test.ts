@@ -6,7 +6,7 @@ import {
   type CallStoppedError,
   createCollector,
   MemorySink,
-} from "@/packages/collector/src";
+} from "@/packages/collector/src/v1";
 import { EVERYTHING_BIN, expectState, expectValid, fixtureServer, stdio } from "./helpers";
 
 // Who stopped a call, and whether the server answered, each recorded so the classifier can tell them apart.

@@ -4,7 +4,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Collector, createCollector, fileHashVerifier } from "@/packages/collector/src";
+import {
+  type CollectorV1 as Collector,
+  createCollector,
+  fileHashVerifier,
+} from "@/packages/collector/src/v1";
 import { EVERYTHING_BIN, FILESYSTEM_BIN, sleep, startEverythingHttp, stdio } from "@/tests/collector/helpers";
 import { chainId, expectChain, type Receipt, startReceipt } from "./collector-e2e-support";
 

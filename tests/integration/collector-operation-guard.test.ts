@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
-  type Collector,
+  type CollectorV1 as Collector,
   createCollector,
   GUARD_LABEL,
   MemorySink,
@@ -13,7 +13,7 @@ import {
   OperationGuardUnreachableError,
   OperationInDoubtError,
   OperationInProgressError,
-} from "@/packages/collector/src";
+} from "@/packages/collector/src/v1";
 import { EVERYTHING_BIN, FILESYSTEM_BIN, freePort, stdio } from "@/tests/collector/helpers";
 import { chainId, expectChain, type Receipt, startReceipt } from "./collector-e2e-support";
 

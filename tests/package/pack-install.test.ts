@@ -6,7 +6,8 @@ import type { CollectorRecord } from "@/packages/collector/src";
 import { freshProject, type PackResult, packCollector, run, TSC, tempDir } from "./pack";
 
 // Issue 19 item 1 and 2, as an adopter meets the package: `npm pack`, install the tarball into a
-// fresh project beside only an MCP SDK, type-check a consumer, run it against server-everything.
+// fresh project beside only an MCP SDK, type-check a consumer (libraries too: skipLibCheck off, so the
+// package's .d.ts must not name the SDK that is not installed), run it against server-everything.
 const SDK_V1 = "@modelcontextprotocol/sdk@1.32.2";
 const SDK_V2 = "@modelcontextprotocol/client@2.4.0";
 const FIVE_MB = 5 * 1024 * 1024;
@@ -36,14 +37,14 @@ let packDir: string;
 let packed: PackResult;
 /** Beside SDK 1.x and a second, adopter-owned copy of it ("own-sdk"), with types for the consumer. */
 let project: string;
-/** Beside SDK 2.x only. */
+/** Beside SDK 2.x only (and Node's types, for the type-check). */
 let v2Project: string;
 beforeAll(async () => {
   packDir = tempDir("pack");
   packed = packCollector(packDir);
   [project, v2Project] = await Promise.all([
     freshProject("consumer", [packed.tarball, SDK_V1, `own-sdk@npm:${SDK_V1}`, "@types/node@20.19.43"]),
-    freshProject("v2-only", [packed.tarball, SDK_V2]),
+    freshProject("v2-only", [packed.tarball, SDK_V2, "@types/node@20.19.43"]),
   ]);
 });
 afterAll(() => {
@@ -57,6 +58,10 @@ describe("@receipt/collector packed and installed outside the repository", () =>
       "README.md",
       "dist/index.d.ts",
       "dist/index.js",
+      "dist/v1.d.ts",
+      "dist/v1.js",
+      "dist/v2.d.ts",
+      "dist/v2.js",
       "package.json",
     ]);
     const manifest = JSON.parse(
@@ -66,7 +71,11 @@ describe("@receipt/collector packed and installed outside the repository", () =>
       type: "module",
       types: "./dist/index.d.ts",
       sideEffects: false,
-      exports: { ".": { types: "./dist/index.d.ts", default: "./dist/index.js" } },
+      exports: {
+        ".": { types: "./dist/index.d.ts", default: "./dist/index.js" },
+        "./v1": { types: "./dist/v1.d.ts", default: "./dist/v1.js" },
+        "./v2": { types: "./dist/v2.d.ts", default: "./dist/v2.js" },
+      },
       peerDependencies: {
         "@modelcontextprotocol/sdk": expect.any(String),
         "@modelcontextprotocol/client": expect.any(String),
@@ -85,12 +94,21 @@ describe("@receipt/collector packed and installed outside the repository", () =>
     ).toEqual([]);
   });
 
-  it("ships one rolled-up .d.ts that names only the SDKs", () => {
-    const types = readFileSync(join(project, "node_modules/@receipt/collector/dist/index.d.ts"), "utf8");
-    const imported = [...types.matchAll(/from\s+'([^']+)'/g)].map((match) => match[1] ?? "");
-    expect(imported.length).toBeGreaterThan(0);
-    expect(imported.filter((name) => !name.startsWith("@modelcontextprotocol/"))).toEqual([]);
-    expect(types).toMatch(/export declare function createCollector\(/);
+  it("ships a rolled-up main .d.ts that names no SDK, and per-SDK entries that name one SDK each", () => {
+    const typesOf = (file: string) =>
+      readFileSync(join(project, "node_modules/@receipt/collector/dist", file), "utf8");
+    const importsOf = (file: string) =>
+      [...typesOf(file).matchAll(/(?:from|import\()\s*["']([^"']+)["']/g)].map((match) => match[1] ?? "");
+    expect(importsOf("index.d.ts")).toEqual([]);
+    expect(typesOf("index.d.ts")).toMatch(/export declare function createCollector\(/);
+    const v1 = importsOf("v1.d.ts");
+    expect(v1).toContain("./index.js");
+    expect(
+      v1.filter((name) => name !== "./index.js" && !name.startsWith("@modelcontextprotocol/sdk/")),
+    ).toEqual([]);
+    const v2 = importsOf("v2.d.ts");
+    expect(v2).toContain("./index.js");
+    expect(v2.filter((name) => name !== "./index.js" && name !== "@modelcontextprotocol/client")).toEqual([]);
   });
 
   it("stays under 5 MB installed besides the SDK", () => {
@@ -112,9 +130,14 @@ describe("@receipt/collector packed and installed outside the repository", () =>
         "DeliveryError",
       ]),
     );
+    // The per-SDK entry is the main entry under other types: the same functions, not a second copy.
+    const same =
+      'const [m, v1] = await Promise.all([import("@receipt/collector"), import("@receipt/collector/v1")]);' +
+      "console.log(v1.createCollector === m.createCollector && v1.MemorySink === m.MemorySink);";
+    expect(run(process.execPath, ["--input-type=module", "-e", same], project).trim()).toBe("true");
   });
 
-  it("type-checks a consumer under --module nodenext and under --module preserve with bundler resolution", () => {
+  it("type-checks a consumer of the main and /v1 entries (skipLibCheck off, no SDK 2.x) under --module nodenext and --module preserve", () => {
     run(process.execPath, [TSC, "-p", "tsconfig.nodenext.json"], project);
     run(process.execPath, [TSC, "-p", "tsconfig.bundler.json"], project);
   });
@@ -143,6 +166,17 @@ describe("@receipt/collector packed and installed outside the repository", () =>
 });
 
 describe("@receipt/collector with SDK 2.x only", () => {
+  it("type-checks a consumer of the main and /v2 entries with skipLibCheck off, without SDK 1.x", () => {
+    expect(() =>
+      readFileSync(join(v2Project, "node_modules/@modelcontextprotocol/sdk/package.json")),
+    ).toThrow();
+    run(process.execPath, [TSC, "-p", "tsconfig.v2.json"], v2Project);
+    const script =
+      'const [m, v2] = await Promise.all([import("@receipt/collector"), import("@receipt/collector/v2")]);' +
+      "console.log(v2.createCollector === m.createCollector);";
+    expect(run(process.execPath, ["--input-type=module", "-e", script], v2Project).trim()).toBe("true");
+  });
+
   it("imports without SDK 1.x, records SDK 2.x sessions, and names the missing SDK for a 1.x session", () => {
     const output = JSON.parse(run(process.execPath, ["v2-only.mjs"], v2Project)) as {
       record: CollectorRecord;

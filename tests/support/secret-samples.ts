@@ -15,6 +15,16 @@ export const percentEncodeAll = (text: string) =>
     (byte) => `%${byte.toString(16).toUpperCase().padStart(2, "0")}`,
   ).join("");
 
+/** Standard base64 of UTF-8 text, and base64url without padding, and lower-case hex. */
+export const base64Of = (text: string) => btoa(String.fromCharCode(...new TextEncoder().encode(text)));
+export const base64UrlOf = (text: string) =>
+  base64Of(text).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
+export const hexOf = (text: string) =>
+  Array.from(new TextEncoder().encode(text), (byte) => byte.toString(16).padStart(2, "0")).join("");
+/** Fullwidth forms of ASCII letters and digits (U+FF01…), as a compatibility-form disguise. */
+export const fullwidth = (text: string) =>
+  text.replace(/[!-~]/g, (char) => String.fromCharCode(char.charCodeAt(0) + 0xfee0));
+
 const ZWSP = "\u200B";
 const ZWNJ = "\u200C";
 const ZWJ = "\u200D";
@@ -23,6 +33,15 @@ const BOM = "\uFEFF";
 const SOFT_HYPHEN = "\u00AD";
 
 const AWS_SECRET = join("wJalrXUtnFEMI/K7MDENG/", "bPxRfiCYEXAMPLEKEY");
+/** A JWT whose JSON was written with spaces and line breaks: its parts start `eyA` / `ewo`, not `eyJ`. */
+const SPACED_JWT = join(
+  base64UrlOf('{ "alg": "HS256", "typ": "JWT" }'),
+  ".",
+  base64UrlOf('{\n  "sub": "1234567890",\n  "iat": 1516239022\n}'),
+  ".",
+  "SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+);
+const GITHUB_TOKEN = join("ghp_", "A1b2C3d4E5f6".repeat(3));
 const JWT = join("eyJ", "hbGciOiJIUzI1NiJ9", ".eyJ", "zdWIiOiIxMjM0In0", ".", "c2lnbmF0dXJl-_x");
 
 /** Plain samples: each must be refused under its pattern's name, alone and inside prose. */
@@ -32,8 +51,20 @@ export const SAMPLES: Record<SecretPatternName, string[]> = {
     join("authorization: bearer ", "Zm9vYmFyYmF6cXV4"),
     join("Bearer\t\t", "abc123DEF456ghi789"),
     join("Bearer\u00A0", "abc123DEF456ghi789"),
+    join("Bearer ", "abc1234"),
+    join("Authorization: Bearer ", "x7Kp2Qa"),
+    join("Bearer ", "Ab9_-.~"),
+    join("Bearer ", "abcdefg"),
+    join("Bearer ", "Invalid1"),
+    join("Bearer ", "tokens2x"),
   ],
-  jwt: [JWT],
+  jwt: [
+    JWT,
+    SPACED_JWT,
+    join(base64UrlOf('{"alg": "HS256", "typ": "JWT"}'), ".", base64UrlOf('{"sub": "1"}'), ".sig"),
+    join(base64UrlOf('{\r\n"alg":"HS256"}'), ".", base64UrlOf('{\t"sub":"1"}'), ".sig"),
+    join(base64Of('{ "alg": "HS256", "kid": "k?>" }'), ".", base64Of('{ "sub": "12" }'), ".c2ln"),
+  ],
   pem_private_key: [
     join("-----BEGIN ", "RSA PRIVATE KEY-----\nMIIEow"),
     join("-----BEGIN ", "PRIVATE KEY-----"),
@@ -95,6 +126,15 @@ export const SAMPLES: Record<SecretPatternName, string[]> = {
     join("curl -d client_secret=", "abc123"),
     join("DefaultEndpointsProtocol=https;AccountName=x;AccountKey=", "abc123=="),
     join("https://app.example.com/#access_token=", "abc&token_type=bearer"),
+  ],
+  credential_assignment: [
+    join("api_key: ", "3f9a2c7e1b8d4f6a0c5e9b2d7f1a4c8e"),
+    join('{"client_secret": "', "Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hd1", '"}'),
+    join("MY_SERVICE_TOKEN=", "9c4b1e7f2a6d8c3b5e0f1a2b3c4d5e6f"),
+    join("X-Api-Key: ", "Qm9vYmFyYmF6cXV4MTIzNDU2"),
+    join("accessToken => ", "eW91IGZvdW5kIGl0IDEyMw=="),
+    join("webhook_secret := ", "whsec_5FqZ2pLk8XvN3mRt"),
+    join("password: ", "Tr0ub4dor&3xK9mPq2Lw"),
   ],
   basic_auth: [
     join("Basic ", btoa("user:pass")),
@@ -194,6 +234,38 @@ export const DISGUISED: { pattern: SecretPatternName; how: string; value: string
       "abcdefghijklmnop",
     ),
   },
+  { pattern: "github_token", how: "base64", value: base64Of(GITHUB_TOKEN) },
+  {
+    pattern: "github_token",
+    how: "base64 inside prose",
+    value: join("auth blob ", base64Of(GITHUB_TOKEN), " sent"),
+  },
+  { pattern: "github_token", how: "base64url", value: base64UrlOf(join("github: ", GITHUB_TOKEN, "?")) },
+  { pattern: "github_token", how: "hex", value: hexOf(GITHUB_TOKEN) },
+  { pattern: "github_token", how: "base64 glued to a word", value: join("auth_", base64Of(GITHUB_TOKEN)) },
+  { pattern: "github_token", how: "hex glued to a word", value: join("id-", hexOf(GITHUB_TOKEN)) },
+  { pattern: "github_token", how: "hex glued to a hex digit", value: join("a", hexOf(GITHUB_TOKEN)) },
+  {
+    pattern: "github_token",
+    how: "upper-case hex with 0x",
+    value: join("0x", hexOf(GITHUB_TOKEN).toUpperCase()),
+  },
+  { pattern: "api_key", how: "base64", value: base64Of(join("sk-", "proj-A1b2C3d4E5f6G7h8I9j0")) },
+  { pattern: "api_key", how: "hex", value: hexOf(join("sk-", "proj-A1b2C3d4E5f6G7h8I9j0")) },
+  { pattern: "aws_access_key_id", how: "base64", value: base64Of(join("AKIA", "IOSFODNN7EXAMPLE")) },
+  { pattern: "aws_access_key_id", how: "hex", value: hexOf(join("AKIA", "IOSFODNN7EXAMPLE")) },
+  { pattern: "slack_token", how: "base64", value: base64Of(join("xoxb-", "123456789012-abcdefABCDEF")) },
+  {
+    pattern: "bearer_token",
+    how: "a base64 Authorization header",
+    value: base64Of(join("Authorization: Bearer ", "abc123DEF456ghi789")),
+  },
+  { pattern: "jwt", how: "base64 of the whole token", value: base64Of(JWT) },
+  { pattern: "aws_access_key_id", how: "fullwidth AKIA", value: join(fullwidth("AKIA"), "IOSFODNN7EXAMPLE") },
+  { pattern: "aws_access_key_id", how: "all fullwidth", value: fullwidth(join("AKIA", "IOSFODNN7EXAMPLE")) },
+  { pattern: "github_token", how: "fullwidth prefix", value: join(fullwidth("ghp_"), "A".repeat(36)) },
+  { pattern: "bearer_token", how: "fullwidth letters", value: fullwidth(join("Bearer ", "abc123DEF456")) },
+  { pattern: "jwt", how: "a spaced header, dots percent-encoded", value: SPACED_JWT.replaceAll(".", "%2E") },
   {
     pattern: "api_key",
     how: "a soft hyphen inside",
@@ -211,6 +283,11 @@ export const LOOK_ALIKES: Record<SecretPatternName, string[]> = {
     "Authorization: Bearer ***",
     "the bearer token for tenant 42 was rotated in 2026",
     "Bearer v2 12 34",
+    "Bearer authentication failed for this client",
+    "401: Bearer expired",
+    "the Authorization header must be Bearer, not Basic",
+    "Bearer credentials rejected",
+    "BEARER REQUIRED",
   ],
   jwt: ["eyJhbGciOiJIUzI1NiJ9", "eyJ.eyJ.", "eyJhbGciOiJIUzI1NiJ9 is a JOSE header"],
   pem_private_key: ["-----BEGIN PUBLIC KEY-----", "-----BEGIN CERTIFICATE-----"],
@@ -258,6 +335,22 @@ export const LOOK_ALIKES: Record<SecretPatternName, string[]> = {
     "refresh the token before it expires",
     "tokens=3",
   ],
+  credential_assignment: [
+    "api_key: <your key here>",
+    join("api_key: $", "{OPENAI_API_KEY}"),
+    "token: process.env.SERVICE_TOKEN",
+    "next_page_token: CiAKGjBpNDd2Nmp2Zml2cXRiMjVlOTA5MHI5ZXY3",
+    "pageToken: CiAKGjBpNDd2Nmp2Zml2cXRiMjVlOTA5MHI5ZXY3",
+    `token_sha256: ${"ab12".repeat(16)}`,
+    `password_digest: ${"9f".repeat(20)}`,
+    "secret: rotated yesterday by the on-call owner",
+    "password: see the runbook",
+    "token: abc123",
+    `cache_key: ${"e3b0c442".repeat(8)}`,
+    "secret: vault/path/to/secret2",
+    "RECEIPT_ADMIN_PASSWORD: E2E_ADMIN.password",
+    "clientSecret: config.oidc.v2.clientSecret",
+  ],
   basic_auth: ['Basic realm="api"', "basic understanding", "Basic test", "Basic Auth is disabled"],
 };
 
@@ -277,4 +370,26 @@ export const EVERYDAY_VALUES = [
   "50%",
   "%%%",
   "%C0%AF%FF%FE",
+  "retry=3 mode=fast",
+  "status=ok latency=12ms attempts=2",
+  "pass options as key=value pairs",
+  `sha256=${"e3b0c442".repeat(8)}`,
+  `hash: ${"da39a3ee5e6b4b0d3255bfef95601890afd80709"}`,
+  `digest=sha256:${"0f1e".repeat(16)}`,
+  `etag="${"5d41402abc4b2a76b9719d911017c592"}"`,
+  'ETag: W/"0815-1A2B3C4D5E6F"',
+  `sha512=${"z4PhNX7vuL3xVChQ1m2AB9Yg5AULVxXcg/SpIdNs6c5H0NE8XYXysP+DGNKHfuwvY7kxvUdBeoGlODJ6+SfaPg=="}`,
+  `commit ${"9fceb02d0ae598e95dc970b74767f19372d61af8"} on main`,
+  "trace_id=4bf92f3577b34da6a3ce929d0e0e4736 span_id=00f067aa0ba902b7",
+  "request-id: 7f3c9a1e-5b2d-4c8e-9f1a-2b3c4d5e6f70",
+  "Ｈｅｌｌｏ ｗｏｒｌｄ ｒｅｔｒｙ＝３",
+  "the bearer of bad news",
+  base64Of("a plain sentence about retries and timeouts"),
+  hexOf("report 42 exported to the archive"),
+  "ewoks.eyebrows.example.com",
+  "a one-time link /join?token=… is sent",
+  "`/join?token=…`",
+  'headers: { Authorization: "Bearer rcpt_…" }',
+  "https://x.example.com/?token=...",
+  "-----BEGIN … PRIVATE KEY----- is what a PEM key's header looks like",
 ];

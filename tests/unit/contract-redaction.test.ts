@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { findSecrets, jsonPath, matchSecretPattern, type SecretPatternName } from "@/lib/contract/redaction";
 import { validateRecord } from "@/lib/contract/validate";
 import { legacyRecord } from "@/tests/support/record-builders";
-import { SAMPLES } from "@/tests/support/secret-samples";
+import { hexOf, join, SAMPLES } from "@/tests/support/secret-samples";
 
 const ALL = Object.entries(SAMPLES).flatMap(([pattern, values]) =>
   values.map((value) => ({ pattern: pattern as SecretPatternName, value })),
@@ -137,6 +137,63 @@ describe("validateRecord: secrets", () => {
       '$.session["<redacted>"]',
       '$.session["<redacted>"]',
     ]);
+  });
+});
+
+describe("validateRecord: a blob in a field named like a credential", () => {
+  const withLabels = (labels: Record<string, string>) => ({ ...legacyRecord(), labels });
+
+  it.each([
+    ["api_key", "3f9a2c7e1b8d4f6a0c5e9b2d7f1a4c8e"],
+    ["client-secret", "Zx8Kq2Lm9Pw4Rt7Vb3Nc6Hd1"],
+    ["github.token", "9c4b1e7f2a6d8c3b5e0f1a2b3c4d5e6f"],
+    ["serviceToken", "Qm9vYmFyYmF6cXV4MTIzNDU2"],
+    ["password", "Tr0ub4dor3xK9mPq2Lw"],
+  ])("labels.%s → secret_detected 'credential_assignment' at its path, never echoed", (key, value) => {
+    const result = validateRecord(withLabels({ [key]: value }));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.code).toBe("secret_detected");
+    expect(result.issues[0]).toEqual({
+      path: jsonPath(["labels", key]),
+      code: "secret_detected",
+      message: "value matches credential pattern 'credential_assignment'",
+    });
+    expect(JSON.stringify(result)).not.toContain(value);
+  });
+
+  it.each([
+    ["sha256", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+    ["token_hash", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+    ["etag", "5d41402abc4b2a76b9719d911017c592"],
+    ["digest", "sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU="],
+    ["page_token", "CiAKGjBpNDd2Nmp2Zml2cXRiMjVlOTA5MHI5ZXY3"],
+    ["token", "rotated"],
+    ["secret", "none"],
+    ["retry", "3"],
+    ["cache_key", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"],
+  ])("labels.%s = %s is accepted", (key, value) => {
+    expect(validateRecord(withLabels({ [key]: value })).ok).toBe(true);
+  });
+});
+
+describe("validateRecord: encoded credentials in fields of a restricted shape", () => {
+  it("a schema hash whose hex spells a token → secret_detected at $.catalog.schemaHash", () => {
+    const token = join("ghp_", "A1b2C3d4E5f6G7h8I9j0K1L2M3N4"); // 32 bytes: 64 hex digits
+    const record = structuredClone(legacyRecord()) as unknown as Record<string, unknown>;
+    (record.catalog as Record<string, unknown>).schemaHash = `sha256:${hexOf(token)}`;
+    const result = validateRecord(record);
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues[0]).toEqual({
+      path: "$.catalog.schemaHash",
+      code: "secret_detected",
+      message: "value matches credential pattern 'github_token'",
+    });
+  });
+
+  it("a real schema hash is accepted", () => {
+    expect(validateRecord(legacyRecord()).ok).toBe(true);
   });
 });
 

@@ -68,6 +68,14 @@ describe("hostile input", () => {
     ["a long AWS secret name followed by spaces", `aws_secret_access_key${" ".repeat(huge)}`],
     ["nested percent escapes", "%25".repeat(huge / 3)],
     ["invisible characters", "\u200B".repeat(huge)],
+    ["a long base64 run of text", btoa("A".repeat((huge / 4) * 3))],
+    ["many short base64 runs", "QUFBQUFBQUFBQUFBQUFB ".repeat(huge / 21)],
+    ["a long hex run of text", "41".repeat(huge / 2)],
+    ["a credential name before a long value", `api_key: ${"a1B".repeat(huge / 3)}`],
+    ["many credential names", "token=".repeat(huge / 6)],
+    ["credential names with separators and no value", "password: ".repeat(huge / 10)],
+    ["fullwidth text", "\uFF21".repeat(huge)],
+    ["JWT-like prefixes", "ewo.eyA.".repeat(huge / 8)],
   ])("answers quickly for %s", (_, value) => {
     const started = performance.now();
     matchSecretPattern(value);

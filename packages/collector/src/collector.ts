@@ -1,17 +1,9 @@
 import type {
   ClientOptions as V2ClientOptions,
-  Client as V2Client,
-  StreamableHTTPClientTransport as V2StreamableHttp,
   StreamableHTTPClientTransportOptions as V2StreamableHttpOptions,
   Transport as V2Transport,
 } from "@modelcontextprotocol/client";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type {
-  StreamableHTTPClientTransport,
-  StreamableHTTPClientTransportOptions,
-} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { ClientCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import type { StreamableHTTPClientTransportOptions } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Classification, classify } from "../../../lib/classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
 import { guardCall, type OperationGuardOptions } from "./operation-guard";
@@ -23,6 +15,13 @@ import type { CatalogEvidence, CollectorRecord, TransportKind } from "./record-t
 import { checkLabels } from "./records";
 import { sdkV1, type V1ClientLike, v1Protocol, v1SessionClient, v1TransportKind } from "./sdk/v1";
 import { sdkV2, v2Protocol, v2SessionClient, v2TransportKind } from "./sdk/v2";
+import type {
+  ClientCapabilitiesLike,
+  StreamableHttpOptionsLike,
+  TransportLike,
+  V2ClientLike,
+  V2ClientOptionsLike,
+} from "./sdk/structural";
 import type { RequiredCapabilities } from "./session";
 import type { FlushOptions, RecordSink } from "./sinks/types";
 
@@ -30,7 +29,7 @@ export type CollectorOptions = {
   sink: RecordSink;
   clientInfo: { name: string; version: string };
   /** Capabilities the client declares (in `initialize`, or in every modern request's `_meta`). */
-  capabilities?: ClientCapabilities;
+  capabilities?: ClientCapabilitiesLike;
   /** What this run needs, as dotted paths ("tools", "tools.listChanged"); missing → incompatible_session. */
   requiredCapabilities?: RequiredCapabilities;
   labels?: Record<string, string>;
@@ -53,7 +52,7 @@ type CommonConnectOptions = {
   readCatalog?: boolean;
 };
 /** SDK 1.x (`@modelcontextprotocol/sdk`): the legacy revisions, up to 2025-11-25. */
-export type ConnectOptions<C extends V1ClientLike = Client> = CommonConnectOptions & {
+export type ConnectOptions<C extends V1ClientLike = V1ClientLike> = CommonConnectOptions & {
   /** Bring your own SDK 1.x client (it must not be connected yet); any copy of the SDK will do. */
   client?: C;
 };
@@ -65,13 +64,14 @@ export type ConnectV2Options = CommonConnectOptions & {
    * builds the client itself so that the versions it offers are known to the record. Unless
    * `listChanged.tools` is given, a modern session subscribes to tools/list_changed.
    */
-  clientOptions?: Omit<V2ClientOptions, "capabilities">;
+  clientOptions?: V2ClientOptionsLike;
 };
 export type CollectorCallOptions = CallToolOptions & {
   /** This call repeats that chain's call: refused with `RetryRefusedError` unless the classifier says retrySafe. */
   retryOf?: string | CallReport;
 };
-type AnyClient = Client | V2Client | V1ClientLike;
+/** A client connected through `connect` or `connectV2`. */
+type AnyClient = V1ClientLike | V2ClientLike;
 
 export function createCollector(options: CollectorOptions) {
   const labels = checkLabels(options.labels);
@@ -105,31 +105,34 @@ export function createCollector(options: CollectorOptions) {
 
   return {
     /** An SDK 1.x Streamable HTTP transport whose 401/403 challenges are recorded (never the token). */
-    streamableHttp(
-      url: string | URL,
-      transportOptions: StreamableHTTPClientTransportOptions = {},
-    ): StreamableHTTPClientTransport {
+    streamableHttp(url: string | URL, transportOptions: StreamableHttpOptionsLike = {}): TransportLike {
       const { StreamableHTTPClientTransport } = sdkV1();
       const auth: AuthObserver = {};
       const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
-      const transport = new StreamableHTTPClientTransport(new URL(url), { ...transportOptions, fetch });
+      const transport = new StreamableHTTPClientTransport(new URL(url), {
+        ...(transportOptions as StreamableHTTPClientTransportOptions),
+        fetch,
+      });
       authByTransport.set(transport, auth);
       return transport;
     },
 
     /** The same for SDK 2.x (modern-era HTTP needs the 2.x transport: it sends the Mcp-* headers). */
-    streamableHttpV2(url: string | URL, transportOptions: V2StreamableHttpOptions = {}): V2StreamableHttp {
+    streamableHttpV2(url: string | URL, transportOptions: StreamableHttpOptionsLike = {}): TransportLike {
       const { StreamableHTTPClientTransport: V2StreamableHttp } = sdkV2();
       const auth: AuthObserver = {};
       const fetch = challengeCapturingFetch(auth, transportOptions.fetch);
-      const transport = new V2StreamableHttp(new URL(url), { ...transportOptions, fetch });
+      const transport = new V2StreamableHttp(new URL(url), {
+        ...(transportOptions as V2StreamableHttpOptions),
+        fetch,
+      });
       authByTransport.set(transport, auth);
       return transport;
     },
 
     /** Connects an SDK 1.x client (initialize); a session that fails is recorded and thrown as `SessionFailedError`. */
-    async connect<C extends V1ClientLike = Client>(
-      transport: Transport,
+    async connect<C extends V1ClientLike = V1ClientLike>(
+      transport: TransportLike,
       connect: ConnectOptions<C> = {},
     ): Promise<C> {
       // Without a client of the caller's, C is the default: the collector's own SDK 1.x Client.
@@ -151,7 +154,7 @@ export function createCollector(options: CollectorOptions) {
     },
 
     /** Connects an SDK 2.x client: legacy, modern (2026-07-28) or either, as `clientOptions` says. */
-    async connectV2(transport: V2Transport, connect: ConnectV2Options = {}): Promise<V2Client> {
+    async connectV2(transport: TransportLike, connect: ConnectV2Options = {}): Promise<V2ClientLike> {
       const clientOptions = {
         ...connect.clientOptions,
         capabilities: options.capabilities ?? {},
@@ -169,7 +172,7 @@ export function createCollector(options: CollectorOptions) {
         transportKind: connect.transportKind ?? v2TransportKind(transport),
         protocol: v2Protocol(clientOptions as V2ClientOptions),
         client: v2SessionClient(client),
-        connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
+        connect: () => client.connect(transport as V2Transport, { timeout: timeoutOf(connect) }),
         discover: () => client.discover({ timeout: timeoutOf(connect) }),
       });
       sessions.set(client, session);

@@ -1,4 +1,4 @@
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "./sdk/structural";
 import type { AuthChallenge } from "./record-types";
 import { iso } from "./time";
 

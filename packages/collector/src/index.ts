@@ -1,6 +1,7 @@
 /**
  * Receipt collector: wraps the MCP TypeScript SDK client and turns what crosses the wire into
  * redacted health records (contract v1). See README.md in this folder for a ten-line example.
+ * This entry names no SDK type (structural types only); `./v1.ts` and `./v2.ts` add each SDK's exact types.
  */
 export type { CallReport, CallToolOptions } from "./call";
 export { capabilityPaths, TASKS_EXTENSION } from "../../../lib/contract/capabilities";
@@ -23,7 +24,16 @@ export {
 export type { EffectCheck, EffectHook, HookInput, OutcomeCheck, OutcomeHook, OutcomeVerifier } from "./hooks";
 export { type AuthObserver, challengeCapturingFetch, parseChallenge } from "./http-auth";
 export type { CollectorRecord } from "./record-types";
-export type { ToolResult } from "./sdk/session-client";
+export type {
+  ClientCapabilitiesLike,
+  FetchLike,
+  StreamableHttpOptionsLike,
+  ToolResult,
+  TransportLike,
+  V2ClientLike,
+  V2ClientOptionsLike,
+} from "./sdk/structural";
+export type { V1ClientLike } from "./sdk/v1";
 export { MODERN_PROTOCOL_VERSION } from "./sdk/v2";
 export {
   GUARD_LABEL,

@@ -1,11 +1,12 @@
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolResult } from "./structural";
+
+export type { ToolResult };
 
 /**
  * What the collector needs from an MCP client, whichever SDK built it (1.x `@modelcontextprotocol/sdk`
  * or 2.x `@modelcontextprotocol/client`). The evidence itself always comes from the wire tap;
  * the SDK only puts messages on the wire and hands results to the caller's hooks.
  */
-export type ToolResult = CallToolResult;
 /** What a client offers before anything crossed the wire; the wire then says what the session is. */
 export type ProtocolDefaults = {
   era: "legacy" | "modern";

@@ -1,7 +1,7 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { TransportKind } from "../record-types";
 import { isConnectionClosedError, transportKindOf } from "./duck-typing";
 import { optionalPeer, peerMissing } from "./optional-peer";
+import type { TransportLike } from "./structural";
 import type {
   CallToolParams,
   ProtocolDefaults,
@@ -50,7 +50,7 @@ export function v1Protocol(): ProtocolDefaults {
  * members only matches its own declaration).
  */
 export interface V1ClientLike {
-  connect(transport: Transport, options?: { timeout?: number }): Promise<void>;
+  connect(transport: TransportLike, options?: { timeout?: number }): Promise<void>;
   listTools(params?: { cursor?: string }): Promise<unknown>;
   callTool(params: CallToolParams, resultSchema?: undefined, options?: SdkCallOptions): Promise<unknown>;
   readonly experimental: {
@@ -87,6 +87,6 @@ export function v1SessionClient(client: V1ClientLike): SessionClient {
   };
 }
 
-export function v1TransportKind(transport: Transport): TransportKind {
+export function v1TransportKind(transport: TransportLike): TransportKind {
   return transportKindOf(transport);
 }

@@ -1,4 +1,4 @@
-import type { Client, ClientOptions, Transport } from "@modelcontextprotocol/client";
+import type { Client, ClientOptions } from "@modelcontextprotocol/client";
 import type { TransportKind } from "../record-types";
 import { isConnectionClosedError, transportKindOf } from "./duck-typing";
 import { optionalPeer, peerMissing } from "./optional-peer";
@@ -72,6 +72,6 @@ export function v2SessionClient(client: Client): SessionClient {
   };
 }
 
-export function v2TransportKind(transport: Transport): TransportKind {
+export function v2TransportKind(transport: object): TransportKind {
   return transportKindOf(transport);
 }

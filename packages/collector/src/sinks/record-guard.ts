@@ -1,5 +1,5 @@
 import { forEachString, type PathSegment } from "../../../../lib/contract/json-strings";
-import { jsonPath, matchSecretPattern } from "../../../../lib/contract/redaction";
+import { jsonPath, matchCredentialField, matchSecretPattern } from "../../../../lib/contract/redaction";
 import { validateRecord } from "../../../../lib/contract/validate";
 import type { CollectorRecord } from "../record-types";
 import type { RecordIssue } from "./types";
@@ -45,7 +45,9 @@ function maskSecrets(root: Record<string, unknown>): RecordIssue[] {
   const values: PathSegment[][] = [];
   const keys: PathSegment[][] = [];
   forEachString(root, (text, path, where) => {
-    if (matchSecretPattern(text) === undefined) return;
+    const key = path[path.length - 1];
+    const namedCredential = where === "value" && typeof key === "string" && matchCredentialField(key, text);
+    if (matchSecretPattern(text) === undefined && !namedCredential) return;
     (where === "key" ? keys : values).push([...path]);
   });
   const masked: RecordIssue[] = [];
