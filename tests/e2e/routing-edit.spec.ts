@@ -31,6 +31,9 @@ async function addRoute(page: Page, name: string, matcher: string) {
   await form.getByLabel("Position").selectOption({ label: "last — after every route" });
   await form.getByRole("button", { name: "Add route" }).click();
   await expect(node(page, name)).toBeVisible();
+  // The form clears itself once the save is in: typing the next route before that (a busy machine) loses the input.
+  await expect(form.getByLabel("Route name")).toHaveValue("");
+  await expect(form.getByLabel("Matchers, one per line")).toHaveValue("");
 }
 
 /** Screenshots at 1280 and 390 px, then: nothing in the page's content is wider than a 390 px phone. */
@@ -130,7 +133,10 @@ test("edit, reorder and delete routes; the server's problem shows at its field; 
 
   // Reorder with the keyboard: the moved route's button keeps the focus.
   const up = page.getByRole("button", { name: `Move route ${names.b} up` });
+  // The tree re-renders as the last save's refetch lands: focus the button once it is settled and enabled.
+  await expect(up).toBeEnabled();
   await up.focus();
+  await expect(up).toBeFocused();
   await page.keyboard.press("Enter");
   await expect.poll(() => myRouteOrder(page)).toEqual([names.b, names.a, names.c]);
   await expect(page.getByRole("button", { name: `Move route ${names.b} up` })).toBeFocused();

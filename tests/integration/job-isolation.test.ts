@@ -29,6 +29,8 @@ beforeAll(async () => {
   process.env.DATABASE_URL = db.url;
   // A generous per-attempt timeout: on a loaded machine a 10 s attempt to a local receiver can time out and be retried.
   process.env.RECEIPT_DELIVERY_TIMEOUT_MS = "60000";
+  // The receiver listens on 127.0.0.1, which the outbound policy refuses unless allowed.
+  process.env.RECEIPT_OUTBOUND_ALLOW = "127.0.0.0/8";
   receiver = await startWebhookReceiver();
   lib = {
     sql: await import("@/lib/server/db/sql"),
