@@ -57,11 +57,12 @@ export function profileFromClaims(claims: Record<string, unknown>, roleClaim: st
 
 /** `base`, or `base-2`, `base-3`… : the first one not taken (an existing password user keeps their name). */
 export function uniqueUsername(base: string, taken: ReadonlySet<string>): string {
-  if (!taken.has(base)) return base;
+  // `taken` holds lower-cased names: one differing only in case is the same name.
+  if (!taken.has(base.toLowerCase())) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
     const candidate = base.slice(0, USERNAME_MAX - suffix.length) + suffix;
-    if (!taken.has(candidate)) return candidate;
+    if (!taken.has(candidate.toLowerCase())) return candidate;
   }
 }
 

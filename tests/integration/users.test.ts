@@ -183,6 +183,7 @@ describe("invitations", () => {
     ],
     [{ username: "newbie", password: "long enough", role: "admin" }, 422, "invalid_body", "$"],
     [{ username: "admin", password: "long enough" }, 409, "username_taken", "$.username"],
+    [{ username: "ADMIN", password: "long enough" }, 409, "username_taken", "$.username"],
   ])("accept %j → %i %s at %s, and the invitation stays pending", async (body, status, code, path) => {
     expect(await errorOf(await accept(tokenOf(created.link), body))).toEqual({ status, code, path });
     const lookup = await fetch(`${app.baseUrl}/api/auth/invites/${tokenOf(created.link)}`);

@@ -36,6 +36,11 @@ describe("a first OpenID Connect sign-in's username and role", () => {
     expect(made.endsWith("-2")).toBe(true);
   });
 
+  it("a name that differs only in case from a taken one is taken (the set holds lower-cased names)", () => {
+    expect(uniqueUsername("Ana", new Set(["ana"]))).toBe("Ana-2");
+    expect(uniqueUsername("ANA", new Set(["ana", "ana-2"]))).toBe("ANA-3");
+  });
+
   it("a role only when the claim names one; anything else (a list, a typo, nothing) is viewer", () => {
     expect(roleFromClaim("responder")).toBe("responder");
     expect(roleFromClaim(" Admin ")).toBe("admin");

@@ -24,10 +24,11 @@ export async function lockOidcUserCreation(tx: Prisma.TransactionClient): Promis
 /** Usernames starting with `prefix` (Prisma escapes LIKE's wildcards): what a new name must not collide with. */
 export async function findUsernamesStartingWith(db: Db, prefix: string): Promise<Set<string>> {
   const rows = await db.user.findMany({
-    where: { username: { startsWith: prefix } },
+    where: { username: { startsWith: prefix, mode: "insensitive" } },
     select: { username: true },
   });
-  return new Set(rows.map((row) => row.username));
+  // Lower-cased: a name that differs only in case from one taken is taken (uniqueUsername compares so).
+  return new Set(rows.map((row) => row.username.toLowerCase()));
 }
 
 export type NewOidcUser = {

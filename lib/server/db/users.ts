@@ -198,6 +198,9 @@ export async function insertInvitedUser(
   tx: Tx,
   user: { username: string; passwordHash: string; role: string; displayName: string | null },
 ) {
+  // Names that differ only in case are one name: "Alice" cannot join beside "alice".
+  if (await tx.user.findFirst({ where: { username: { equals: user.username, mode: "insensitive" } } }))
+    throw new UsernameTakenError(user.username);
   try {
     return await tx.user.create({ data: user });
   } catch (error) {
