@@ -61,12 +61,30 @@ beforeAll(async () => {
     });
     expect(response.status, action).toBe(200);
   }
+  await workingChainsSettled();
 });
 afterAll(async () => {
   await client?.end();
   await app?.stop();
   await db?.drop();
 });
+
+/**
+ * The seed's long-running task, rebased hours back, is past its deadline: the deadline job turns those chains into
+ * effect_unknown a tick after they are written. A read racing that job would compare rollups read before the change
+ * with chains read after it, so the tests start once no working chain is due within the next minute.
+ */
+async function workingChainsSettled(): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    const { rows } = await client.query<{ due: number }>(
+      "select count(*)::int as due from chains where state = 'working' and next_check_at <= now() + interval '60 seconds'",
+    );
+    if (rows[0]?.due === 0) return;
+    if (Date.now() > deadline) throw new Error(`${rows[0]?.due} working chains still due after 90 s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 /**
  * Contract v1.2: chains whose reporter did not see a layer — a would-be healthy call (strong, and an LLM judge's) and
