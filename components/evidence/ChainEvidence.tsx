@@ -1,7 +1,7 @@
 "use client";
 
 import type { ChainDetail } from "@/lib/dashboard/api-types";
-import { effectiveEffect, evidenceLayers } from "@/lib/dashboard/evidence-layers";
+import { effectiveEffect, evidenceLayers, withRecordedOutcome } from "@/lib/dashboard/evidence-layers";
 import { useChainTriage } from "../api/queries";
 import { ChainHeadline } from "./ChainHeadline";
 import { ChainTimeline } from "./ChainTimeline";
@@ -14,13 +14,15 @@ export function ChainEvidence({ detail }: { detail: ChainDetail }) {
   const triage = useChainTriage(detail.chain.chainId);
   const current = detail.records.find((record) => record.current) ?? detail.records.at(-1);
   if (!current) return null;
-  const effect = effectiveEffect(current.body, triage.data?.operatorEffects ?? []);
-  const layers = evidenceLayers(current.body, detail.chain, effect);
+  const recorded = triage.data?.operatorEffects ?? [];
+  // The layers show the evidence in force: a destination check's effect and outcome where newer than the record's.
+  const body = withRecordedOutcome(current.body, recorded);
+  const layers = evidenceLayers(body, detail.chain, effectiveEffect(body, recorded));
   return (
     <div className="stack">
       <ChainHeadline chain={detail.chain} operationKey={current.body.call?.operationKey ?? undefined} />
       <MissingSummary layers={layers} />
-      <EvidenceChain layers={layers} record={current.body} chain={detail.chain} />
+      <EvidenceChain layers={layers} record={body} chain={detail.chain} />
       <ChainTimeline detail={detail} triage={triage.data} />
       <details className={`panel ${styles.raw}`}>
         <summary>

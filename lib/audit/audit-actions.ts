@@ -38,6 +38,7 @@ export const AUDIT_ACTIONS = [
   "triage.resolve",
   "triage.reopen",
   "chain.reconcile",
+  "chain.verify",
   "operation.settle",
   "user.profile_change",
   "alert.assign",

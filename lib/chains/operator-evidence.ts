@@ -1,18 +1,31 @@
 import { type Classification, classify } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
 
-/** Destination evidence an operator recorded while reconciling a chain (the effect-unknown queue). */
+/** What a destination check (or an operator) read back about the deliverable itself, beside the effect. */
+export type OperatorOutcome = {
+  verdict: "pass" | "fail";
+  /** How it was read: an HTTP check is `http_status`, a SQL check `db_row`. */
+  verifier: "http_status" | "db_row" | "other";
+  receipt: string | null;
+};
+
+/**
+ * Destination evidence recorded outside the record: an operator reconciling a chain (the effect-unknown queue) or a
+ * destination check Receipt ran (actor `check:<name>`), with the outcome when the check asserts one.
+ */
 export type OperatorEffect = {
   status: "committed" | "absent";
   receipt: string | null;
   checkedAt: Date;
+  outcome?: OperatorOutcome | null;
 };
 
 /**
- * The operator's reconciliation is evidence like any other (contract §3 rules 17 and 19): it stands in for the
- * record's own `call.effect` unless the record brings newer destination evidence itself — so a later record of the
- * same call without a newer check does not wipe what the operator saw. The evaluation time is the later of `atMs`
- * (default: the record's observedAt) and the operator's check, since the evidence did not exist before it was taken.
+ * Recorded destination evidence is evidence like any other (contract §3 rules 17, 19–22): it stands in for the
+ * record's own `call.effect` (and `call.outcome`, when it carries one) unless the record brings newer evidence of
+ * that layer itself — so a later record of the same call without a newer check does not wipe what was seen. The
+ * evaluation time is the later of `atMs` (default: the record's observedAt) and the check, since the evidence did
+ * not exist before it was taken.
  */
 export function classifyWithOperatorEffect(
   record: HealthRecord,
@@ -22,19 +35,47 @@ export function classifyWithOperatorEffect(
 ): Classification {
   const call = record.call;
   if (!effect || !call) return classification;
-  const ownCheck = call.effect ? Date.parse(call.effect.checkedAt) : Number.NEGATIVE_INFINITY;
-  if (ownCheck >= effect.checkedAt.getTime()) return classification;
+  const checkedAt = effect.checkedAt.getTime();
+  const newer = (own: { checkedAt: string } | undefined) => !own || Date.parse(own.checkedAt) < checkedAt;
+  const effectNewer = newer(call.effect);
+  const outcomeNewer = Boolean(effect.outcome) && newer(call.outcome);
+  if (!effectNewer && !outcomeNewer) return classification;
+  const at = effect.checkedAt.toISOString();
   const merged: HealthRecord = {
     ...record,
     call: {
       ...call,
-      effect: {
-        checkedAt: effect.checkedAt.toISOString(),
-        status: effect.status,
-        ...(effect.receipt ? { receipt: effect.receipt } : {}),
-      },
+      ...(effectNewer
+        ? {
+            effect: {
+              checkedAt: at,
+              status: effect.status,
+              ...(effect.receipt ? { receipt: effect.receipt } : {}),
+            },
+          }
+        : {}),
+      ...(outcomeNewer && effect.outcome
+        ? {
+            outcome: {
+              checkedAt: at,
+              verifier: effect.outcome.verifier,
+              verdict: effect.outcome.verdict,
+              ...(effect.outcome.receipt ? { receipt: effect.outcome.receipt } : {}),
+            },
+          }
+        : {}),
     },
   };
-  const at = Math.max(atMs, effect.checkedAt.getTime());
-  return classify(merged, new Date(at).toISOString());
+  return classify(merged, new Date(Math.max(atMs, checkedAt)).toISOString());
+}
+
+/** The outcome as stored beside the effect (three nullable columns): present only when a verdict was recorded. */
+export function storedOutcome(
+  verdict: string | null,
+  verifier: string | null,
+  receipt: string | null,
+): OperatorOutcome | null {
+  if (verdict !== "pass" && verdict !== "fail") return null;
+  const how = verifier === "http_status" || verifier === "db_row" ? verifier : "other";
+  return { verdict, verifier: how, receipt };
 }

@@ -26,18 +26,29 @@ export type ReconcileDecision =
     };
 
 /**
- * Reconciliation (contract rules 17 and 19): the operator's look at the destination becomes evidence on the chain,
- * and the chain's current record is classified again with it — committed goes on to the outcome rule, absent is
- * `tool_failed` with retrySafe. Only a chain whose effect is unknown (as its state or its shadowed state) can be
- * reconciled.
+ * The states destination evidence can settle: an effect nobody could see (reconciliation, contract rules 17 and 19)
+ * and a deliverable nobody verified (a check that asserts the outcome, rules 20–22). Either as the chain's state or,
+ * for an unknown effect, as its shadowed state.
+ */
+export type SettledBy = "effect_unknown" | "unverified";
+
+/**
+ * The destination's evidence (an operator's look or a check's read) becomes evidence on the chain, and the chain's
+ * current record is classified again with it — committed goes on to the outcome rule (with the check's outcome when
+ * it asserts one), absent is `tool_failed` with retrySafe after an unfinished write and `false_success` after a
+ * successful result. Only a chain in the state `settles` names can be settled this way.
  */
 export function decideReconcile(
   head: ReconcileHead,
-  evidence: Pick<OperatorEffect, "status" | "receipt">,
+  evidence: Pick<OperatorEffect, "status" | "receipt" | "outcome">,
   now: Date,
+  settles: SettledBy = "effect_unknown",
 ): ReconcileDecision {
-  if (head.state !== "effect_unknown" && head.shadowedState !== "effect_unknown")
-    return { refused: `chain state is ${head.state}` };
+  const settleable =
+    settles === "effect_unknown"
+      ? head.state === "effect_unknown" || head.shadowedState === "effect_unknown"
+      : head.state === "unverified" && head.record.call !== undefined;
+  if (!settleable) return { refused: `chain state is ${head.state}` };
   const record = head.record;
   const observedAtMs = Date.parse(record.observedAt);
   // An agent whose clock runs ahead could report a call that "starts" after now; the operator looked at the

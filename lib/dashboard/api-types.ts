@@ -163,6 +163,12 @@ export type OperatorEffectView = {
   checkedAt: string;
   actor: string;
   note: string | null;
+  /** The deliverable's verdict, when a destination check asserting the outcome recorded one. */
+  outcome: {
+    verdict: "pass" | "fail";
+    verifier: "http_status" | "db_row" | "other";
+    receipt: string | null;
+  } | null;
 };
 
 export type ChainTriage = {
@@ -183,7 +189,7 @@ export type ReconcileResult = {
 /** One destination check's run on a chain (GET/POST /api/v1/chains/{id}/checks). */
 export type CheckRunView = {
   check: string;
-  trigger: "on_demand" | "effect_unknown";
+  trigger: "on_demand" | "effect_unknown" | "unverified";
   effect: "committed" | "absent" | "unknown";
   outcome: "pass" | "fail" | null;
   /** What was seen, short and free of content: "HTTP 200", "1 row", "timeout after 5000 ms". */

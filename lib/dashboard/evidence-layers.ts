@@ -1,6 +1,7 @@
 import { layerOfReason, type ReasonCode } from "../classifier/reasons";
 import type { HealthRecord } from "../contract/record";
 import { LAYERS, type Layer, type State } from "../contract/states";
+import type { OperatorEffectView } from "./api-types";
 import { evidenceGaps } from "./evidence-gaps";
 import { type EffectiveEffect, type Fact, layerFacts } from "./layer-facts";
 import { type UnseenLayer, unseenLayer } from "./unseen-layers";
@@ -153,5 +154,29 @@ export function effectiveEffect(
     checkedAt: latest.checkedAt,
     ...(latest.receipt ? { receipt: latest.receipt } : {}),
     recordedBy: latest.actor,
+  };
+}
+
+/**
+ * The record as the evidence in force shows it: a destination check's outcome stands in for the record's own
+ * `call.outcome` unless the record brings a newer one (the same rule as lib/chains/operator-evidence.ts).
+ */
+export function withRecordedOutcome(
+  record: HealthRecord,
+  operatorEffects: { checkedAt: string; outcome: OperatorEffectView["outcome"] }[],
+): HealthRecord {
+  const call = record.call;
+  const latest = operatorEffects
+    .filter((effect) => effect.outcome !== null)
+    .sort((a, b) => Date.parse(b.checkedAt) - Date.parse(a.checkedAt))[0];
+  if (!call || !latest?.outcome) return record;
+  if (call.outcome && Date.parse(call.outcome.checkedAt) >= Date.parse(latest.checkedAt)) return record;
+  const { verdict, verifier, receipt } = latest.outcome;
+  return {
+    ...record,
+    call: {
+      ...call,
+      outcome: { checkedAt: latest.checkedAt, verifier, verdict, ...(receipt ? { receipt } : {}) },
+    },
   };
 }

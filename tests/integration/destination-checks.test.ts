@@ -32,7 +32,9 @@ const reads: string[] = [];
 beforeAll(async () => {
   destination = createServer((req, res) => {
     reads.push(req.url ?? "");
-    if (req.url === "/reports/op%3Acommitted") return res.writeHead(200).end('{"state":"published"}');
+    if (req.url === "/reports/op%3Acommitted" || req.url === "/reports/op%3Averified")
+      return res.writeHead(200).end('{"state":"published"}');
+    if (req.url === "/reports/op%3Adraft") return res.writeHead(200).end('{"state":"draft"}');
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve) => destination.listen(0, "127.0.0.1", resolve));
@@ -100,15 +102,27 @@ function unknownEffect(tag: string, tool: string, operationKey: string): HealthR
   return record;
 }
 
-async function settled(chainId: string): Promise<{ state: string }> {
+/** A call that succeeded with no outcome receipt: `unverified` until something reads the deliverable back. */
+function unverifiedCall(tag: string, tool: string, operationKey: string): HealthRecord {
+  const record = structuredClone(liveCase(tag, "healthy"));
+  if (!record.call) throw new Error("a seed case without a call");
+  record.call.tool = tool;
+  record.call.operationKey = operationKey;
+  delete record.call.outcome;
+  return record;
+}
+
+type ChainView = { state: string; reasons: string[] };
+
+async function settled(chainId: string, from = "effect_unknown"): Promise<ChainView> {
   for (const deadline = Date.now() + 15_000; Date.now() < deadline; ) {
     const chain = (await (await agent.get(`/api/v1/chains/${encodeURIComponent(chainId)}`)).json()) as {
-      chain: { state: string };
+      chain: ChainView;
     };
-    if (chain.chain.state !== "effect_unknown") return chain.chain;
+    if (chain.chain.state !== from) return chain.chain;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`${chainId} was not reconciled`);
+  throw new Error(`${chainId} was not settled`);
 }
 
 const runsOf = async (chainId: string) =>
@@ -165,8 +179,9 @@ describe("the background job", () => {
   it("an HTTP 200 settles a timed-out write as committed (check:reports); the guard then answers already_committed", async () => {
     const record = unknownEffect("check-committed", "create_report", "op:committed");
     expect((await agent.post([record])).status).toBe(200);
+    // The check read the effect and the deliverable: committed and published is verified, not merely unverified.
     const chain = await settled(record.chainId);
-    expect(chain.state).not.toBe("effect_unknown");
+    expect([chain.state, chain.reasons[0]]).toEqual(["healthy", "outcome.verified"]);
     expect(await runsOf(record.chainId)).toEqual([
       expect.objectContaining({
         check: "reports",
@@ -204,6 +219,81 @@ describe("the background job", () => {
     });
     expect(guard.status).toBe(201);
     expect(await guard.json()).toMatchObject({ decision: "proceed", status: "absent" });
+  });
+});
+
+describe("the background job on unverified calls (checks that assert the outcome)", () => {
+  it("a published report verifies the call: healthy, the outcome recorded as http_status by check:reports", async () => {
+    const record = unverifiedCall("verify-pass", "create_report", "op:verified");
+    expect((await agent.post([record])).status).toBe(200);
+    expect(await settled(record.chainId, "unverified")).toMatchObject({
+      state: "healthy",
+      reasons: ["outcome.verified"],
+    });
+    expect(await runsOf(record.chainId)).toEqual([
+      expect.objectContaining({ check: "reports", trigger: "unverified", outcome: "pass", reconciled: true }),
+    ]);
+    const triage = await ui.json<{ operatorEffects: { actor: string; outcome: unknown }[] }>(
+      `/api/v1/chains/${encodeURIComponent(record.chainId)}/triage`,
+    );
+    expect(triage.operatorEffects).toEqual([
+      expect.objectContaining({
+        actor: "check:reports",
+        outcome: { verdict: "pass", verifier: "http_status", receipt: "check:reports HTTP 200" },
+      }),
+    ]);
+    // A later snapshot of the call without an outcome of its own keeps the verdict the check recorded.
+    const later = { ...structuredClone(record), recordId: `${record.recordId}:later` };
+    later.observedAt = new Date(Date.parse(record.observedAt) + 1_000).toISOString();
+    expect((await agent.post([later])).status).toBe(200);
+    const chain = await (await agent.get(`/api/v1/chains/${encodeURIComponent(record.chainId)}`)).json();
+    expect(chain.chain.state).toBe("healthy");
+    const audit = await ui.json<{ events: { action: string; actor: string }[] }>(
+      `/api/v1/audit?targetType=chain&targetId=${encodeURIComponent(record.chainId)}`,
+    );
+    expect(audit.events).toEqual([
+      expect.objectContaining({ action: "chain.verify", actor: "check:reports" }),
+    ]);
+  });
+
+  it("a draft where a published report was due is a false success (outcome.verifier_failed)", async () => {
+    const record = unverifiedCall("verify-fail", "create_report", "op:draft");
+    expect((await agent.post([record])).status).toBe(200);
+    expect(await settled(record.chainId, "unverified")).toMatchObject({
+      state: "false_success",
+      reasons: ["outcome.verifier_failed"],
+    });
+  });
+
+  it("no report at all after a successful call is a false success (effect.absent)", async () => {
+    const record = unverifiedCall("verify-absent", "create_report", "op:never-written");
+    expect((await agent.post([record])).status).toBe(200);
+    expect(await settled(record.chainId, "unverified")).toMatchObject({
+      state: "false_success",
+      reasons: ["effect.absent"],
+    });
+  });
+
+  it("a check that asserts no outcome leaves an unverified call alone: never run, nothing recorded", async () => {
+    const skipped = unverifiedCall("verify-skip", "charge_card", "op:paid");
+    const witness = unverifiedCall("verify-witness", "create_report", "op:verified");
+    expect((await agent.post([skipped, witness])).status).toBe(200);
+    // The job lists unverified calls in write order: once the witness is verified, the skipped one was passed over.
+    await settled(witness.chainId, "unverified");
+    const chain = await (await agent.get(`/api/v1/chains/${encodeURIComponent(skipped.chainId)}`)).json();
+    expect(chain.chain.state).toBe("unverified");
+    const { rows } = await (async () => {
+      const client = new pg.Client({ connectionString: db.url });
+      await client.connect();
+      try {
+        return await client.query("select count(*)::int as n from check_runs where chain_id = $1", [
+          skipped.chainId,
+        ]);
+      } finally {
+        await client.end();
+      }
+    })();
+    expect(rows[0].n).toBe(0);
   });
 });
 

@@ -1,4 +1,5 @@
 import type { ChainTriage, OperatorEffectView, TriageEventView } from "@/lib/dashboard/api-types";
+import { storedOutcome } from "@/lib/chains/operator-evidence";
 import { getPrisma } from "./client";
 import { ITEM_WITH_ASSIGNEE } from "./triage-items";
 import { toTriageItemView } from "@/lib/triage/view";
@@ -37,6 +38,7 @@ export async function readChainTriage(chainId: string): Promise<ChainTriage | nu
         checkedAt: effect.checkedAt.toISOString(),
         actor: effect.actor,
         note: effect.note,
+        outcome: storedOutcome(effect.outcomeVerdict, effect.outcomeVerifier, effect.outcomeReceipt),
       }),
     ),
   };

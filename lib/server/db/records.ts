@@ -1,4 +1,4 @@
-import type { OperatorEffect } from "@/lib/chains/operator-evidence";
+import { type OperatorEffect, storedOutcome } from "@/lib/chains/operator-evidence";
 import type { ChainHead } from "@/lib/chains/transitions";
 import type { Classification } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
@@ -130,12 +130,17 @@ export async function readChainHeads(
     effect_status: OperatorEffect["status"] | null;
     effect_receipt: string | null;
     effect_checked_at: Date | null;
+    outcome_verdict: string | null;
+    outcome_verifier: string | null;
+    outcome_receipt: string | null;
   }>(
     `select c.chain_id, c.state, c.observed_at, c.current_seq, c.record_count, e.status as effect_status,
-        e.receipt as effect_receipt, e.checked_at as effect_checked_at
+        e.receipt as effect_receipt, e.checked_at as effect_checked_at, e.outcome_verdict, e.outcome_verifier,
+        e.outcome_receipt
       from chains c
       left join lateral (
-        select o.status, o.receipt, o.checked_at from operator_effects o
+        select o.status, o.receipt, o.checked_at, o.outcome_verdict, o.outcome_verifier, o.outcome_receipt
+          from operator_effects o
           where o.chain_id = c.chain_id order by o.checked_at desc, o.id desc limit 1
       ) e on true
       where c.chain_id = any($1::text[])`,
@@ -152,7 +157,12 @@ export async function readChainHeads(
         recordCount: row.record_count,
         operatorEffect:
           row.effect_status && row.effect_checked_at
-            ? { status: row.effect_status, receipt: row.effect_receipt, checkedAt: row.effect_checked_at }
+            ? {
+                status: row.effect_status,
+                receipt: row.effect_receipt,
+                checkedAt: row.effect_checked_at,
+                outcome: storedOutcome(row.outcome_verdict, row.outcome_verifier, row.outcome_receipt),
+              }
             : null,
       },
     ]),

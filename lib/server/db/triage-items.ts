@@ -125,6 +125,15 @@ export async function insertOperatorEffect(
   tx: Tx,
   effect: OperatorEffect & { chainId: string; actor: string; note: string | null },
 ): Promise<bigint> {
-  const row = await tx.operatorEffect.create({ data: effect, select: { id: true } });
+  const { outcome, ...rest } = effect;
+  const row = await tx.operatorEffect.create({
+    data: {
+      ...rest,
+      outcomeVerdict: outcome?.verdict ?? null,
+      outcomeVerifier: outcome?.verifier ?? null,
+      outcomeReceipt: outcome?.receipt ?? null,
+    },
+    select: { id: true },
+  });
   return row.id;
 }

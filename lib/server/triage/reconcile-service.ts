@@ -1,5 +1,6 @@
-import type { OperatorEffect } from "@/lib/chains/operator-evidence";
-import { decideReconcile } from "@/lib/chains/reconcile";
+import type { OperatorEffect, OperatorOutcome } from "@/lib/chains/operator-evidence";
+import { decideReconcile, type SettledBy } from "@/lib/chains/reconcile";
+import type { Classification } from "@/lib/classifier";
 import type { ReconcileResult } from "@/lib/dashboard/api-types";
 import type { ReconcileBody } from "@/lib/triage/schemas";
 import { lockChains } from "../db/chain-writes";
@@ -50,26 +51,31 @@ export type ReconcileInput = {
   actor: string;
   auditActor: ReturnType<typeof auditActor>;
   now: Date;
+  /** The deliverable's verdict, from a destination check that asserts it. */
+  outcome?: OperatorOutcome | null;
+  /** What the evidence settles: an unknown effect (default) or, from a check asserting the outcome, an unverified chain. */
+  settles?: SettledBy;
 };
 
 /**
  * One transaction under the chain's lock, so ingestion and the deadline worker see either the old chain or the
- * reconciled one, never half of it: the operator's evidence, the chain's new state (and its alerts), the queue
- * item settled when the effect is no longer unknown, and the audit event.
+ * reconciled one, never half of it: the recorded evidence, the chain's new state (and its alerts), the queue item
+ * settled when the effect is no longer unknown, and the audit event. An unverified chain a check verified has no
+ * queue item to settle: the audit event (`chain.verify`) and the chain's state history say what happened.
  */
 export async function reconcileChain(input: ReconcileInput): Promise<ReconcileResult> {
   return getPrisma().$transaction(async (tx) => {
     await lockChains(prismaSql(tx), [input.chainId]);
     const head = await readReconcileHead(tx, input.chainId);
     if (!head) throw notFound("chain");
-    const decision = decideReconcile(head, input, input.now);
+    const settles = input.settles ?? "effect_unknown";
+    const decision = decideReconcile(head, input, input.now, settles);
     if ("refused" in decision) {
-      throw new ApiError(
-        409,
-        "not_effect_unknown",
-        "only a chain whose effect is unknown can be reconciled",
-        [{ path: "$", code: "not_effect_unknown", message: decision.refused }],
-      );
+      const [code, message] =
+        settles === "effect_unknown"
+          ? ["not_effect_unknown", "only a chain whose effect is unknown can be reconciled"]
+          : ["not_unverified", "only an unverified call can be verified"];
+      throw new ApiError(409, code, message, [{ path: "$", code, message: decision.refused }]);
     }
     const { checkedAt, classification, settled } = decision;
     const effectId = await insertOperatorEffect(tx, {
@@ -79,6 +85,7 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
       checkedAt,
       actor: input.actor,
       note: input.note,
+      outcome: input.outcome ?? null,
     });
     await commitChainState(
       prismaSql(tx),
@@ -86,6 +93,18 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
       decision.changes,
       new Map([[head.currentSeq, head.record]]),
     );
+    const outcome = input.outcome ?? null;
+    if (settles === "unverified") {
+      await appendAuditEvent(tx, {
+        ...input.auditActor,
+        action: "chain.verify",
+        targetType: "chain",
+        targetId: input.chainId,
+        before: { state: head.state },
+        after: { state: classification.state, destination: input.status, receipt: input.receipt, outcome },
+      });
+      return reconcileResult(input.chainId, head.state, classification);
+    }
     const item = settled
       ? await resolveTriageItem(tx, input.chainId, "effect_unknown", input.actor, input.now)
       : null;
@@ -99,6 +118,7 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
       data: {
         status: input.status,
         receipt: input.receipt,
+        ...(outcome ? { outcome: outcome.verdict, outcomeReceipt: outcome.receipt } : {}),
         operatorEffectId: effectId.toString(),
         fromState: head.state,
         toState: classification.state,
@@ -118,17 +138,26 @@ export async function reconcileChain(input: ReconcileInput): Promise<ReconcileRe
         shadowedState: classification.shadowed?.state ?? null,
         destination: input.status,
         receipt: input.receipt,
+        ...(outcome ? { outcome } : {}),
         ...(input.note ? { note: input.note } : {}),
         ...(item ? { item: triageAuditView("effect_unknown", toTriageItemState(item)) } : {}),
       },
     });
-    return {
-      chainId: input.chainId,
-      fromState: head.state as ReconcileResult["fromState"],
-      toState: classification.state,
-      reasons: [...classification.reasons],
-      retrySafe: classification.retrySafe ?? null,
-      shadowed: classification.shadowed ?? null,
-    };
+    return reconcileResult(input.chainId, head.state, classification);
   });
+}
+
+function reconcileResult(
+  chainId: string,
+  fromState: string,
+  classification: Classification,
+): ReconcileResult {
+  return {
+    chainId,
+    fromState: fromState as ReconcileResult["fromState"],
+    toState: classification.state,
+    reasons: [...classification.reasons],
+    retrySafe: classification.retrySafe ?? null,
+    shadowed: classification.shadowed ?? null,
+  };
 }
