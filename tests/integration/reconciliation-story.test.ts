@@ -1,6 +1,8 @@
+import { execFile } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +24,7 @@ import { createTestDatabase } from "@/tests/support/test-database";
 // the check finds the row, the chain is reconciled, and the guard then answers already_committed. A write that hung
 // before committing is found absent, and the retry writes it exactly once.
 const LEDGER_SERVER = resolve("tests/collector/servers/ledger-server.ts");
+const RACING_AGENT = resolve("tests/collector/servers/racing-agent.ts");
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 let collector: Collector;
@@ -38,6 +41,7 @@ beforeAll(async () => {
   sql = new pg.Client({ connectionString: db.url });
   await sql.connect();
   await sql.query("create table ledger (operation_key text primary key, amount numeric not null)");
+  await sql.query("create table race_ledger (operation_key text not null, amount numeric not null)");
   webhook = createServer((req, res) => {
     let body = "";
     req.on("data", (chunk) => (body += chunk));
@@ -244,4 +248,41 @@ describe("an agent that died after sending (a lease that expired with no record)
     expect((await settle({ effect: "absent" }, other)).status).toBe(409);
     expect((await ask(other, "send_email", 1000)).body.decision).toBe("already_committed");
   });
+});
+
+describe("three agent processes racing on 100 keys", () => {
+  it("the guard lets exactly one write through per key: 100 rows, each key once", async () => {
+    const keys = Array.from({ length: 100 }, (_, i) => `race:${i}`);
+    const agents = await Promise.all(
+      ["agent-a", "agent-b", "agent-c"].map(async (name, index) => {
+        const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", RACING_AGENT], {
+          env: {
+            ...process.env,
+            AGENT_NAME: name,
+            SEED: String(index + 1),
+            KEYS: keys.join(","),
+            RECEIPT_URL: app.baseUrl,
+            RECEIPT_KEY: agentKey,
+            LEDGER_DATABASE_URL: db.url,
+          },
+          timeout: 90_000,
+        });
+        return JSON.parse(stdout.trim().split("\n").at(-1) ?? "{}") as {
+          wrote: string[];
+          alreadyCommitted: number;
+          inProgress: number;
+        };
+      }),
+    );
+    const { rows: ledgerRows } = await sql.query<{ n: number; keys: number }>(
+      "select count(*)::int as n, count(distinct operation_key)::int as keys from race_ledger",
+    );
+    expect(ledgerRows[0]).toEqual({ n: 100, keys: 100 });
+    // Every key was written by exactly one agent, and each of the other two was told it was already committed.
+    const written = agents.flatMap((agent) => agent.wrote).sort();
+    expect(written).toEqual([...keys].sort());
+    expect(agents.reduce((sum, agent) => sum + agent.alreadyCommitted, 0)).toBe(200);
+    // The three really raced: each wrote some keys (their orders differ), and none wrote them all.
+    for (const agent of agents) expect(agent.wrote.length).toBeGreaterThan(0);
+  }, 120_000);
 });

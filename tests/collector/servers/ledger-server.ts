@@ -26,8 +26,10 @@ mcp.registerTool(
     if (mode === "hang_before_commit") return forever();
     if (mode === "fail")
       return { isError: true, content: [{ type: "text" as const, text: "card declined" }] };
-    // A unique key: a duplicate write would be refused here, so the test counts rows, not errors.
-    await db.query("insert into ledger (operation_key, amount) values ($1, $2)", [key, amount]);
+    // The story's ledger has a unique key (a duplicate is refused there, so it counts rows, not errors); the race's
+    // (LEDGER_TABLE) has none, so a write the guard let through twice would be a second row.
+    const table = process.env.LEDGER_TABLE === "race_ledger" ? "race_ledger" : "ledger";
+    await db.query(`insert into ${table} (operation_key, amount) values ($1, $2)`, [key, amount]);
     if (process.env.LEDGER_WEBHOOK)
       await fetch(process.env.LEDGER_WEBHOOK, { method: "POST", body: JSON.stringify({ key, amount }) });
     if (mode === "commit_then_hang") return forever();
