@@ -1,4 +1,5 @@
-// npm run db:seed                      → a living demo: ~600 chains over the last 7 days, a little triage already done
+// npm run db:seed                      → a living demo: ~600 chains over the last 7 days, a little triage already done,
+//                                         and the retry guard's story (scripts/seed/demo-guard-story.ts)
 // npm run db:seed -- --chains 100000   → the perf data set (docs/BENCHMARKS.md); --seed N reproduces a data set
 // Records go through the real ingestion path (validate, classify, store), into the database every CLI uses:
 // DATABASE_URL, or the embedded PostgreSQL under .data/ (shared with a running `npm start`).
@@ -7,6 +8,7 @@ import type { HealthRecord } from "../lib/contract";
 import { openDatabase } from "../lib/server/db/connection-string";
 import { applyMigrations } from "../lib/server/db/migrate";
 import { demoSession } from "./seed/demo-records";
+import { allowDemoDestination, seedGuardStory } from "./seed/demo-guard-story";
 import { createRandom, type Random } from "./seed/demo-world";
 
 const { values } = parseArgs({
@@ -22,6 +24,9 @@ if (!Number.isInteger(target) || target < 1) {
   process.exit(1);
 }
 
+// The demo's triage and the retry guard's story (one chain of the target) come with a living demo, not a perf set.
+const story = !values["no-triage"] && target <= 5_000;
+if (story) allowDemoDestination();
 const db = await openDatabase();
 process.env.DATABASE_URL = db.url;
 try {
@@ -41,23 +46,30 @@ try {
     records += batch.length;
     batch = [];
   };
-  for (let session = 0; chains < target; session++) {
+  const demoChains = story ? target - 1 : target;
+  for (let session = 0; chains < demoChains; session++) {
     const sessionRecords = demoSession(random, `${runTag}-${session}`, observedAt(random, nowMs), nowMs);
     const newChains = new Set(sessionRecords.map((record) => record.chainId));
-    if (chains + newChains.size > target) continue; // keep the count exact: try a smaller session
+    if (chains + newChains.size > demoChains) continue; // keep the count exact: try a smaller session
     chains += newChains.size;
     batch.push(...sessionRecords);
     if (batch.length >= 1000) await flush();
     if (target >= 10_000 && session % 2000 === 0) process.stderr.write(`\r${chains} chains…`);
   }
   await flush();
+  const guardStory = story ? await seedGuardStory(runTag, Date.now()) : "";
+  if (story) {
+    chains++;
+    records++;
+  }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.error(
     `\rseeded ${chains} chains (${records} records) in ${seconds} s, run ${runTag}, seed ${values.seed}`,
   );
-  if (!values["no-triage"] && target <= 5_000) {
+  if (story) {
     const { seedTriage } = await import("./seed/demo-triage");
     console.error(await seedTriage(runTag));
+    console.error(guardStory);
   }
   const { countStates } = await import("../lib/server/db/chains");
   const { states, shadowed } = await countStates();

@@ -60,7 +60,7 @@ export function demoSession(random: Random, key: string, firstMs: number, nowMs:
   return records;
 }
 
-function session(server: ServerSpec, client: (typeof CLIENTS)[number], id: string, startedAt: number) {
+export function session(server: ServerSpec, client: (typeof CLIENTS)[number], id: string, startedAt: number) {
   const modern = server.era === "modern";
   const tasks = server.tools.some((t) => t.task);
   return {
