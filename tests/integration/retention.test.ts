@@ -160,6 +160,7 @@ beforeAll(async () => {
   }
   await seedSpansGroupsAndSetAside();
   await seedSessionsAndSignInCounts();
+  await seedOperations();
   pruner = await startApp(db.url, RETENTION_ENV, APP_START_MS);
   await waitFor(
     async () =>
@@ -171,9 +172,36 @@ beforeAll(async () => {
       (await count("set_aside_items where item_key = 'fp-old'")) === 0 &&
       (await count("user_sessions where expires_at < now()")) === 0 &&
       (await emptiedRollupRows()) === 0 &&
-      (await count("sign_in_throttle where key like '%:forgotten'")) === 0,
+      (await count("sign_in_throttle where key like '%:forgotten'")) === 0 &&
+      (await count("operations where operation_key = 'op:forgotten'")) === 0,
   );
 }, 400_000);
+
+/**
+ * Retry-guard operations 40 days old: one with no chain and no recent question (goes, with its decision), one a kept
+ * chain still carries, one asked about yesterday; and one made yesterday.
+ */
+async function seedOperations() {
+  for (const [key, daysAgo] of [
+    ["op:forgotten", 40],
+    ["op:held", 40],
+    ["op:asked-lately", 40],
+    ["op:recent", 1],
+  ] as const) {
+    const at = new Date(now - daysAgo * DAY);
+    await client.query(
+      `insert into operations (operation_key, tool, lease_holder, lease_granted_at, lease_until, created_at)
+        values ($1, 'create_report', 'agent', $2, $2, $2)`,
+      [key, at],
+    );
+    await client.query(
+      `insert into operation_decisions (operation_key, decision, status, holder, tool, actor, at)
+        values ($1, 'proceed', 'none', 'agent', 'create_report', 'agent', $2)`,
+      [key, key === "op:asked-lately" ? new Date(now - DAY) : at],
+    );
+  }
+  await client.query("update chains set operation_key = 'op:held' where chain_id like '%:recent'");
+}
 
 /**
  * OTLP spans by session (idle 40 days: go; one old span and one recent: the session stays whole), notification
@@ -383,6 +411,21 @@ describe("retention", () => {
     const differences = await diffChainRollups(sql as never);
     await client.query("commit");
     expect(differences).toEqual([]);
+  });
+
+  it("forgets a retry-guard operation untouched past the cutoff with no chain left, and keeps the others", async () => {
+    const kept = await client.query<{ operation_key: string }>(
+      "select operation_key from operations order by 1",
+    );
+    expect(kept.rows.map((row) => row.operation_key)).toEqual(["op:asked-lately", "op:held", "op:recent"]);
+    const decisions = await client.query<{ operation_key: string }>(
+      "select distinct operation_key from operation_decisions order by 1",
+    );
+    expect(decisions.rows.map((row) => row.operation_key)).toEqual([
+      "op:asked-lately",
+      "op:held",
+      "op:recent",
+    ]);
   });
 
   it("deletes sign-in throttle counts nobody added to for a day and keeps recent ones", async () => {

@@ -87,3 +87,29 @@ export async function tryLockPruning(sql: Sql): Promise<boolean> {
   );
   return row?.locked ?? false;
 }
+
+/**
+ * Deletes up to `limit` operations nothing has touched since `cutoff` (created, leased, settled or asked about) and
+ * whose chains are all gone, with their guard decisions: an idempotency key is remembered as long as the evidence of
+ * its attempts is. A key still held by a chain, or asked about since the cutoff, stays.
+ */
+export async function deleteForgottenOperations(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  const [row] = await sql.query<{ deleted: number }>(
+    `with gone as (
+        delete from operations where operation_key = any(array(
+          select o.operation_key from operations o
+           where greatest(o.created_at, o.lease_granted_at, o.lease_until, o.lease_effect_at, o.lease_checked_at)
+                   < $1::timestamptz
+             and not exists (select 1 from chains c where c.operation_key = o.operation_key)
+             and not exists (select 1 from operation_decisions d
+                              where d.operation_key = o.operation_key and d.at >= $1::timestamptz)
+           order by o.created_at limit $2::int for update skip locked))
+        returning operation_key
+      ), decisions as (
+        delete from operation_decisions d using gone where d.operation_key = gone.operation_key
+      )
+      select count(*)::int as deleted from gone`,
+    [cutoff.toISOString(), limit],
+  );
+  return row?.deleted ?? 0;
+}

@@ -6,6 +6,7 @@ import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
   deleteFinishedDeliveries,
+  deleteForgottenOperations,
   deleteResolvedAlerts,
   lockPrunableChains,
   tryLockPruning,
@@ -44,6 +45,8 @@ export type PruneStep = {
   sessions: number;
   /** Sign-in throttle counts nobody added to for a day (lib/auth/sign-in-backoff.ts forgets them by then). */
   signInCounts: number;
+  /** Retry-guard operations (and their decisions) untouched past the record cutoff whose chains are all gone. */
+  operations: number;
   records: number;
   partitionsDropped: string[];
   partitionsMade: string[];
@@ -78,6 +81,7 @@ export async function pruneStep(
     rollupRows: 0,
     sessions: 0,
     signInCounts: 0,
+    operations: 0,
     records: 0,
     partitionsDropped: [],
     partitionsMade: await ensureRecordPartitions(inTransaction, now, poolSql()),
@@ -116,6 +120,11 @@ export async function pruneStep(
   });
   await inTransaction(async (sql) => {
     if (!(await tryLockPruning(sql))) return;
+    step.operations = await deleteForgottenOperations(sql, recordCutoff, settings.batch);
+    step.workLeft ||= step.operations === settings.batch;
+  });
+  await inTransaction(async (sql) => {
+    if (!(await tryLockPruning(sql))) return;
     step.sessions = await deleteExpiredSessions(sql, now, settings.batch);
     const forgetBefore = new Date(now.getTime() - FORGET_FAILURES_AFTER_MS);
     step.signInCounts = await deleteForgottenSignInCounts(sql, forgetBefore, settings.batch);
@@ -131,6 +140,7 @@ export async function pruneStep(
     step.spans,
     step.rollupRows,
     step.sessions,
+    step.operations,
   ];
   step.filled = [...counts, step.signInCounts, step.records].some((n) => n >= settings.batch);
   return step;
