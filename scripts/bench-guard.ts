@@ -10,10 +10,12 @@
  */
 import http from "node:http";
 import pg from "pg";
-import { IN_FLIGHT, startBenchApp } from "./ingest-bench-support";
+import { cpuMsOf, postgresCpu, postgresCpuSince, startBenchApp } from "./ingest-bench-support";
 
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 1_000_000);
 const DECISIONS = Number(process.env.BENCH_DECISIONS ?? 20_000);
+// Guard callers at once: many agents ask at the same time in production; 3 is the ingest benches' figure.
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 3);
 
 async function seed(databaseUrl: string) {
   const client = new pg.Client({ connectionString: databaseUrl });
@@ -98,6 +100,17 @@ async function main() {
     // Warm-up: the first answers of a cold build compile and connect.
     for (let i = 0; i < 200; i++)
       await timed(agent, guardUrl(`warm:${i}`), { method: "POST", key: bench.key, body });
+    // The ceiling of this stack on this machine, in the same run: GET /api/health alone (one query, no auth) with the
+    // same callers. The guard's rate is reported as a share of it.
+    const ceilingStarted = performance.now();
+    let ceilingLeft = Math.min(DECISIONS, 3_000);
+    const ceilingCount = ceilingLeft;
+    await Promise.all(
+      Array.from({ length: IN_FLIGHT }, async () => {
+        while (ceilingLeft-- > 0) await timed(agent, `${bench.baseUrl}/api/health`, { method: "GET" });
+      }),
+    );
+    const ceilingPerSecond = ceilingCount / ((performance.now() - ceilingStarted) / 1000);
     let next = 0;
     let done = false;
     const caller = async () => {
@@ -114,23 +127,36 @@ async function main() {
       while (!done) healthMs.push((await timed(agent, `${bench.baseUrl}/api/health`, { method: "GET" })).ms);
     };
     const started = performance.now();
+    const appCpuBefore = cpuMsOf(bench.appPid);
+    const postgresBefore = postgresCpu();
     const healthLoop = health();
     await Promise.all(Array.from({ length: IN_FLIGHT }, caller));
     const seconds = (performance.now() - started) / 1000;
     done = true;
     await healthLoop;
+    // CPU a request (decisions and health checks together): what bounds the rate once the cores are busy.
+    const requests = guardMs.length + healthMs.length;
+    const appCpu = (cpuMsOf(bench.appPid) - appCpuBefore) / requests;
+    const postgresCpuMs = postgresCpuSince(postgresBefore) / requests;
     const guardP99 = percentile(guardMs, 99);
     const healthP99 = percentile(healthMs, 99);
     console.log(`operations stored: ${OPERATIONS.toLocaleString("en")}; decisions: ${guardMs.length}`);
     console.log(`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}`);
+    const perSecond = guardMs.length / seconds;
     console.log(
       `guard  p50 ${percentile(guardMs, 50).toFixed(1)} ms, p99 ${guardP99.toFixed(1)} ms; ` +
-        `${(guardMs.length / seconds).toFixed(0)} decisions/s (${IN_FLIGHT} in flight)`,
+        `${perSecond.toFixed(0)} decisions/s (${IN_FLIGHT} in flight)`,
+    );
+    console.log(
+      `health alone: ${ceilingPerSecond.toFixed(0)} requests/s; the guard's rate is ${((100 * perSecond) / ceilingPerSecond).toFixed(0)} % of it`,
     );
     console.log(
       `health p50 ${percentile(healthMs, 50).toFixed(1)} ms, p99 ${healthP99.toFixed(1)} ms (${healthMs.length} requests)`,
     );
     console.log(`guard p99 / health p99 = ${(guardP99 / healthP99).toFixed(2)} (target ≤ 3)`);
+    console.log(
+      `CPU a request: app ${(appCpu * 1000).toFixed(0)} µs, PostgreSQL ${(postgresCpuMs * 1000).toFixed(0)} µs`,
+    );
   } finally {
     await bench.stop();
   }
