@@ -1,3 +1,4 @@
+import { jsonResponse } from "./json-response";
 /** One problem in a request, located by a JSON path (`$.records[3].call.startedAt`, `$.query.limit`). */
 export type ApiIssue = { index?: number; path: string; code: string; message: string };
 
@@ -22,7 +23,7 @@ export class ApiError extends Error {
       message: this.message,
     };
     if (this.issues.length > 0) body.issues = this.issues;
-    return Response.json({ error: body }, { status: this.status, headers: this.headers });
+    return jsonResponse({ error: body }, this.status, this.headers);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { isDatabaseUnavailable } from "../db/availability";
 import { parseQuery } from "../reading/chain-query";
+import { jsonResponse } from "./json-response";
 import { ApiError, databaseUnavailable } from "./api-error";
 import { type AccessScope, authenticate, type Caller } from "./authenticate";
 import { checkPathParams } from "./path-params";
@@ -94,27 +95,6 @@ export function apiRoute<
       return new ApiError(500, "internal_error", "internal error").toResponse();
     }
   };
-}
-
-/** Under this many bytes an answer goes out as it is: gzip's header and setup cost more than they save. */
-const COMPRESS_FROM_BYTES = 1024;
-
-/**
- * JSON, compressed by the server only when it is worth it. Most answers (a guard decision, an ingest result) are a
- * few hundred bytes, and the server compresses a streamed body whatever its size: `no-transform` (honoured by its
- * compression, RFC 9111 §5.2.2.6) leaves a small one as it is.
- */
-export function jsonResponse(data: unknown, status: number, headers: Record<string, string>): Response {
-  const body = JSON.stringify(data);
-  const small = body.length < COMPRESS_FROM_BYTES;
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "application/json",
-      ...(small ? { "cache-control": "no-store, no-transform" } : {}),
-      ...headers,
-    },
-  });
 }
 
 function parsePathParams(schema: z.ZodType, raw: Record<string, string>): unknown {

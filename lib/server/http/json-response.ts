@@ -1,0 +1,20 @@
+/** Under this many bytes an answer goes out as it is: gzip's header and setup cost more than they save. */
+const COMPRESS_FROM_BYTES = 1024;
+
+/**
+ * JSON, compressed by the server only when it is worth it. Most answers (a guard decision, an ingest result) are a
+ * few hundred bytes, and the server compresses a streamed body whatever its size: `no-transform` (honoured by its
+ * compression, RFC 9111 §5.2.2.6) leaves a small one as it is.
+ */
+export function jsonResponse(data: unknown, status: number, headers: Record<string, string>): Response {
+  const body = JSON.stringify(data);
+  const small = body.length < COMPRESS_FROM_BYTES;
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "application/json",
+      ...(small ? { "cache-control": "no-store, no-transform" } : {}),
+      ...headers,
+    },
+  });
+}
