@@ -241,6 +241,42 @@ describe("ReceiptSink retries as the server says", () => {
     expect(sink.counts).toMatchObject({ pending: 100, dropped: { overflow: 2_900 } });
   });
 
+  it("onError hears of buffer drops together, not once a call: 2,900 drops in one failure", async () => {
+    const told: { kind: string; count: number; recordIds: string[] }[] = [];
+    const sink = new ReceiptSink({
+      ...fast,
+      baseUrl: "http://127.0.0.1:9",
+      maxBuffer: 100,
+      maxAttempts: 1,
+      onError: (failure) => told.push(failure),
+    });
+    for (let i = 0; i < 3_000; i++) sink.submit([record(i)]);
+    await sink.flush({ timeoutMs: 2_000 }).catch(() => undefined);
+    const overflow = told.filter((failure) => failure.kind === "overflow");
+    expect(overflow).toHaveLength(1);
+    expect(overflow[0]).toMatchObject({ count: 2_900 });
+    expect(overflow[0]?.recordIds).toHaveLength(1_000);
+    expect(overflow[0]?.recordIds[0]).toBe("down-0:start");
+    // The round of retries that ran out is told once too.
+    expect(told.filter((failure) => failure.kind === "unreachable")).toHaveLength(1);
+  });
+
+  it("buffer drops between flushes are told within a second, without a flush", async () => {
+    const told: { kind: string; count: number }[] = [];
+    const sink = new ReceiptSink({
+      ...fast,
+      baseUrl: "http://127.0.0.1:9",
+      maxBuffer: 10,
+      flushIntervalMs: 60_000,
+      onError: (failure) => told.push(failure),
+    });
+    for (let i = 0; i < 50; i++) sink.submit([record(i)]);
+    expect(told).toEqual([]);
+    await new Promise((done) => setTimeout(done, 1_300));
+    expect(told).toEqual([expect.objectContaining({ kind: "overflow", count: 40 })]);
+    await sink.close({ timeoutMs: 200 }).catch(() => undefined);
+  });
+
   it("the byte bound drops the oldest records too, and counts them", async () => {
     const sink = new ReceiptSink({ ...fast, baseUrl: "http://127.0.0.1:9", maxBufferBytes: 1_500 });
     const size = Buffer.byteLength(JSON.stringify(record(1)));

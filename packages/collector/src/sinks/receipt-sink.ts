@@ -1,5 +1,7 @@
 import type { CollectorRecord } from "../record-types";
 import { DeliveryLedger, MAX_REPORTED_IDS } from "./delivery-ledger";
+import { type ExitFlushing, flushOnExit, stopFlushingOnExit } from "./exit-flush";
+import { OverflowNotice } from "./overflow-notice";
 import { guardRecord } from "./record-guard";
 import { faultyRecords, type Outcome, postBatch, type Refusal } from "./post-batch";
 import { pause, retryDelay, within } from "./retry";
@@ -26,9 +28,11 @@ const MAX_BODY_BYTES = 4 * 1024 * 1024;
  * the next turn of the event loop checks them (contract validation and secret guard, `guardRecord`), serialises
  * them once and queues them in a bounded buffer. Stable recordIds make every retry safe (ingestion stores a
  * recordId once). Timers are unref'd and each POST has a deadline, so a Receipt that is down, slow or hanging
- * never keeps the agent's process alive, and `flush()` returns within `flushTimeoutMs`.
+ * never keeps the agent's process alive, and `flush()` returns within `flushTimeoutMs`. A process that ends without
+ * `close()` gets one flush when its event loop runs dry, and a line on stderr for what is still undelivered
+ * (`flushOnExit`, ./exit-flush.ts).
  */
-export class ReceiptSink implements RecordSink {
+export class ReceiptSink implements RecordSink, ExitFlushing {
   private staged: CollectorRecord[] = [];
   private stagedTurn?: NodeJS.Immediate;
   private readonly queue: SendQueue;
@@ -43,6 +47,10 @@ export class ReceiptSink implements RecordSink {
   private lastStatus?: number;
   private lastRound?: { attempts: number; status?: number };
   private readonly idleWaiters = new Set<() => void>();
+  /** Records came since the last `flush()`: only those earn a flush at exit (a flush that failed is not repeated). */
+  private submittedSinceFlush = false;
+  /** Buffer drops, told to `onError` together (./overflow-notice.ts). */
+  private readonly overflow = new OverflowNotice((failure) => this.options.onError?.(failure));
 
   constructor(private readonly options: ReceiptSinkOptions) {
     this.endpoint = new URL("api/v1/records", withSlash(options.baseUrl)).href;
@@ -51,6 +59,8 @@ export class ReceiptSink implements RecordSink {
   }
 
   submit(records: readonly CollectorRecord[]): void {
+    if (this.options.flushOnExit !== false && !this.closed) flushOnExit(this);
+    this.submittedSinceFlush = true;
     for (const record of records) this.staged.push(record);
     const excess = this.staged.length - this.maxRecords;
     if (excess > 0) {
@@ -70,6 +80,7 @@ export class ReceiptSink implements RecordSink {
    * buffered; buffered records stay queued and are retried in the background.
    */
   async flush(options: FlushOptions = {}): Promise<DeliveryReport> {
+    this.submittedSinceFlush = false;
     this.prepare();
     if (this.queue.length > 0) {
       this.ledger.collecting++;
@@ -83,9 +94,26 @@ export class ReceiptSink implements RecordSink {
         this.ledger.collecting--;
       }
     }
+    this.overflow.flush();
     const report = this.ledger.take(this.stillBuffered(), this.queue.length);
     if (report.failed.length > 0) throw new DeliveryError(report);
     return report;
+  }
+
+  /** The flush a process gets when it ends without one: whatever happens, the exit warning says what is left. */
+  async flushAtExit(): Promise<void> {
+    if (this.submittedSinceFlush) await this.flush().catch(() => undefined);
+  }
+
+  exitWarning(): string | undefined {
+    const left = this.pending;
+    if (left === 0) return undefined;
+    const status = this.lastRound?.status ?? this.lastStatus;
+    const why = status !== undefined ? `last answer HTTP ${status}` : "Receipt not reachable";
+    return (
+      `@receipt/collector: ${left} record${left === 1 ? "" : "s"} not delivered to ${this.endpoint} before the ` +
+      `process exited (${why}); await close() or flush() before exiting`
+    );
   }
 
   /** A last flush; afterwards nothing is sent in the background. */
@@ -94,6 +122,7 @@ export class ReceiptSink implements RecordSink {
       return await this.flush(options);
     } finally {
       this.closed = true;
+      stopFlushingOnExit(this);
       this.inFlight?.abort();
       clearTimeout(this.timer);
       this.timer = undefined;
@@ -301,7 +330,11 @@ export class ReceiptSink implements RecordSink {
 
   private fail(failure: DeliveryFailure): void {
     this.ledger.fail(failure);
-    this.options.onError?.(failure);
+    if (failure.kind !== "overflow") {
+      this.options.onError?.(failure);
+      return;
+    }
+    if (this.options.onError) this.overflow.add(failure);
   }
 }
 

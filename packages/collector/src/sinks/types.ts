@@ -83,8 +83,17 @@ export type ReceiptSinkOptions = {
   /** Longest `flush()` waits before reporting what is still buffered (default 10 s). */
   flushTimeoutMs?: number;
   fetch?: typeof fetch;
-  /** Called for every record dropped or refused, and when a round of retries runs out. */
+  /**
+   * Called for every record refused or invalid, when a round of retries runs out, and for records dropped because
+   * the buffer was full: those at most once a second (and at `flush()`), with every drop since in one failure.
+   */
   onError?: (failure: DeliveryFailure) => void;
+  /**
+   * When the process's event loop runs dry with records still buffered (an agent that returns from main without
+   * `close()`), flush them once within `flushTimeoutMs`, and at exit print on stderr how many were not delivered
+   * (default true). `process.exit()` skips the flush; the line is still printed.
+   */
+  flushOnExit?: boolean;
 };
 
 /** Thrown by `flush()` when any record was not delivered; `report` lists what happened to each batch. */
