@@ -21,7 +21,7 @@ export function ChainEvidence({ detail }: { detail: ChainDetail }) {
   return (
     <div className="stack">
       <ChainHeadline chain={detail.chain} operationKey={current.body.call?.operationKey ?? undefined} />
-      <MissingSummary layers={layers} />
+      <MissingSummary layers={layers} healthy={detail.chain.state === "healthy"} />
       <EvidenceChain layers={layers} record={body} chain={detail.chain} />
       <ChainTimeline detail={detail} triage={triage.data} />
       <details className={`panel ${styles.raw}`}>

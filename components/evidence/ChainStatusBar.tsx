@@ -1,40 +1,61 @@
 "use client";
 
 import Link from "next/link";
-import type { TriageItemView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { ChainSummary, QueueName, TriageItemView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import { STATE_META } from "@/lib/dashboard/state-meta";
+import { chainQueues } from "@/lib/triage/view";
 import { useAlertGroups } from "../alerts/alerts-queries";
 import { DeliveryStatusBadge } from "../alerts/DeliveryStatusBadge";
 import styles from "../alerts/Alerts.module.css";
 import { useChainTriage } from "../api/queries";
 import { StateBadge } from "../state/StateBadge";
 import { Time } from "../ui/Time";
-import { AssigneeName } from "../team/AssigneePicker";
+import { RoleFieldset } from "../auth/RoleGate";
+import { ReconcileForm } from "../queues/ReconcileForm";
+import { TriageActions } from "../queues/TriageActions";
 
-const QUEUE_HREF: Record<string, string> = {
+const QUEUE_HREF: Record<QueueName, string> = {
   effect_unknown: "/queues/effect-unknown",
   false_success: "/queues/false-success",
 };
 
-function TriageLine({ item, chainId }: { item: TriageItemView; chainId: string }) {
+/**
+ * The chain's place in one queue, with the same actions as the queue's side panel: a chain in a queue's state is in
+ * that queue from its first record, whether or not anyone has acted on it yet.
+ */
+function QueuePlace({
+  chainId,
+  queue,
+  item,
+  inQueue,
+}: {
+  chainId: string;
+  queue: QueueName;
+  item: TriageItemView;
+  inQueue: boolean;
+}) {
+  const untouched = item.updatedAt === null;
+  const actions = (
+    <RoleFieldset needs="responder" doing="triage and reconcile this chain">
+      <TriageActions queue={queue} chainId={chainId} item={item} />
+      {queue === "effect_unknown" && inQueue && <ReconcileForm chainId={chainId} />}
+    </RoleFieldset>
+  );
   return (
-    <li data-testid="chain-triage-item" data-status={item.status}>
-      <Link
-        href={`${QUEUE_HREF[item.queue] ?? "/queues/effect-unknown"}?status=all&chain=${encodeURIComponent(chainId)}`}
-      >
-        {item.queue.replace("_", " ")} queue
+    <li data-testid="chain-triage-item" data-queue={queue} data-status={item.status}>
+      <Link href={`${QUEUE_HREF[queue]}?status=all&chain=${encodeURIComponent(chainId)}`}>
+        {STATE_META[queue].label} queue
       </Link>
       : <strong>{item.status}</strong>
-      {" · "}
-      <AssigneeName assignee={item.assignee} formerOwner={item.formerOwner} />
-      {item.acknowledgedAt && (
-        <div className="muted">
-          acknowledged by {item.acknowledgedBy ?? "?"} <Time iso={item.acknowledgedAt} />
-        </div>
-      )}
-      {item.resolvedAt && (
-        <div className="muted">
-          resolved by {item.resolvedBy ?? "?"} <Time iso={item.resolvedAt} />
-        </div>
+      {untouched ? " · nobody has acted on it yet" : null}
+      {!inQueue && <span className="muted"> · the chain has left this queue</span>}
+      {inQueue && item.status !== "resolved" ? (
+        actions
+      ) : (
+        <details>
+          <summary>Reopen or add a note</summary>
+          {actions}
+        </details>
       )}
     </li>
   );
@@ -50,11 +71,12 @@ function AlertLine({ alert, receiver }: { alert: WorkspaceAlertView; receiver: s
   );
 }
 
-/** The top of a chain's page: who owns it in triage, and which alerts it raised and whether anyone was told. */
-export function ChainStatusBar({ chainId }: { chainId: string }) {
+/** The top of a chain's page: its triage, acted on here, and which alerts it raised and whether anyone was told. */
+export function ChainStatusBar({ chain }: { chain: ChainSummary }) {
+  const chainId = chain.chainId;
   const triage = useChainTriage(chainId);
   const alerts = useAlertGroups({ status: "any", chain: chainId });
-  const items = triage.data?.items ?? [];
+  const places = chainQueues(chain, triage.data?.items ?? []);
   const lines = (alerts.data?.groups ?? []).flatMap((group) =>
     group.alerts.map((alert) => ({
       alert,
@@ -72,12 +94,12 @@ export function ChainStatusBar({ chainId }: { chainId: string }) {
         <h2>Triage</h2>
         {triage.isPending ? (
           <p className="muted">Loading…</p>
-        ) : items.length === 0 ? (
-          <p className="muted">In no triage queue.</p>
+        ) : places.length === 0 ? (
+          <p className="muted">In no triage queue: only false successes and unknown effects are triaged.</p>
         ) : (
           <ul className={styles.plainList}>
-            {items.map((item) => (
-              <TriageLine key={item.queue} item={item} chainId={chainId} />
+            {places.map((place) => (
+              <QueuePlace key={place.queue} chainId={chainId} {...place} />
             ))}
           </ul>
         )}

@@ -40,7 +40,7 @@ export function ChainView({ chainId }: { chainId: string }) {
               </p>
             </div>
           ) : null}
-          <ChainStatusBar chainId={chainId} />
+          <ChainStatusBar chain={detail.data.chain} />
           <DestinationChecks chainId={chainId} />
           <ChainEvidence detail={detail.data} />
         </>

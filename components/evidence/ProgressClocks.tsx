@@ -41,6 +41,17 @@ export function ProgressClocks({ call, evaluatedAt }: { call: Call; evaluatedAt:
         )}
         <span className={styles.now} style={{ left: pct(timeline.evaluatedOffsetMs) }} />
       </div>
+      <ol
+        className={styles.clockScale}
+        aria-label="Scale: time since the call started"
+        data-testid="clock-scale"
+      >
+        {[0, 0.25, 0.5, 0.75, 1].map((share) => (
+          <li key={share} style={{ left: pct(share * span) }}>
+            {share === 0 ? "start" : `+${formatDuration(Math.round(share * span))}`}
+          </li>
+        ))}
+      </ol>
       <ul className={styles.clockFacts}>
         {finished !== null ? (
           <li>

@@ -3,7 +3,8 @@
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import type { QueueEntry, QueueName, ReconcileResult, TriageItemView } from "@/lib/dashboard/api-types";
+import type { QueueEntry, QueueName, ReconcileResult } from "@/lib/dashboard/api-types";
+import { untouchedItem } from "@/lib/triage/view";
 import { reasonText } from "@/lib/dashboard/reason-text";
 import { STATE_META } from "@/lib/dashboard/state-meta";
 import { reconcileResultKey } from "../api/mutations";
@@ -16,18 +17,6 @@ import { AuditTrail } from "./AuditTrail";
 import styles from "./Queues.module.css";
 import { ReconcileForm, ReconcileOutcome } from "./ReconcileForm";
 import { TriageActions } from "./TriageActions";
-
-const UNTOUCHED = (queue: QueueName): TriageItemView => ({
-  queue,
-  status: "open",
-  assignee: null,
-  formerOwner: null,
-  acknowledgedAt: null,
-  acknowledgedBy: null,
-  resolvedAt: null,
-  resolvedBy: null,
-  updatedAt: null,
-});
 
 /** The selected item's triage: its state in words, the actions, reconcile (effect unknown), and the audit trail. */
 export function TriagePanel(props: {
@@ -86,7 +75,7 @@ function SelectedItem({
       </aside>
     );
   }
-  const item = triage.data?.items.find((i) => i.queue === queue) ?? entry?.triage ?? UNTOUCHED(queue);
+  const item = triage.data?.items.find((i) => i.queue === queue) ?? entry?.triage ?? untouchedItem(queue);
   const inQueue = summary.state === queue || summary.shadowed?.state === queue;
   const reason = summary.shadowed?.state === queue ? summary.shadowed.reason : summary.reasons[0];
   return (

@@ -74,3 +74,38 @@ test("the session page lists the session's chains and draws the worst one's evid
   );
   await snap(page, "session");
 });
+
+test("a chain in a queue's state is in that queue from its first record, and is triaged from its own page", async ({
+  page,
+}) => {
+  await signIn(page);
+  await page.goto(`/chains/${encodeURIComponent(falseSuccess.chainId)}`);
+  const bar = page.getByTestId("chain-status-bar");
+  const place = bar.locator('[data-testid="chain-triage-item"][data-queue="false_success"]');
+  await expect(place).toContainText("False success queue: open · nobody has acted on it yet");
+  await place.getByRole("button", { name: "Acknowledge" }).click();
+  await expect(place).toHaveAttribute("data-status", "acknowledged");
+  await place.getByLabel("Note").fill("Looked from the chain page.");
+  await place.getByRole("button", { name: "Resolve" }).click();
+  await expect(place).toHaveAttribute("data-status", "resolved");
+  await expect(place).toContainText("Reopen or add a note");
+  // The queue agrees: the item is resolved, with the note in its trail.
+  await page.goto(`/queues/false-success?status=all&chain=${encodeURIComponent(falseSuccess.chainId)}`);
+  await expect(page.getByTestId("triage-status")).toContainText("resolved");
+  await expect(page.getByTestId("triage-panel")).toContainText("Looked from the chain page.");
+
+  // A healthy chain: in no queue, nothing to act on, and no warning colours for what its receipt made unneeded.
+  await page.goto(`/chains/${encodeURIComponent(healthy.chainId)}`);
+  await expect(page.getByTestId("chain-status-bar")).toContainText("In no triage queue");
+  await expect(page.getByTestId("chain-status-bar").getByRole("button", { name: "Acknowledge" })).toHaveCount(
+    0,
+  );
+  await expect(page.getByTestId("clock-scale").first()).toContainText("start");
+  await snap(page, "chain-healthy-scale");
+
+  // An effect-unknown chain's page carries the reconcile form beside the triage actions.
+  await page.goto(`/chains/${encodeURIComponent(timeout.chainId)}`);
+  const unknown = page.locator('[data-testid="chain-triage-item"][data-queue="effect_unknown"]');
+  await expect(unknown.getByRole("button", { name: "Acknowledge" })).toBeVisible();
+  await expect(unknown.getByRole("button", { name: "Record and re-classify" })).toBeVisible();
+});
