@@ -22,6 +22,7 @@ const PASSWORDS: Record<string, string> = {
   owner: "the owner's password",
   spare: "a spare account's password",
   twin: "twin instance password",
+  changer: "changer's first password",
 };
 const password = (username: string) => PASSWORDS[username] ?? "";
 const DELAYS = {
@@ -277,6 +278,31 @@ describe("no count every client shares (no trusted proxy)", () => {
       await expectStatus(await wrong(behindProxy, "ops", { address: "203.0.113.13" }), 401);
     await expectLocked(await right(direct, "ops"), ["$.username"]);
     await signedInDevice(await right(behindProxy, "ops", { address: "203.0.113.14", cookie }));
+  });
+});
+
+describe("the password change", () => {
+  it("checks the current password through the same counts: locked for a stolen session, not on the known device", async () => {
+    const response = await right(direct, "changer");
+    const device = await signedInDevice(response);
+    const session = response.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+    // The account is locked for every client but its known devices (as in the middle of an attack).
+    await sql.query(
+      `insert into sign_in_throttle (key, failures, locked_until, last_attempt_at)
+        values ('account:changer', 50, now() + interval '1 minute', now())`,
+    );
+    const change = (cookie: string) =>
+      fetch(`${direct.baseUrl}/api/v1/me/password`, {
+        method: "POST",
+        headers: { "content-type": "application/json", cookie },
+        body: JSON.stringify({
+          currentPassword: password("changer"),
+          newPassword: "changer's second password",
+        }),
+      });
+    const retryAfter = await expectLocked(await change(session), ["$.currentPassword"]);
+    expect(retryAfter).toBeGreaterThan(50);
+    expect(await (await change(`${session}; ${device}`)).json()).toEqual({ otherSessionsEnded: 0 });
   });
 });
 
