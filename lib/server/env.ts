@@ -88,7 +88,7 @@ const ZSignInEnv = z.object({
   /** The first lock; doubled per further failure up to the maximum (at most an hour: no lock is for good). */
   RECEIPT_SIGNIN_BACKOFF_MS: ms(CLIENT_BACKOFF.baseMs, 1, 60 * 60_000),
   RECEIPT_SIGNIN_BACKOFF_MAX_MS: ms(CLIENT_BACKOFF.maxMs, 1, 60 * 60_000),
-  /** The longest lock of an account over every client without a known-device cookie: what an attack costs its owner. */
+  /** The longest lock of an account over every client without a known-device cookie (lib/auth/sign-in-counters.ts). */
   RECEIPT_SIGNIN_ACCOUNT_MAX_MS: ms(ACCOUNT_BACKOFF.maxMs, 1, 60 * 60_000),
   /** How many proxies in front of the app append to X-Forwarded-For; 0: the header is not believed. */
   RECEIPT_TRUST_PROXY: count(0, 0, 10),
