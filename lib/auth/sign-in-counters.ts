@@ -13,6 +13,26 @@ import type { BackoffPolicy } from "./sign-in-backoff";
  */
 export type SignInPolicies = { client: BackoffPolicy; address: BackoffPolicy; account: BackoffPolicy };
 
+/**
+ * The policies from the settings (RECEIPT_SIGNIN_*): one first lock and maximum for all, the account's own shorter cap
+ * kept between the first lock and the maximum.
+ */
+export function signInPolicies(settings: {
+  freeAttempts: number;
+  addressFreeAttempts: number;
+  baseMs: number;
+  maxMs: number;
+  accountMaxMs: number;
+}): SignInPolicies {
+  const { freeAttempts, baseMs } = settings;
+  const maxMs = Math.max(settings.maxMs, baseMs);
+  return {
+    client: { freeAttempts, baseMs, maxMs },
+    address: { freeAttempts: settings.addressFreeAttempts, baseMs, maxMs },
+    account: { freeAttempts, baseMs, maxMs: Math.max(Math.min(settings.accountMaxMs, maxMs), baseMs) },
+  };
+}
+
 /** Who is signing in, as far as the server can tell. */
 export type SignInClient = {
   /** The client's address, or null when none can be believed (no trusted proxy, or it named none). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF, CLIENT_BACKOFF } from "@/lib/auth/sign-in-backoff";
-import { LOCK_MESSAGE, signInCounters } from "@/lib/auth/sign-in-counters";
+import { LOCK_MESSAGE, signInCounters, signInPolicies } from "@/lib/auth/sign-in-counters";
+import { parseEnv } from "@/lib/server/env";
 
 const policies = { client: CLIENT_BACKOFF, address: ADDRESS_BACKOFF, account: ACCOUNT_BACKOFF };
 
@@ -73,5 +74,38 @@ describe("signInCounters", () => {
   it("says which count refused, for every scope", () => {
     expect(Object.keys(LOCK_MESSAGE).sort()).toEqual(["account", "account_address", "address", "device"]);
     for (const message of Object.values(LOCK_MESSAGE)) expect(message).toMatch(/locked/);
+  });
+});
+
+describe("signInPolicies", () => {
+  const settings = {
+    freeAttempts: 5,
+    addressFreeAttempts: 20,
+    baseMs: 1000,
+    maxMs: 300_000,
+    accountMaxMs: 30_000,
+  };
+
+  it("are the production policies with the default settings", () => {
+    const env = parseEnv({});
+    expect(
+      signInPolicies({
+        freeAttempts: env.RECEIPT_SIGNIN_FREE_ATTEMPTS,
+        addressFreeAttempts: env.RECEIPT_SIGNIN_ADDRESS_FREE_ATTEMPTS,
+        baseMs: env.RECEIPT_SIGNIN_BACKOFF_MS,
+        maxMs: env.RECEIPT_SIGNIN_BACKOFF_MAX_MS,
+        accountMaxMs: env.RECEIPT_SIGNIN_ACCOUNT_MAX_MS,
+      }),
+    ).toEqual(policies);
+    expect(signInPolicies(settings)).toEqual(policies);
+  });
+
+  it("keeps the account's cap between the first lock and the maximum", () => {
+    expect(signInPolicies({ ...settings, accountMaxMs: 600_000 }).account.maxMs).toBe(300_000);
+    expect(signInPolicies({ ...settings, accountMaxMs: 10 }).account.maxMs).toBe(1000);
+    expect(signInPolicies({ ...settings, baseMs: 5000, maxMs: 2000 })).toMatchObject({
+      client: { baseMs: 5000, maxMs: 5000 },
+      account: { baseMs: 5000, maxMs: 5000 },
+    });
   });
 });
