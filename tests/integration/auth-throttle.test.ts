@@ -181,6 +181,10 @@ describe("one client at one account (behind a trusted proxy)", () => {
     const eveCookie = await signedInDevice(await right(behindProxy, "eve", { address: "203.0.113.12" }));
     for (let i = 0; i < 4; i++)
       await expectStatus(await wrong(behindProxy, "dev", { address: "198.51.100.12" }), 401);
+    // Held for a minute (as in the middle of an attack), so a slow machine cannot outlast the 2 s lock.
+    await sql.query(
+      "update sign_in_throttle set locked_until = now() + interval '1 minute' where key = 'account:dev'",
+    );
     const [payload = "", signature = ""] = eveCookie.slice("receipt_device=".length).split(".");
     const content = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));
     const { rows } = await sql.query<{ key: Buffer }>(
