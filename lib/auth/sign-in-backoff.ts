@@ -1,13 +1,23 @@
 /**
- * Growing back-off for failed sign-ins, kept per account and per client address: the first `freeAttempts` failures
- * cost nothing, then each one locks the key for `baseMs`, doubled per further failure up to `maxMs`. The cap is
- * what keeps an attacker from locking the admin out for good; a successful sign-in clears the account's count.
+ * Growing back-off for failed sign-ins, kept per counter (lib/auth/sign-in-counters.ts says which counters an attempt
+ * goes to): the first `freeAttempts` failures cost nothing, then each one locks the key for `baseMs`, doubled per
+ * further failure up to `maxMs`. The cap is what keeps an attacker from locking anyone out for good.
  */
 export type BackoffPolicy = { freeAttempts: number; baseMs: number; maxMs: number };
 
-/** Production defaults: five free tries per account, twenty per address, then 1 s, 2 s, 4 s … at most 5 min. */
-export const ACCOUNT_BACKOFF: BackoffPolicy = { freeAttempts: 5, baseMs: 1000, maxMs: 5 * 60_000 };
+/**
+ * Production defaults. One client at one account (a client address, or a browser's known-device cookie): five free
+ * tries, then 1 s, 2 s, 4 s … at most 5 min, so a single guesser slows down to one guess per 5 minutes.
+ */
+export const CLIENT_BACKOFF: BackoffPolicy = { freeAttempts: 5, baseMs: 1000, maxMs: 5 * 60_000 };
+/** One client address over every account: twenty free tries, then the same delays (password spraying). */
 export const ADDRESS_BACKOFF: BackoffPolicy = { freeAttempts: 20, baseMs: 1000, maxMs: 5 * 60_000 };
+/**
+ * One account over every client without a known-device cookie (guesses spread over many addresses, or any guess when
+ * no address can be believed): five free tries, then 1 s, 2 s … at most 30 s. The short cap is what an attacker
+ * hammering the account can cost its owner: the right password gets in after at most 30 s.
+ */
+export const ACCOUNT_BACKOFF: BackoffPolicy = { freeAttempts: 5, baseMs: 1000, maxMs: 30_000 };
 
 /** A count nobody has added to for this long starts again from zero. */
 export const FORGET_FAILURES_AFTER_MS = 24 * 60 * 60_000;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF } from "@/lib/auth/sign-in-backoff";
+import { ACCOUNT_BACKOFF, ADDRESS_BACKOFF, CLIENT_BACKOFF } from "@/lib/auth/sign-in-backoff";
 import { OutboundAllowError, parseOutboundAllow } from "@/lib/outbound/address-policy";
 
 // Every variable the app reads, validated in one place: `npm start` parses them all before anything else runs, so a
@@ -81,13 +81,15 @@ const ZDeliveryEnv = z.object({
 });
 
 const ZSignInEnv = z.object({
-  /** Failed sign-ins per account before the back-off starts. */
-  RECEIPT_SIGNIN_FREE_ATTEMPTS: count(ACCOUNT_BACKOFF.freeAttempts, 1, 1000),
+  /** Failed sign-ins at one account, per client and over every client, before its back-off starts. */
+  RECEIPT_SIGNIN_FREE_ATTEMPTS: count(CLIENT_BACKOFF.freeAttempts, 1, 1000),
   /** Failed sign-ins per client address (every account together) before the back-off starts. */
   RECEIPT_SIGNIN_ADDRESS_FREE_ATTEMPTS: count(ADDRESS_BACKOFF.freeAttempts, 1, 1000),
   /** The first lock; doubled per further failure up to the maximum (at most an hour: no lock is for good). */
-  RECEIPT_SIGNIN_BACKOFF_MS: ms(ACCOUNT_BACKOFF.baseMs, 1, 60 * 60_000),
-  RECEIPT_SIGNIN_BACKOFF_MAX_MS: ms(ACCOUNT_BACKOFF.maxMs, 1, 60 * 60_000),
+  RECEIPT_SIGNIN_BACKOFF_MS: ms(CLIENT_BACKOFF.baseMs, 1, 60 * 60_000),
+  RECEIPT_SIGNIN_BACKOFF_MAX_MS: ms(CLIENT_BACKOFF.maxMs, 1, 60 * 60_000),
+  /** The longest lock of an account over every client without a known-device cookie (lib/auth/sign-in-counters.ts). */
+  RECEIPT_SIGNIN_ACCOUNT_MAX_MS: ms(ACCOUNT_BACKOFF.maxMs, 1, 60 * 60_000),
   /** How many proxies in front of the app append to X-Forwarded-For; 0: the header is not believed. */
   RECEIPT_TRUST_PROXY: count(0, 0, 10),
 });

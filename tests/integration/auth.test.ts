@@ -37,6 +37,10 @@ describe("dashboard sessions", () => {
     expect(first.status).toBe(200);
     const setCookie = first.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(/^receipt_session=[\w-]{40,}; Path=\/; HttpOnly; SameSite=Lax/);
+    // The admin's browser is a known device of the account (the sign-in throttle: docs/ARCHITECTURE.md).
+    expect(first.headers.getSetCookie()[1]).toMatch(
+      /^receipt_device=[\w-]+\.[\w-]+; Path=\/api; HttpOnly; SameSite=Strict;/,
+    );
     const second = await post("/api/auth/setup", { username: "mallory", password: "another password" });
     expect(second.status).toBe(409);
     expect(await second.json()).toMatchObject({ error: { code: "already_set_up" } });

@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { clientAddressKey } from "@/lib/auth/client-address";
+import { clientAddress } from "@/lib/auth/client-address";
 import {
   ACCOUNT_BACKOFF,
   ADDRESS_BACKOFF,
   afterSuccess,
+  CLIENT_BACKOFF,
   decideAttempt,
   FORGET_FAILURES_AFTER_MS,
   lockMsAfter,
@@ -13,12 +14,12 @@ import {
 const at = (ms: number) => new Date(Date.UTC(2026, 11, 1) + ms);
 
 describe("the production back-off", () => {
-  it("gives an account five free failures, then 1 s, 2 s, 4 s … and never more than 5 minutes", () => {
-    const locks = Array.from({ length: 14 }, (_, i) => lockMsAfter(i + 1, ACCOUNT_BACKOFF));
+  it("gives one client at one account five free failures, then 1 s, 2 s, 4 s … and never more than 5 minutes", () => {
+    const locks = Array.from({ length: 14 }, (_, i) => lockMsAfter(i + 1, CLIENT_BACKOFF));
     expect(locks).toEqual([0, 0, 0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 32_000, 64_000, 128_000, 256_000]);
-    expect(lockMsAfter(15, ACCOUNT_BACKOFF)).toBe(300_000);
-    expect(lockMsAfter(10_000, ACCOUNT_BACKOFF)).toBe(300_000);
-    expect(lockMsAfter(Number.MAX_SAFE_INTEGER, ACCOUNT_BACKOFF)).toBe(300_000);
+    expect(lockMsAfter(15, CLIENT_BACKOFF)).toBe(300_000);
+    expect(lockMsAfter(10_000, CLIENT_BACKOFF)).toBe(300_000);
+    expect(lockMsAfter(Number.MAX_SAFE_INTEGER, CLIENT_BACKOFF)).toBe(300_000);
   });
 
   it("gives a client address twenty free failures, with the same delays after them", () => {
@@ -26,6 +27,33 @@ describe("the production back-off", () => {
     expect(lockMsAfter(21, ADDRESS_BACKOFF)).toBe(1000);
     expect(lockMsAfter(22, ADDRESS_BACKOFF)).toBe(2000);
     expect(lockMsAfter(1000, ADDRESS_BACKOFF)).toBe(300_000);
+  });
+
+  it("locks an account over every client for 30 s at most, however many failures it had", () => {
+    const locks = Array.from({ length: 12 }, (_, i) => lockMsAfter(i + 1, ACCOUNT_BACKOFF));
+    expect(locks).toEqual([0, 0, 0, 0, 0, 1000, 2000, 4000, 8000, 16_000, 30_000, 30_000]);
+    expect(lockMsAfter(1_000_000, ACCOUNT_BACKOFF)).toBe(30_000);
+  });
+
+  it("an attacker sending one guess each time the account's lock ends keeps it locked for 30 s at a time, no more", () => {
+    let count = null as Parameters<typeof decideAttempt>[0];
+    let now = 0;
+    let longest = 0;
+    for (let i = 0; i < 500; i++) {
+      const decision = decideAttempt(count, ACCOUNT_BACKOFF, at(now));
+      if (!decision.allowed) throw new Error("refused after its lock ended");
+      count = decision.next;
+      const lock = count.lockedUntil ? count.lockedUntil.getTime() - now - at(0).getTime() : 0;
+      longest = Math.max(longest, lock);
+      now += lock;
+    }
+    expect(longest).toBe(30_000);
+    // The owner arriving at any moment is refused with at most 30 s left.
+    expect(decideAttempt(count, ACCOUNT_BACKOFF, at(now - 1))).toEqual({ allowed: false, retryAfterMs: 1 });
+    expect(decideAttempt(count, ACCOUNT_BACKOFF, at(now - 30_000))).toEqual({
+      allowed: false,
+      retryAfterMs: 30_000,
+    });
   });
 });
 
@@ -97,29 +125,31 @@ describe("decideAttempt", () => {
   });
 });
 
-describe("clientAddressKey", () => {
-  it("believes no X-Forwarded-For without a trusted proxy: every client shares one key", () => {
-    expect(clientAddressKey(null, 0)).toBe("any");
-    expect(clientAddressKey("203.0.113.7", 0)).toBe("any");
-    expect(clientAddressKey("198.51.100.1, 203.0.113.7", 0)).toBe("any");
+describe("clientAddress", () => {
+  it("believes no X-Forwarded-For without a trusted proxy: no address, never one key for every client", () => {
+    expect(clientAddress(null, 0)).toBeNull();
+    expect(clientAddress("203.0.113.7", 0)).toBeNull();
+    expect(clientAddress("198.51.100.1, 203.0.113.7", 0)).toBeNull();
   });
 
   it("takes the entry the trusted proxies appended, never one the client wrote further left", () => {
-    expect(clientAddressKey("203.0.113.7", 1)).toBe("203.0.113.7");
-    expect(clientAddressKey("198.51.100.1, 203.0.113.7", 1)).toBe("203.0.113.7");
-    expect(clientAddressKey("198.51.100.1, 203.0.113.7, 10.0.0.2", 2)).toBe("203.0.113.7");
+    expect(clientAddress("203.0.113.7", 1)).toBe("203.0.113.7");
+    expect(clientAddress("198.51.100.1, 203.0.113.7", 1)).toBe("203.0.113.7");
+    expect(clientAddress("198.51.100.1, 203.0.113.7, 10.0.0.2", 2)).toBe("203.0.113.7");
   });
 
   it("normalises ports, brackets, case and IPv4-mapped IPv6", () => {
-    expect(clientAddressKey("203.0.113.7:51234", 1)).toBe("203.0.113.7");
-    expect(clientAddressKey("[2001:DB8::1]:443", 1)).toBe("2001:db8::1");
-    expect(clientAddressKey("::ffff:203.0.113.7", 1)).toBe("203.0.113.7");
+    expect(clientAddress("203.0.113.7:51234", 1)).toBe("203.0.113.7");
+    expect(clientAddress("[2001:DB8::1]:443", 1)).toBe("2001:db8::1");
+    expect(clientAddress("::ffff:203.0.113.7", 1)).toBe("203.0.113.7");
   });
 
-  it("gives a missing or malformed entry one shared key instead of a key per made-up value", () => {
-    expect(clientAddressKey(null, 1)).toBe("unknown");
-    expect(clientAddressKey("203.0.113.7", 2)).toBe("unknown");
-    expect(clientAddressKey("not-an-address", 1)).toBe("unknown");
-    expect(clientAddressKey("203.0.113.7, evil", 1)).toBe("unknown");
+  it("gives a missing or malformed entry no address, not a key shared by every such client", () => {
+    expect(clientAddress(null, 1)).toBeNull();
+    expect(clientAddress("", 1)).toBeNull();
+    expect(clientAddress("203.0.113.7", 2)).toBeNull();
+    expect(clientAddress("not-an-address", 1)).toBeNull();
+    expect(clientAddress("203.0.113.7, evil", 1)).toBeNull();
+    expect(clientAddress("any", 1)).toBeNull();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { newDeviceId } from "@/lib/auth/known-device";
 import { ApiError } from "../http/api-error";
 import { apiRoute, reply } from "../http/api-route";
 import { readJson } from "../http/read-json";
@@ -13,6 +14,7 @@ import {
   signOut,
   userForToken,
 } from "./sessions";
+import { knownDeviceSetCookie } from "./known-devices";
 import { beginSignInAttempt } from "./sign-in-throttle";
 
 const ZCredentials = z.object({
@@ -78,9 +80,16 @@ export const signInRoute = apiRoute({ scope: "public" }, async ({ request }) => 
     throw new ApiError(401, "invalid_credentials", "wrong username or password");
   }
   await attempt.succeeded();
+  const secure = isHttps(request);
   return reply(
     { user: { username: session.user.username, role: session.user.role } },
-    { headers: { "set-cookie": sessionCookie(session.token, isHttps(request)) } },
+    {
+      headers: [
+        ["set-cookie", sessionCookie(session.token, secure)],
+        // This browser is now a known device of the account: an attack on the account elsewhere does not slow it.
+        ["set-cookie", await knownDeviceSetCookie(session.user.username, attempt.deviceId, secure)],
+      ],
+    },
   );
 });
 
@@ -113,8 +122,16 @@ export const setupRoute = apiRoute({ scope: "public" }, async ({ request }) => {
     ]);
   }
   const session = await signIn(username, password, request);
+  const secure = isHttps(request);
   return reply(
     { user: { username } },
-    { headers: session ? { "set-cookie": sessionCookie(session.token, isHttps(request)) } : {} },
+    {
+      headers: session
+        ? [
+            ["set-cookie", sessionCookie(session.token, secure)],
+            ["set-cookie", await knownDeviceSetCookie(username, newDeviceId(), secure)],
+          ]
+        : [],
+    },
   );
 });

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { clientAddressKey } from "@/lib/auth/client-address";
+import { clientAddress } from "@/lib/auth/client-address";
 import {
   countActiveAdmins,
   createFirstAdmin,
@@ -57,7 +57,7 @@ export async function startSession(
   request: Request,
 ): Promise<{ token: string; user: SessionUser }> {
   const token = randomBytes(32).toString("base64url");
-  const address = clientAddressKey(
+  const address = clientAddress(
     request.headers.get("x-forwarded-for"),
     signInThrottleSettings().trustedProxies,
   );
@@ -69,7 +69,7 @@ export async function startSession(
     expiresAt: new Date(Date.now() + SESSION_DAYS * 86400_000),
     method,
     userAgent: request.headers.get("user-agent")?.slice(0, 256) ?? null,
-    address: address === "any" || address === "unknown" ? null : address,
+    address,
   });
   return { token, user: { id: user.id, username: user.username, role: user.role, sessionId } };
 }

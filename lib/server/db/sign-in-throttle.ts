@@ -56,9 +56,11 @@ export async function updateSignInCounts<T>(
       }),
     );
     const { result, write } = decide(seen, now);
-    for (const [key, count] of write ?? []) {
+    for (const key of keys) {
+      const count = write?.get(key) ?? null;
       if (count && count.failures > 0) await writeCount(tx, key, count);
-      else await tx.signInThrottle.delete({ where: { key } });
+      // A count of nothing is no row: a refused attempt leaves none of the rows it made for its lock behind.
+      else if (write?.has(key) || !seen.get(key)) await tx.signInThrottle.delete({ where: { key } });
     }
     return result;
   });

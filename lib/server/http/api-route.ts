@@ -39,9 +39,10 @@ export type RouteInput<S extends RouteScope, P extends Schema, Q extends Schema,
 const REPLY = Symbol("reply");
 
 /** Data answered with a status or headers other than 200 and none. */
-export type Reply<T> = { [REPLY]: true; data: T; status: number; headers: Record<string, string> };
+export type Reply<T> = { [REPLY]: true; data: T; status: number; headers: HeadersInit };
 
-export function reply<T>(data: T, init: { status?: number; headers?: Record<string, string> }): Reply<T> {
+/** `headers` as pairs when one repeats (two Set-Cookie). */
+export function reply<T>(data: T, init: { status?: number; headers?: HeadersInit }): Reply<T> {
   return { [REPLY]: true, data, status: init.status ?? 200, headers: init.headers ?? {} };
 }
 
