@@ -6,15 +6,12 @@ const COMPRESS_FROM_BYTES = 1024;
  * few hundred bytes, and the server compresses a streamed body whatever its size: `no-transform` (honoured by its
  * compression, RFC 9111 §5.2.2.6) leaves a small one as it is.
  */
-export function jsonResponse(data: unknown, status: number, headers: Record<string, string>): Response {
+export function jsonResponse(data: unknown, status: number, headers: HeadersInit): Response {
   const body = JSON.stringify(data);
-  const small = body.length < COMPRESS_FROM_BYTES;
-  return new Response(body, {
-    status,
-    headers: {
-      "content-type": "application/json",
-      ...(small ? { "cache-control": "no-store, no-transform" } : {}),
-      ...headers,
-    },
-  });
+  // A Headers object keeps repeated headers (two Set-Cookie) as they were given; the caller's own values win.
+  const merged = new Headers(headers);
+  if (!merged.has("content-type")) merged.set("content-type", "application/json");
+  if (body.length < COMPRESS_FROM_BYTES && !merged.has("cache-control"))
+    merged.set("cache-control", "no-store, no-transform");
+  return new Response(body, { status, headers: merged });
 }
