@@ -3,6 +3,7 @@ import type { ReactNode } from "react";
 import { CurrentUserProvider } from "@/components/auth/CurrentUser";
 import { AppHeader } from "@/components/layout/AppHeader";
 import { DeliveryBanner } from "@/components/layout/DeliveryBanner";
+import { FailingTargetsBanner } from "@/components/layout/FailingTargetsBanner";
 import { QueryProvider } from "@/components/providers/QueryProvider";
 import { DatabaseUnavailable } from "@/components/ui/DatabaseUnavailable";
 import { roleAtLeast, ZRole } from "@/lib/auth/roles";
@@ -34,6 +35,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
       <CurrentUserProvider user={current}>
         <AppHeader user={current} />
         <DeliveryBanner notice={notice} canAddTarget={roleAtLeast(current.role, "admin")} />
+        <FailingTargetsBanner />
         <main id="main">{children}</main>
       </CurrentUserProvider>
     </QueryProvider>

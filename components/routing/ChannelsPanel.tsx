@@ -4,7 +4,9 @@ import { useState } from "react";
 import type { TChannel, TTarget } from "@/lib/routing/config";
 import { FormError } from "./FormError";
 import { AddTargetForm } from "./AddTargetForm";
-import { useTestNotification } from "./routing-queries";
+import type { TargetHealth } from "@/lib/routing/target-health";
+import { Time } from "../ui/Time";
+import { useTargetHealth, useTestNotification } from "./routing-queries";
 import styles from "./Routing.module.css";
 
 /** A target as shown: secrets are already masked by the API (webhook secret, routing key, Slack path). */
@@ -43,6 +45,36 @@ function TestButton({ channel }: { channel: TChannel }) {
   );
 }
 
+/** Whether a target's deliveries arrive: its last success, its last failure in a sentence, its dead letters. */
+function TargetHealthLine({ health }: { health: TargetHealth | undefined }) {
+  if (!health) return null;
+  return (
+    <div className={styles.targetHealth} data-testid="target-health" data-status={health.status}>
+      <span className={styles[`health-${health.status}`]}>
+        {health.status === "ok"
+          ? "delivering"
+          : health.status === "failing"
+            ? "failing"
+            : "nothing sent this week"}
+      </span>
+      {health.lastSuccessAt && (
+        <>
+          {" · last success "}
+          <Time iso={health.lastSuccessAt} />
+        </>
+      )}
+      {health.lastFailure && (
+        <>
+          {" · last failure "}
+          <Time iso={health.lastFailure.at} />: {health.lastFailure.sentence}
+        </>
+      )}
+      {health.dead > 0 && ` · ${health.dead} dead this week`}
+      {health.retrying > 0 && ` · ${health.retrying} waiting to be retried`}
+    </div>
+  );
+}
+
 /** Channels (who owns the fix) and their targets; each can be tested end to end. */
 export function ChannelsPanel({
   channels,
@@ -61,6 +93,9 @@ export function ChannelsPanel({
 }) {
   const [name, setName] = useState("");
   const [owner, setOwner] = useState("");
+  const health = useTargetHealth().data?.targets ?? [];
+  const healthOf = (channel: string, index: number) =>
+    health.find((target) => target.channel === channel && target.targetIndex === index);
   return (
     <div>
       {channels.map((channel) => (
@@ -88,6 +123,7 @@ export function ChannelsPanel({
                   >
                     Remove
                   </button>
+                  <TargetHealthLine health={healthOf(channel.name, i)} />
                 </li>
               ))}
             </ul>

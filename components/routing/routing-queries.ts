@@ -12,9 +12,19 @@ import type {
   RoutingConfigAnswer,
   SilenceView,
 } from "@/lib/dashboard/api-types";
+import type { TargetHealthAnswer } from "@/lib/routing/target-health";
 
 // Server data of the routing page. Keys start with "routing-" so one save can refresh everything it affects.
 const BASE = "/api/v1/routing";
+
+/** Each target's delivery health (last success, last failure, dead letters), refreshed as deliveries happen. */
+export function useTargetHealth() {
+  return useQuery({
+    queryKey: ["routing-target-health"],
+    queryFn: () => apiFetch<TargetHealthAnswer>(`${BASE}/targets/health`),
+    refetchInterval: 15_000,
+  });
+}
 
 export function useRoutingConfig() {
   return useQuery({

@@ -12,7 +12,18 @@ export const PAGERDUTY_EVENTS_URL = "https://events.pagerduty.com/v2/enqueue";
 const ZName = z
   .string()
   .regex(/^[a-z0-9][a-z0-9_.-]{0,62}$/, "lowercase letters, digits, '_', '.', '-'; at most 63 characters");
-const ZHttpUrl = z.url({ protocol: /^https?$/, error: "an http(s) URL" });
+/** A host name DNS can carry (RFC 1035): 253 characters at most, 63 a label. An address literal is not one. */
+const resolvableHost = (url: string): boolean => {
+  // An unparsable URL is z.url()'s to report: this check runs too, and must not throw on it.
+  if (!URL.canParse(url)) return true;
+  const host = new URL(url).hostname;
+  if (host.startsWith("[") || /^[\d.]+$/.test(host)) return true;
+  return host.length <= 253 && host.split(".").every((label) => label.length > 0 && label.length <= 63);
+};
+const ZHttpUrl = z
+  .url({ protocol: /^https?$/, error: "an http(s) URL" })
+  .max(2048, "a URL of at most 2,048 characters")
+  .refine(resolvableHost, "a host name of at most 253 characters, each label at most 63, none empty");
 export const ZDuration = z.string().regex(DURATION_PATTERN, 'a duration like "30s", "5m", "4h" or "1h30m"');
 export const ZMatcherText = z.string().min(1).max(1024);
 /** An ISO 8601 date-time with a zone, in years 0001–9999 (what PostgreSQL stores). */

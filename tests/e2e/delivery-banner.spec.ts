@@ -101,3 +101,51 @@ test("the banner says alerts are not delivered until every channel has a target"
     expect([200, 201], await restored.text()).toContain(restored.status());
   }
 });
+
+test("a target whose deliveries fail is named on every page and on the routing page, with a sentence", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await signIn(page, "/");
+  const before = (await (await page.request.get("/api/v1/routing/config")).json()) as {
+    version: string;
+    isDefault: boolean;
+    config: TRoutingConfig;
+  };
+  // A port nothing listens on: the receiver's, closed for this test.
+  const gone = createServer();
+  await new Promise<void>((resolve) => gone.listen(0, "127.0.0.1", resolve));
+  const closedUrl = `http://127.0.0.1:${(gone.address() as AddressInfo).port}/gone`;
+  await new Promise<void>((resolve) => gone.close(() => resolve()));
+  const config = structuredClone(DEFAULT_ROUTING_CONFIG);
+  for (const channel of config.channels)
+    channel.targets = [{ type: "webhook", url: hookUrl, secret: SECRET }];
+  const tool = config.channels.find((channel) => channel.name === "tool-owner");
+  tool?.targets.push({ type: "webhook", url: closedUrl, secret: SECRET });
+  expect((await page.request.put("/api/v1/routing/config", { data: config })).status()).toBe(200);
+  try {
+    const sent = await page.request.post("/api/v1/routing/test-notification", {
+      data: { channel: "tool-owner" },
+    });
+    expect(sent.status()).toBe(202);
+    await page.goto("/chains");
+    const banner = page.getByTestId("failing-targets-banner");
+    await expect(banner).toContainText("Deliveries are failing to 1 target", { timeout: 45_000 });
+    await expect(banner.getByTestId("failing-target")).toContainText(
+      "tool-owner target 2 (webhook): Nothing listens at that address: the connection was refused.",
+    );
+    await banner.getByRole("link", { name: "See the targets" }).click();
+    const channel = page.locator('[data-channel="tool-owner"]');
+    await expect(channel.locator('[data-testid="target-health"][data-status="failing"]')).toContainText(
+      "Nothing listens at that address",
+    );
+    await expect(channel.locator('[data-testid="target-health"][data-status="ok"]')).toContainText(
+      "last success",
+    );
+  } finally {
+    const restored = before.isDefault
+      ? await page.request.put("/api/v1/routing/config", { data: before.config })
+      : await page.request.post(`/api/v1/routing/config/versions/${before.version}/restore`);
+    expect([200, 201], await restored.text()).toContain(restored.status());
+  }
+});
