@@ -1,22 +1,16 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
 import { STATES } from "@/lib/contract/states";
 import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import { isMuted } from "@/lib/routing/alert-priority";
 import { SEVERITIES } from "@/lib/routing/types";
-import { useRoleAllows } from "../auth/CurrentUser";
-import { RoleNote, roleReason } from "../auth/RoleGate";
-import { StateBadge } from "../state/StateBadge";
+import { RoleNote } from "../auth/RoleGate";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
-import { Time } from "../ui/Time";
 import { useUrlState } from "../ui/use-url-state";
-import { DeliveryStatusBadge } from "./DeliveryStatusBadge";
 import { SilenceDialog } from "./SilenceDialog";
-import { ApiClientError } from "../api/http";
-import { useAssignAlert } from "../api/mutations";
+import { AlertGroup } from "./AlertGroup";
 import { AssignedToMeToggle } from "../team/AssignedToMeToggle";
-import { AssigneeName, AssigneePicker } from "../team/AssigneePicker";
 import { useAlertGroups } from "./alerts-queries";
 import styles from "./Alerts.module.css";
 
@@ -25,142 +19,10 @@ const STATUS_TABS = [
   ["resolved", "Resolved (24 h)"],
 ] as const;
 
-function GroupLabels({ labels }: { labels: Record<string, string> }) {
-  const pairs = Object.entries(labels);
-  if (pairs.length === 0) return <span className="muted">one group for the route</span>;
-  return (
-    <span className={styles.chips}>
-      {pairs.map(([name, value]) => (
-        <code key={name} className={styles.chip}>
-          {name}={value === "" ? "∅" : value}
-        </code>
-      ))}
-    </span>
-  );
-}
+/** Few groups, or a list narrowed by a filter, open whole: collapsing pays only on a long page. */
+const OPEN_ALL_UP_TO = 3;
 
-function AlertRow({ alert, onSilence }: { alert: WorkspaceAlertView; onSilence: () => void }) {
-  const [assigning, setAssigning] = useState(false);
-  const mayRespond = useRoleAllows("responder");
-  return (
-    <>
-      <tr data-testid="alert-row" data-chain={alert.chainId} data-delivery={alert.delivery}>
-        <td className={styles.wrap}>
-          <Link href={`/chains/${encodeURIComponent(alert.chainId)}`} className="mono">
-            {alert.chainId}
-          </Link>
-          {alert.labels.server && <div className="muted">{alert.labels.server}</div>}
-        </td>
-        <td>
-          <StateBadge state={alert.state} />
-        </td>
-        <td>{alert.severity}</td>
-        <td>
-          {alert.status === "firing" ? "since " : "resolved "}
-          <Time iso={alert.status === "firing" ? alert.startsAt : alert.endsAt} />
-        </td>
-        <td>
-          {alert.lastNotifiedAt ? <Time iso={alert.lastNotifiedAt} /> : <span className="muted">–</span>}
-        </td>
-        <td>
-          <DeliveryStatusBadge alert={alert} />
-        </td>
-        <td className={styles.wrap}>
-          <AssigneeName assignee={alert.assignee} />
-        </td>
-        <td>
-          <div className={styles.rowActions}>
-            <button
-              type="button"
-              className="button small"
-              aria-expanded={assigning}
-              onClick={() => setAssigning((open) => !open)}
-              disabled={!mayRespond}
-              title={mayRespond ? undefined : roleReason("responder", "assign alerts")}
-            >
-              Assign…
-            </button>
-            {alert.status === "firing" && alert.delivery !== "silenced" && (
-              <button
-                type="button"
-                className="button small"
-                onClick={onSilence}
-                disabled={!mayRespond}
-                title={mayRespond ? undefined : roleReason("responder", "silence alerts")}
-              >
-                Silence…
-              </button>
-            )}
-          </div>
-        </td>
-      </tr>
-      {assigning && (
-        <tr data-testid="alert-assign-row">
-          <td colSpan={8}>
-            <AlertAssignee alert={alert} />
-          </td>
-        </tr>
-      )}
-    </>
-  );
-}
-
-function AlertAssignee({ alert }: { alert: WorkspaceAlertView }) {
-  const mutation = useAssignAlert(alert.fingerprint);
-  const error = mutation.error instanceof ApiClientError ? mutation.error : null;
-  return (
-    <div className={styles.assign}>
-      <AssigneePicker
-        assignee={alert.assignee}
-        busy={mutation.isPending}
-        onAssign={(assigneeId) => mutation.mutate({ action: "assign", assigneeId })}
-        onUnassign={() => mutation.mutate({ action: "unassign" })}
-      />
-      {error && (
-        <p className="field-error" role="alert">
-          {error.issues[0]?.message ?? error.message}
-        </p>
-      )}
-    </div>
-  );
-}
-
-function Group({ group, onSilence }: { group: AlertGroupView; onSilence: (a: WorkspaceAlertView) => void }) {
-  return (
-    <section className="panel" data-testid="alert-group" data-receiver={group.receiver}>
-      <h3 className={styles.groupHead}>
-        <span>{group.routeName ?? `route ${group.routeId}`}</span> <GroupLabels labels={group.groupLabels} />
-        <span className="muted"> · {group.alerts.length} alert(s)</span>
-      </h3>
-      <div className={`table-scroll ${styles.scrollBox}`}>
-        <table className="data-table">
-          <caption className="visually-hidden">Alerts of group {group.groupKey}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Chain</th>
-              <th scope="col">State</th>
-              <th scope="col">Severity</th>
-              <th scope="col">Since</th>
-              <th scope="col">Last notified</th>
-              <th scope="col">Delivery</th>
-              <th scope="col">Assignee</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {group.alerts.map((alert) => (
-              <AlertRow key={alert.fingerprint} alert={alert} onSilence={() => onSilence(alert)} />
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
-  );
-}
-
-/** /alerts: what is firing (or resolved in the last day), by receiver and notification group. */
+/** /alerts: what is firing (or resolved in the last day), by notification group, the worst first. */
 export function AlertsView() {
   const { params, update } = useUrlState();
   const status = params.get("status") ?? "firing";
@@ -176,7 +38,29 @@ export function AlertsView() {
   const answer = useAlertGroups(filters);
   const [silencing, setSilencing] = useState<WorkspaceAlertView | null>(null);
   const [text, setText] = useState(filters.q);
-  const receivers = [...new Set(answer.data?.groups.map((g) => g.receiver) ?? [])];
+  const groups = answer.data?.groups ?? [];
+  const receivers = [...new Set(groups.map((g) => g.receiver))];
+  // Silenced and inhibited alerts reach nobody: hidden until asked for (muted=1), with their count.
+  const showMuted = params.get("muted") === "1";
+  const mutedCount = groups.reduce((n, g) => n + g.alerts.filter(isMuted).length, 0);
+  // Which groups are open: the URL's list (open=<group key>, repeated), else every group of a short or filtered list,
+  // else the worst one only.
+  const narrowed = Boolean(
+    filters.chain || filters.q || filters.receiver || filters.state || filters.severity,
+  );
+  const openKeys = params.getAll("open");
+  const isOpen = (group: AlertGroupView, index: number) =>
+    openKeys.length > 0
+      ? openKeys.includes(group.groupKey)
+      : narrowed || groups.length <= OPEN_ALL_UP_TO || index === 0;
+  const toggle = (group: AlertGroupView) => {
+    const current = groups.filter(isOpen).map((g) => g.groupKey);
+    const next = current.includes(group.groupKey)
+      ? current.filter((key) => key !== group.groupKey)
+      : [...current, group.groupKey];
+    // An empty list would mean "the default": a lone "-" keeps every group closed.
+    update({ open: next.length > 0 ? next : ["-"] });
+  };
 
   return (
     <div className="stack">
@@ -268,15 +152,32 @@ export function AlertsView() {
         </div>
       ) : (
         <>
-          {receivers.map((receiver) => (
-            <section key={receiver} className="stack" aria-label={`Receiver ${receiver}`}>
-              <h2 className={styles.receiver}>→ {receiver}</h2>
-              {answer.data.groups
-                .filter((g) => g.receiver === receiver)
-                .map((group) => (
-                  <Group key={group.groupKey} group={group} onSilence={setSilencing} />
-                ))}
-            </section>
+          <div className={styles.listHead}>
+            <p className="muted">
+              {groups.length} group{groups.length === 1 ? "" : "s"}, the worst first: alerts that still reach
+              someone, then severity, state and age.
+            </p>
+            {mutedCount > 0 && (
+              <button
+                type="button"
+                className="button small"
+                aria-pressed={showMuted}
+                data-testid="show-muted"
+                onClick={() => update({ muted: showMuted ? null : "1" })}
+              >
+                {showMuted ? "Hide" : "Show"} silenced and inhibited ({mutedCount})
+              </button>
+            )}
+          </div>
+          {groups.map((group, index) => (
+            <AlertGroup
+              key={group.groupKey}
+              group={group}
+              open={isOpen(group, index)}
+              showMuted={showMuted}
+              onToggle={() => toggle(group)}
+              onSilence={setSilencing}
+            />
           ))}
           <p className="muted">
             {answer.data.alertCount} alert(s) read

@@ -135,9 +135,19 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   await snap(page, "alerts-silence-dialog");
   await dialog.getByRole("button", { name: "Create silence" }).click();
   await expect(dialog).toBeHidden();
+  // Silenced alerts reach nobody: they leave the list, counted behind a toggle, and come back when asked for.
+  await expect(rowOf(first.chainId)).toHaveCount(0);
+  await expect(group.getByTestId("alert-group-muted")).toContainText(
+    "2 silenced or inhibited alerts hidden here",
+  );
+  await expect(rowOf(risky.chainId)).toBeVisible();
+  await page.getByTestId("show-muted").click();
+  await expect(page).toHaveURL(/muted=1/);
   await expect(rowOf(first.chainId)).toHaveAttribute("data-delivery", "silenced");
   await expect(rowOf(second.chainId)).toHaveAttribute("data-delivery", "silenced");
   await expect(rowOf(risky.chainId)).not.toHaveAttribute("data-delivery", "silenced");
+  // Loud before muted inside a group: the unsilenced alert is the group's first row.
+  await expect(group.getByTestId("alert-row").first()).toHaveAttribute("data-chain", risky.chainId);
 
   // The chain page's header: triage status and its alerts, linking back to /alerts.
   await page.goto(`/chains/${encodeURIComponent(risky.chainId)}`);
@@ -166,4 +176,41 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
     .first()
     .click();
   await expect(page).toHaveURL(new RegExp(`/chains/${encodeURIComponent(first.chainId)}$`));
+});
+
+test("unfiltered, the worst group comes first and opens; the others are one summary line each, opened from the URL", async ({
+  page,
+}) => {
+  await signIn(page, "/alerts");
+  // Four servers' false successes: four groups at least (the routing groups by server and state).
+  const failures = ["a", "b", "c", "d"].map((name) => {
+    const record = liveCase(`${tag}-rank-${name}`, "false_success");
+    if (record.session.server) record.session.server.name = `rank-${name}-${tag}`;
+    return record;
+  });
+  await ingest(page.request, failures);
+  const groups = page.getByTestId("alert-group");
+  await expect(async () => {
+    await page.reload();
+    expect(await groups.count()).toBeGreaterThan(3);
+  }).toPass({ timeout: 30_000 });
+  const count = await groups.count();
+  const SEVERITY_ORDER = ["critical", "high", "warning", "low"];
+  const worstOf = async (index: number) => {
+    const text = (await groups.nth(index).getByTestId("alert-group-summary").innerText()).toLowerCase();
+    return SEVERITY_ORDER.findIndex((severity) => text.startsWith(severity));
+  };
+  // Ranked: no later group's worst severity is worse than the first's.
+  const first = await worstOf(0);
+  for (let index = 1; index < count; index++) expect(await worstOf(index)).toBeGreaterThanOrEqual(first);
+  await expect(groups.nth(0)).toHaveAttribute("data-open", "true");
+  await expect(groups.nth(1)).toHaveAttribute("data-open", "false");
+  await expect(groups.nth(1).getByTestId("alert-row")).toHaveCount(0);
+  await groups.nth(1).getByRole("button", { expanded: false }).click();
+  await expect(groups.nth(1)).toHaveAttribute("data-open", "true");
+  await expect(page).toHaveURL(/open=/);
+  await page.reload();
+  await expect(groups.nth(1)).toHaveAttribute("data-open", "true");
+  await expect(groups.nth(0)).toHaveAttribute("data-open", "true");
+  await snap(page, "alerts-ranked");
 });

@@ -6,6 +6,7 @@ import type {
   AlertGroupView,
   WorkspaceAlertView,
 } from "@/lib/dashboard/api-types";
+import { rankAlertGroups } from "@/lib/routing/alert-priority";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { alertDeliveryStatus, latestNotification, routeNamesById } from "@/lib/routing/alert-workspace";
 import { InhibitionIndex, inhibitionSourceStates } from "@/lib/routing/inhibit";
@@ -170,9 +171,8 @@ export async function getAlertGroups(query: AlertGroupsQuery): Promise<AlertGrou
   const receivers = [...new Set(groups.map((g) => g.receiver))].sort();
   return {
     status: query.status,
-    groups: groups
-      .filter((g) => !query.receiver || g.receiver === query.receiver)
-      .sort((a, b) => a.receiver.localeCompare(b.receiver)),
+    // The worst first: loud before muted, then severity, state danger and age (lib/routing/alert-priority.ts).
+    groups: rankAlertGroups(groups.filter((g) => !query.receiver || g.receiver === query.receiver)),
     alertCount: rows.length,
     truncated,
     receivers,
