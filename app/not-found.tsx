@@ -20,23 +20,38 @@ export default async function NotFound() {
   const resource = resourceOfPath(await requestedPagePath());
   const missing = resource ? MISSING[resource.kind] : null;
   return (
-    <main id="main">
-      <div className="panel not-found" data-testid={missing ? `${resource?.kind}-not-found` : undefined}>
-        {missing && <title>{`${missing.title} · Receipt`}</title>}
-        <p className="not-found-icon" aria-hidden="true">
-          ○
-        </p>
-        <h1>{missing?.heading ?? "No such page"}</h1>
-        {missing && (
-          <p>
-            It was never recorded here, or the link is mistyped: search for it from the{" "}
-            <Link href={missing.link}>{missing.linkText}</Link> page's header box.
+    <>
+      {/* The dashboard's way around, without its data: this page is outside its layout and needs no session. */}
+      <header className="plain-header" data-testid="not-found-header">
+        <Link href="/" className="plain-header-brand">
+          Receipt
+        </Link>
+        <nav aria-label="Main">
+          <Link href="/">Overview</Link>
+          <Link href="/chains">Chains</Link>
+          <Link href="/alerts">Alerts</Link>
+          <Link href="/queues/false-success">False success</Link>
+          <Link href="/queues/effect-unknown">Effect unknown</Link>
+        </nav>
+      </header>
+      <main id="main">
+        <div className="panel not-found" data-testid={missing ? `${resource?.kind}-not-found` : undefined}>
+          {missing && <title>{`${missing.title} · Receipt`}</title>}
+          <p className="not-found-icon" aria-hidden="true">
+            ○
           </p>
-        )}
-        <p>
-          <Link href="/">Back to the overview</Link>
-        </p>
-      </div>
-    </main>
+          <h1>{missing?.heading ?? "No such page"}</h1>
+          {missing && (
+            <p>
+              It was never recorded here, or the link is mistyped: search for it from the{" "}
+              <Link href={missing.link}>{missing.linkText}</Link> page's header box.
+            </p>
+          )}
+          <p>
+            <Link href="/">Back to the overview</Link>
+          </p>
+        </div>
+      </main>
+    </>
   );
 }

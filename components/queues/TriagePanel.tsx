@@ -63,6 +63,17 @@ function SelectedItem({
   useEffect(() => {
     if (window.matchMedia("(max-width: 1000px)").matches) panel.current?.scrollIntoView({ block: "start" });
   }, []);
+  // Esc closes the panel, as a side sheet does; not while typing in a field or with a dialog open over it.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key !== "Escape" || event.defaultPrevented) return;
+      const target = event.target as HTMLElement | null;
+      if (target?.closest("input, textarea, select, [contenteditable], dialog[open], [role=dialog]")) return;
+      onClose();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [onClose]);
   const summary = chain.data?.chain ?? entry?.chain;
   if (!summary) {
     return (

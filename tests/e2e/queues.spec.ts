@@ -74,4 +74,15 @@ test("acknowledge, assign, note and resolve a false-success item; the audit trai
   await expect(page.locator(`tr[data-chain-id="${falseSuccess.chainId}"]`)).toHaveCount(0); // not open any more
   await page.getByRole("link", { name: /^Resolved/ }).click();
   await expect(page.locator(`tr[data-chain-id="${falseSuccess.chainId}"]`)).toBeVisible();
+
+  // Esc closes the side panel (the selection leaves the URL), but not while typing a note.
+  await page.locator(`tr[data-chain-id="${falseSuccess.chainId}"]`).click();
+  await expect(panel).toBeVisible();
+  await panel.getByLabel("Note").fill("half-typed");
+  await panel.getByLabel("Note").press("Escape");
+  await expect(panel).toBeVisible();
+  await panel.getByRole("heading", { level: 2 }).click();
+  await page.keyboard.press("Escape");
+  await expect(panel).toHaveCount(0);
+  await expect(page).not.toHaveURL(/chain=/);
 });

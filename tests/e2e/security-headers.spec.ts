@@ -162,6 +162,10 @@ test.describe("every page under the Content-Security-Policy", () => {
     const response = await page.goto("/no-such-page");
     expect(response?.status()).toBe(404);
     await expect(page.getByRole("heading", { level: 1, name: "No such page" })).toBeVisible();
+    // The way around is there without the dashboard's layout: the brand and the main pages.
+    const header = page.getByTestId("not-found-header");
+    await expect(header.getByRole("link", { name: "Receipt" })).toHaveAttribute("href", "/");
+    await expect(header.getByRole("navigation", { name: "Main" }).getByRole("link")).toHaveCount(5);
     await expectNoncePolicy(page, response);
     await expectClientNavigation(page, "Back to the overview", "Overview");
     // 404 documents are logged by Chromium as a failed resource load; that line is the status, not breakage.
