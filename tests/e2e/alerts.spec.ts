@@ -197,7 +197,9 @@ test("unfiltered, the worst group comes first and opens; the others are one summ
   const count = await groups.count();
   const SEVERITY_ORDER = ["critical", "high", "warning", "low"];
   const worstOf = async (index: number) => {
-    const text = (await groups.nth(index).getByTestId("alert-group-summary").innerText()).toLowerCase();
+    const text = (
+      (await groups.nth(index).getByTestId("alert-group-summary").textContent()) ?? ""
+    ).toLowerCase();
     return SEVERITY_ORDER.findIndex((severity) => text.startsWith(severity));
   };
   // Ranked: no later group's worst severity is worse than the first's.
