@@ -2,6 +2,7 @@
 
 import { type FormEvent, useState } from "react";
 import type { TChannel, TTarget } from "@/lib/routing/config";
+import { FieldIssues, FormError, issuesUnder } from "./FormError";
 import styles from "./Routing.module.css";
 
 /** Adds a webhook (HMAC-signed), Slack-compatible or PagerDuty target to a channel. Secrets go in once, never come back. */
@@ -9,10 +10,13 @@ export function AddTargetForm({
   channels,
   onAdd,
   busy,
+  error,
 }: {
   channels: TChannel[];
   onAdd: (channel: string, target: TTarget) => Promise<unknown>;
   busy: boolean;
+  /** The refused add, if it was this form's: its problems go next to their fields. */
+  error: unknown;
 }) {
   const [channel, setChannel] = useState(channels[0]?.name ?? "");
   const [type, setType] = useState<TTarget["type"]>("webhook");
@@ -43,6 +47,12 @@ export function AddTargetForm({
     );
   };
 
+  // The target being added is the channel's next one: the server names its problems at that index.
+  const channelIndex = channels.findIndex((c) => c.name === channel);
+  const at = `$.channels[${channelIndex}].targets[${channels[channelIndex]?.targets.length ?? 0}]`;
+  const secretPath = type === "pagerduty" ? `${at}.routingKey` : `${at}.secret`;
+  const fieldPaths = [`${at}.url`, secretPath];
+  const others = issuesUnder(error, at).filter((issue) => !fieldPaths.includes(issue.path));
   return (
     <form className={styles.form} onSubmit={submit} aria-label="Add a target">
       <div className="field">
@@ -65,7 +75,14 @@ export function AddTargetForm({
       </div>
       <div className="field">
         <label htmlFor="target-url">{type === "pagerduty" ? "Events URL (empty: PagerDuty)" : "URL"}</label>
-        <input id="target-url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://…" />
+        <input
+          id="target-url"
+          value={url}
+          onChange={(e) => setUrl(e.target.value)}
+          placeholder="https://…"
+          aria-describedby="target-url-error"
+        />
+        <FieldIssues id="target-url-error" error={error} path={`${at}.url`} />
       </div>
       {type !== "slack" && (
         <div className="field">
@@ -78,12 +95,21 @@ export function AddTargetForm({
             autoComplete="off"
             value={secret}
             onChange={(e) => setSecret(e.target.value)}
+            aria-describedby="target-secret-error"
           />
+          <FieldIssues id="target-secret-error" error={error} path={secretPath} />
         </div>
       )}
       <button type="submit" className="button primary" disabled={busy}>
         Add target
       </button>
+      {error && issuesUnder(error, at).length === 0 ? (
+        <FormError error={error} />
+      ) : others.length > 0 ? (
+        <p className="field-error" role="alert">
+          {others.map((issue) => issue.message).join("; ")}
+        </p>
+      ) : null}
     </form>
   );
 }

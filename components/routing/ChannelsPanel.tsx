@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import type { TChannel, TTarget } from "@/lib/routing/config";
-import { FormError } from "./FormError";
+import { FieldIssues, FormError } from "./FormError";
 import { AddTargetForm } from "./AddTargetForm";
 import type { TargetHealth } from "@/lib/routing/target-health";
 import { Time } from "../ui/Time";
@@ -93,6 +93,9 @@ export function ChannelsPanel({
 }) {
   const [name, setName] = useState("");
   const [owner, setOwner] = useState("");
+  // Which form the refused change came from: its problems are shown there, next to their fields.
+  const [origin, setOrigin] = useState<"target" | "channel" | "other">("other");
+  const [missing, setMissing] = useState<{ name?: string; owner?: string }>({});
   const health = useTargetHealth().data?.targets ?? [];
   const healthOf = (channel: string, index: number) =>
     health.find((target) => target.channel === channel && target.targetIndex === index);
@@ -130,12 +133,27 @@ export function ChannelsPanel({
           )}
         </div>
       ))}
-      <AddTargetForm channels={channels} onAdd={onAddTarget} busy={busy} />
+      <AddTargetForm
+        channels={channels}
+        onAdd={(channel, target) => {
+          setOrigin("target");
+          return onAddTarget(channel, target);
+        }}
+        busy={busy}
+        error={origin === "target" ? error : null}
+      />
       <form
         className={styles.form}
         aria-label="Add a channel"
         onSubmit={(event) => {
           event.preventDefault();
+          const problems = {
+            ...(name.trim() ? {} : { name: "Give the channel a name." }),
+            ...(owner.trim() ? {} : { owner: "Say which team or role owns the fix." }),
+          };
+          setMissing(problems);
+          if (problems.name || problems.owner) return;
+          setOrigin("channel");
           onAddChannel({ name: name.trim(), ownerRole: owner.trim(), targets: [] }).then(
             () => {
               setName("");
@@ -152,7 +170,20 @@ export function ChannelsPanel({
             value={name}
             onChange={(e) => setName(e.target.value)}
             placeholder="payments-oncall"
+            aria-invalid={Boolean(missing.name) || undefined}
+            aria-describedby="channel-name-error"
           />
+          {missing.name ? (
+            <p id="channel-name-error" className="field-error">
+              {missing.name}
+            </p>
+          ) : (
+            <FieldIssues
+              id="channel-name-error"
+              error={origin === "channel" ? error : null}
+              path={`$.channels[${channels.length}].name`}
+            />
+          )}
         </div>
         <div className="field">
           <label htmlFor="channel-owner">Owner role</label>
@@ -161,13 +192,26 @@ export function ChannelsPanel({
             value={owner}
             onChange={(e) => setOwner(e.target.value)}
             placeholder="payments team"
+            aria-invalid={Boolean(missing.owner) || undefined}
+            aria-describedby="channel-owner-error"
           />
+          {missing.owner ? (
+            <p id="channel-owner-error" className="field-error">
+              {missing.owner}
+            </p>
+          ) : (
+            <FieldIssues
+              id="channel-owner-error"
+              error={origin === "channel" ? error : null}
+              path={`$.channels[${channels.length}].ownerRole`}
+            />
+          )}
         </div>
-        <button type="submit" className="button" disabled={busy || !name.trim() || !owner.trim()}>
+        <button type="submit" className="button" disabled={busy}>
           Add channel
         </button>
       </form>
-      <FormError error={error} />
+      <FormError error={origin === "target" ? null : error} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 "use client";
 
+import { humanPath } from "@/lib/dashboard/human-path";
 import { ApiClientError } from "../api/http";
 
 /** A refused save because someone else saved first: the page has reloaded the config in force. */
@@ -7,7 +8,7 @@ const CONFLICT_TEXT =
   "The routing config was changed elsewhere since this page loaded it. The page now shows the newest version: " +
   "check it and make your change again.";
 
-/** A refused change, with each problem's JSON path (the same paths an imported file would get). */
+/** A refused change, each problem said with where it is. */
 export function FormError({ error }: { error: unknown }) {
   if (!error) return null;
   const issues = error instanceof ApiClientError ? error.issues : [];
@@ -20,8 +21,8 @@ export function FormError({ error }: { error: unknown }) {
       {issues.length > 0 && !conflict && (
         <ul style={{ margin: "0.25rem 0 0", paddingLeft: "1.1rem" }}>
           {issues.map((issue) => (
-            <li key={`${issue.path}:${issue.code}`}>
-              <code>{issue.path}</code>: {issue.message}
+            <li key={`${issue.path}:${issue.code}`} title={issue.path}>
+              {humanPath(issue.path)}: {issue.message}
             </li>
           ))}
         </ul>

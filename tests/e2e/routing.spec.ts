@@ -81,3 +81,30 @@ test("configure a route in the UI, ingest a record, see the delivery in the log"
   await expect(row).toHaveCount(2, { timeout: 30_000 });
   await snap(page, "routing");
 });
+
+test("a refused target or channel says what is wrong next to the field, in words, not as a JSON path", async ({
+  page,
+}) => {
+  await signIn(page, "/routing");
+  await expect(page.getByRole("heading", { name: "Alert routing" })).toBeVisible();
+  const form = page.getByRole("form", { name: "Add a target" });
+  await page.getByLabel("Add a target to").selectOption("tool-owner");
+  await page.getByLabel("Target type").selectOption("webhook");
+  await page.getByLabel("URL", { exact: true }).fill(`https://${"a".repeat(300)}.example/hook`);
+  await page.getByLabel("Signing secret (16+ characters)").fill("short");
+  await page.getByRole("button", { name: "Add target" }).click();
+  await expect(form.locator("#target-url-error")).toHaveText(
+    "a host name of at most 253 characters, each label at most 63, none empty",
+  );
+  await expect(form.locator("#target-secret-error")).not.toBeEmpty();
+  await expect(page.getByText("$.channels")).toHaveCount(0);
+  await snap(page, "routing-target-field-errors");
+
+  // An empty channel name is said at its field, not by a button that silently does nothing.
+  const channelForm = page.getByRole("form", { name: "Add a channel" });
+  await channelForm.getByRole("button", { name: "Add channel" }).click();
+  await expect(channelForm.locator("#channel-name-error")).toHaveText("Give the channel a name.");
+  await expect(channelForm.locator("#channel-owner-error")).toHaveText(
+    "Say which team or role owns the fix.",
+  );
+});
