@@ -6,6 +6,7 @@ import type {
 import type { StreamableHTTPClientTransportOptions } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { type Classification, classify } from "../../../lib/classifier";
 import { type CallReport, type CallToolOptions, runCall } from "./call";
+import { recordDirectCalls } from "./direct-calls";
 import { guardCall, type OperationGuardOptions } from "./operation-guard";
 import type { CatalogOptions } from "./catalog";
 import { type LiveSession, openSession } from "./connect";
@@ -103,7 +104,7 @@ export function createCollector(options: CollectorOptions) {
   const timeoutOf = (connect: CommonConnectOptions) =>
     connect.connectTimeoutMs ?? options.connectTimeoutMs ?? 30_000;
 
-  return {
+  const collector = {
     /** An SDK 1.x Streamable HTTP transport whose 401/403 challenges are recorded (never the token). */
     streamableHttp(url: string | URL, transportOptions: StreamableHttpOptionsLike = {}): TransportLike {
       const { StreamableHTTPClientTransport } = sdkV1();
@@ -150,6 +151,7 @@ export function createCollector(options: CollectorOptions) {
         connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
       });
       sessions.set(client, session);
+      recordDirectCalls(client, "v1", (call) => collector.callTool(client, call));
       return client;
     },
 
@@ -176,6 +178,7 @@ export function createCollector(options: CollectorOptions) {
         discover: () => client.discover({ timeout: timeoutOf(connect) }),
       });
       sessions.set(client, session);
+      recordDirectCalls(client, "v2", (call) => collector.callTool(client, call));
       return client;
     },
 
@@ -229,6 +232,7 @@ export function createCollector(options: CollectorOptions) {
       return options.sink.flush(flushOptions);
     },
   };
+  return collector;
 }
 
 export type Collector = ReturnType<typeof createCollector>;

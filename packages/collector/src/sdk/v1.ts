@@ -68,11 +68,13 @@ export interface V1ClientLike {
 }
 
 export function v1SessionClient(client: V1ClientLike): SessionClient {
+  // The SDK's own method, taken before the collector records direct calls (recordDirectCalls replaces it).
+  const callTool = client.callTool.bind(client);
   return {
     sdk: "v1",
     listToolsPage: async (cursor) =>
       (await client.listTools(cursor === undefined ? undefined : { cursor })) as ToolsPage,
-    callTool: async (params, options) => (await client.callTool(params, undefined, options)) as ToolResult,
+    callTool: async (params, options) => (await callTool(params, undefined, options)) as ToolResult,
     tasks: {
       callToolStream: (params, options) =>
         client.experimental.tasks.callToolStream(params, undefined, {

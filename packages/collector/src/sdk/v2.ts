@@ -60,12 +60,14 @@ export function v2Protocol(options: ClientOptions): ProtocolDefaults {
 }
 
 export function v2SessionClient(client: Client): SessionClient {
+  // The SDK's own method, taken before the collector records direct calls (recordDirectCalls replaces it).
+  const callTool = client.callTool.bind(client);
   return {
     sdk: "v2",
     // Raw pages: the 2.x `listTools()` aggregates every page itself, which would hide the page count.
     listToolsPage: (cursor) =>
       client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }),
-    callTool: async (params, options) => (await client.callTool(params, options)) as unknown as ToolResult,
+    callTool: async (params, options) => (await callTool(params, options)) as unknown as ToolResult,
     isConnectionClosed: isConnectionClosedError,
     serverCapabilities: () => client.getServerCapabilities() as Record<string, unknown> | undefined,
     close: () => client.close(),
