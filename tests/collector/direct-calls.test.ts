@@ -69,3 +69,27 @@ describe("direct client.callTool() on a connected client", () => {
     expect(error).toBeDefined();
   });
 });
+
+describe("direct client.callTool() on an SDK 2.x client", () => {
+  it("is recorded too: one chain, the SDK's answer unchanged", async () => {
+    const sink = new MemorySink();
+    const receipt = createCollector({
+      sink,
+      clientInfo: { name: "direct-v2", version: "1.0.0" },
+      heartbeatMs: 0,
+    });
+    const client = await receipt.connectV2(stdio(EVERYTHING_BIN, ["stdio"]));
+    try {
+      const before = sink.records.length;
+      const result = (await client.callTool({ name: "echo", arguments: { message: "v2" } })) as {
+        content: { text: string }[];
+      };
+      expect(result.content[0]?.text).toContain("v2");
+      const ends = sink.records.slice(before).filter((record) => record.recordId.endsWith(":end"));
+      expect(ends).toHaveLength(1);
+      expect(ends[0]?.call).toMatchObject({ tool: "echo", sideEffect: "unknown", deadlineMs: 60_000 });
+    } finally {
+      await client.close();
+    }
+  });
+});
