@@ -122,7 +122,8 @@ async function rebuildSession(spans: RoledSpan[], freshKeys: Set<string>, result
   }
 }
 
-const isWarning = (problem: MappingProblem) => problem.code === PROBLEM_CODES.invalidAttribute;
+const isWarning = (problem: MappingProblem) =>
+  problem.code === PROBLEM_CODES.invalidAttribute || problem.code === PROBLEM_CODES.ambiguousReceipt;
 
 function rejection(ids: { traceId: string; spanId: string }, code: string, message: string): SpanRejection {
   return { traceId: ids.traceId, spanId: ids.spanId, path: "$", code, message };

@@ -1,0 +1,154 @@
+import { RECEIPT, RECEIPT_EVENTS, SEMCONV } from "./attribute-names";
+import { type EvidenceReader, parseJsonRpcId, PROBLEM_CODES } from "./evidence-reader";
+import type { MappedSpan } from "./mapped-span";
+import type { OtlpSpan } from "./span";
+
+/** A tools/call span and the tool it names. */
+export type ToolCall = { call: MappedSpan; tool: string };
+
+/**
+ * The span a call reads `receipt.*` from besides its own. `shared`: that span is the receipt span of other calls
+ * too, so only what is true of all of them is read from it (session, catalog, labels), never one call's evidence.
+ */
+export type CallReceipt = { span: MappedSpan; shared: boolean };
+
+/** Attributes and events that describe one call: a span receipting several calls says them of none. */
+const CALL_ATTRIBUTE_PREFIXES = ["receipt.call.", "receipt.effect.", "receipt.outcome."];
+const CALL_EVENTS: ReadonlySet<string> = new Set([
+  RECEIPT_EVENTS.effect,
+  RECEIPT_EVENTS.outcome,
+  RECEIPT_EVENTS.progress,
+  RECEIPT_EVENTS.cancelled,
+  RECEIPT_EVENTS.task,
+]);
+
+/** Ancestors walked up from a call at most (a parent chain is never this deep; a cycle stops earlier). */
+const MAX_DEPTH = 64;
+
+/**
+ * Which span receipts each call, by the spans' structure, never by the tool's name alone:
+ * 1. its nearest ancestor (the parentSpanId chain within its session) that names its tool in `receipt.call.tool`,
+ *    or its parent when that carries `receipt.*` without naming another tool;
+ * 2. else (traceloop parents call spans to its session span) the one span of the trace naming the tool in
+ *    `receipt.call.tool` whose time encloses the call's start and that receipts no call below it. A span naming a
+ *    `receipt.call.request_id` matches only the call of that request id (its `jsonrpc.request.id` or own
+ *    `receipt.call.request_id`). Two or more such spans enclosing the call (calls of one tool run at once): none
+ *    is read, and the call is reported `ambiguous_receipt`.
+ * A span that is so the receipt span of several calls is `shared` for each (reported `ambiguous_receipt`), unless
+ * its request id names one of them, which then reads it whole.
+ */
+export function receiptSpansOf(
+  reader: EvidenceReader,
+  calls: readonly ToolCall[],
+  byId: ReadonlyMap<string, MappedSpan>,
+  receiptsByTrace: ReadonlyMap<string, readonly MappedSpan[]>,
+): Map<MappedSpan, CallReceipt> {
+  const chosen = new Map<MappedSpan, MappedSpan>();
+  const unplaced: ToolCall[] = [];
+  for (const item of calls) {
+    const ancestor = ancestorReceipt(item, byId);
+    if (ancestor !== undefined) chosen.set(item.call, ancestor);
+    else unplaced.push(item);
+  }
+  const receiptsOfDescendants = new Set(chosen.values());
+  for (const item of unplaced) {
+    const candidates = enclosingCandidates(item, receiptsByTrace, receiptsOfDescendants);
+    if (candidates.length === 1) chosen.set(item.call, candidates[0] as MappedSpan);
+    else if (candidates.length > 1) {
+      reader.report(
+        item.call.span,
+        PROBLEM_CODES.ambiguousReceipt,
+        `${candidates.length} spans naming the call's tool in ${RECEIPT.callTool} enclose it and none is its ancestor: none is read`,
+      );
+    }
+  }
+  const callsByReceipt = new Map<MappedSpan, MappedSpan[]>();
+  for (const [call, receipt] of chosen) {
+    const list = callsByReceipt.get(receipt);
+    if (list === undefined) callsByReceipt.set(receipt, [call]);
+    else list.push(call);
+  }
+  const result = new Map<MappedSpan, CallReceipt>();
+  for (const [receipt, receipted] of callsByReceipt) {
+    const named = requestIdOf(receipt.span);
+    const owners = named === undefined ? [] : receipted.filter((call) => callRequestIdOf(call) === named);
+    const owner = receipted.length === 1 ? receipted[0] : owners.length === 1 ? owners[0] : undefined;
+    for (const call of receipted) {
+      const shared = call !== owner;
+      result.set(call, { span: receipt, shared });
+      if (shared) {
+        reader.report(
+          call.span,
+          PROBLEM_CODES.ambiguousReceipt,
+          `its receipt span ${receipt.span.spanId} receipts ${receipted.length} calls: that span's call evidence (receipt.call.*, effect, outcome, progress, task, cancelled) is read for none of them`,
+        );
+      }
+    }
+  }
+  return result;
+}
+
+/** A shared receipt span as a source: its session, catalog and label attributes, no call's evidence. */
+export function sharedReceiptSpan(span: OtlpSpan): OtlpSpan {
+  const attributes = Object.fromEntries(
+    Object.entries(span.attributes).filter(
+      ([key]) => !CALL_ATTRIBUTE_PREFIXES.some((prefix) => key.startsWith(prefix)),
+    ),
+  );
+  return { ...span, attributes, events: span.events.filter((event) => !CALL_EVENTS.has(event.name)) };
+}
+
+function ancestorReceipt({ call, tool }: ToolCall, byId: ReadonlyMap<string, MappedSpan>) {
+  const { traceId } = call.span;
+  const seen = new Set<string>([call.span.spanId]);
+  let parentId = call.span.parentSpanId;
+  for (let depth = 0; parentId !== undefined && depth < MAX_DEPTH && !seen.has(parentId); depth++) {
+    seen.add(parentId);
+    const ancestor = byId.get(`${traceId}/${parentId}`);
+    if (ancestor === undefined) return undefined;
+    const named = ancestor.span.attributes[RECEIPT.callTool];
+    if (named === tool) return ancestor;
+    if (depth === 0 && named === undefined && carriesReceipt(ancestor)) return ancestor;
+    parentId = ancestor.span.parentSpanId;
+  }
+  return undefined;
+}
+
+function enclosingCandidates(
+  { call, tool }: ToolCall,
+  receiptsByTrace: ReadonlyMap<string, readonly MappedSpan[]>,
+  receiptsOfDescendants: ReadonlySet<MappedSpan>,
+): MappedSpan[] {
+  const enclosing = (receiptsByTrace.get(call.span.traceId) ?? []).filter(
+    (mapped) =>
+      mapped !== call &&
+      !receiptsOfDescendants.has(mapped) &&
+      mapped.span.attributes[RECEIPT.callTool] === tool &&
+      mapped.startMs <= call.startMs &&
+      (mapped.endMs === undefined || mapped.endMs >= call.startMs),
+  );
+  const own = callRequestIdOf(call);
+  if (own === undefined) return enclosing;
+  const byRequest = enclosing.filter((mapped) => requestIdOf(mapped.span) === own);
+  return byRequest.length > 0
+    ? byRequest
+    : enclosing.filter((mapped) => requestIdOf(mapped.span) === undefined);
+}
+
+const requestIdOf = (span: OtlpSpan): string | undefined => idText(span.attributes[RECEIPT.requestId]);
+
+function callRequestIdOf(call: MappedSpan): string | undefined {
+  return requestIdOf(call.span) ?? idText(call.span.attributes[SEMCONV.requestId]);
+}
+
+function idText(value: OtlpSpan["attributes"][string] | undefined): string | undefined {
+  const id = value === undefined ? undefined : parseJsonRpcId(value);
+  return id === undefined ? undefined : String(id);
+}
+
+export function carriesReceipt(mapped: MappedSpan): boolean {
+  return (
+    Object.keys(mapped.span.attributes).some((key) => key.startsWith("receipt.")) ||
+    mapped.span.events.some((event) => event.name.startsWith("receipt."))
+  );
+}
