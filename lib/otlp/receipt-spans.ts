@@ -1,4 +1,4 @@
-import { RECEIPT, RECEIPT_EVENTS, SEMCONV } from "./attribute-names";
+import { RECEIPT, RECEIPT_EVENTS, SEMCONV, TRACELOOP } from "./attribute-names";
 import { type EvidenceReader, parseJsonRpcId, PROBLEM_CODES } from "./evidence-reader";
 import type { MappedSpan } from "./mapped-span";
 import type { OtlpSpan } from "./span";
@@ -29,11 +29,12 @@ const MAX_DEPTH = 64;
  * Which span receipts each call, by the spans' structure, never by the tool's name alone:
  * 1. its nearest ancestor (the parentSpanId chain within its session) that names its tool in `receipt.call.tool`,
  *    or its parent when that carries `receipt.*` without naming another tool;
- * 2. else (traceloop parents call spans to its session span) the one span of the trace naming the tool in
- *    `receipt.call.tool` whose time encloses the call's start and that receipts no call below it. A span naming a
+ * 2. else, once its ancestry is known up to a root span (at once for traceloop, which parents call spans to its
+ *    session span), the one span of the trace naming the tool in `receipt.call.tool` whose time encloses the
+ *    call's start, that receipts no call below it, and that encloses no other such call. A span naming a
  *    `receipt.call.request_id` matches only the call of that request id (its `jsonrpc.request.id` or own
- *    `receipt.call.request_id`). Two or more such spans enclosing the call (calls of one tool run at once): none
- *    is read, and the call is reported `ambiguous_receipt`.
+ *    `receipt.call.request_id`). Two or more such spans enclosing the call, or one enclosing several such calls
+ *    (calls of one tool run at once): none is read, and the call is reported `ambiguous_receipt`.
  * A span that is so the receipt span of several calls is `shared` for each (reported `ambiguous_receipt`), unless
  * its request id names one of them, which then reads it whole.
  */
@@ -46,20 +47,36 @@ export function receiptSpansOf(
   const chosen = new Map<MappedSpan, MappedSpan>();
   const unplaced: ToolCall[] = [];
   for (const item of calls) {
-    const ancestor = ancestorReceipt(item, byId);
-    if (ancestor !== undefined) chosen.set(item.call, ancestor);
-    else unplaced.push(item);
+    const ancestry = ancestorReceipt(item, byId);
+    if (ancestry.receipt !== undefined) chosen.set(item.call, ancestry.receipt);
+    else if (ancestry.known || isTraceloopCall(item.call)) unplaced.push(item);
   }
   const receiptsOfDescendants = new Set(chosen.values());
+  const enclosingOf = new Map<MappedSpan, MappedSpan[]>();
   for (const item of unplaced) {
     const candidates = enclosingCandidates(item, receiptsByTrace, receiptsOfDescendants);
-    if (candidates.length === 1) chosen.set(item.call, candidates[0] as MappedSpan);
-    else if (candidates.length > 1) {
+    if (candidates.length === 1) {
+      const candidate = candidates[0] as MappedSpan;
+      enclosingOf.set(candidate, [...(enclosingOf.get(candidate) ?? []), item.call]);
+    } else if (candidates.length > 1) {
       reader.report(
         item.call.span,
         PROBLEM_CODES.ambiguousReceipt,
         `${candidates.length} spans naming the call's tool in ${RECEIPT.callTool} enclose it and none is its ancestor: none is read`,
       );
+    }
+  }
+  for (const [candidate, enclosed] of enclosingOf) {
+    // Not above them: which of them it receipts is not known, so it is none of theirs.
+    if (enclosed.length === 1) chosen.set(enclosed[0] as MappedSpan, candidate);
+    else {
+      for (const call of enclosed) {
+        reader.report(
+          call.span,
+          PROBLEM_CODES.ambiguousReceipt,
+          `the span naming the call's tool in ${RECEIPT.callTool} that encloses it encloses ${enclosed.length} calls of it and is none's ancestor: it is not read`,
+        );
+      }
     }
   }
   const callsByReceipt = new Map<MappedSpan, MappedSpan[]>();
@@ -98,21 +115,32 @@ export function sharedReceiptSpan(span: OtlpSpan): OtlpSpan {
   return { ...span, attributes, events: span.events.filter((event) => !CALL_EVENTS.has(event.name)) };
 }
 
-function ancestorReceipt({ call, tool }: ToolCall, byId: ReadonlyMap<string, MappedSpan>) {
+/**
+ * The nearest ancestor receipting the call, and whether the call's ancestry is known: every parent found up to a
+ * root span. With a parent not (yet) among the spans, the receipt span may be above it: no other span is read.
+ */
+function ancestorReceipt(
+  { call, tool }: ToolCall,
+  byId: ReadonlyMap<string, MappedSpan>,
+): { receipt?: MappedSpan; known: boolean } {
   const { traceId } = call.span;
   const seen = new Set<string>([call.span.spanId]);
   let parentId = call.span.parentSpanId;
   for (let depth = 0; parentId !== undefined && depth < MAX_DEPTH && !seen.has(parentId); depth++) {
     seen.add(parentId);
     const ancestor = byId.get(`${traceId}/${parentId}`);
-    if (ancestor === undefined) return undefined;
+    if (ancestor === undefined) return { known: false };
     const named = ancestor.span.attributes[RECEIPT.callTool];
-    if (named === tool) return ancestor;
-    if (depth === 0 && named === undefined && carriesReceipt(ancestor)) return ancestor;
+    if (named === tool) return { receipt: ancestor, known: true };
+    if (depth === 0 && named === undefined && carriesReceipt(ancestor))
+      return { receipt: ancestor, known: true };
     parentId = ancestor.span.parentSpanId;
   }
-  return undefined;
+  return { known: true };
 }
+
+/** traceloop parents its call spans to its own session span: the agent's receipt span is never above them. */
+const isTraceloopCall = (call: MappedSpan) => call.span.attributes[TRACELOOP.spanKind] === TRACELOOP.toolKind;
 
 function enclosingCandidates(
   { call, tool }: ToolCall,

@@ -1,0 +1,91 @@
+/**
+ * Concurrent calls of one tool, each under the agent's own receipt span (issue 43 §1): the shapes the OTLP mapping
+ * must tell apart by span structure, never by the tool's name. Times are milliseconds after T0 (otlp-spans).
+ */
+import type { OtlpAttributes, OtlpSpan } from "@/lib/otlp";
+import { semconvCall, semconvSession, span, spanId } from "./otlp-spans";
+
+export const TOOL = "trigger-long-running-operation";
+
+/** What the agent found after call `n`: committed and passing (healthy), or absent (false_success). */
+export type Verdict = "committed" | "absent";
+
+export type ConcurrentCall = {
+  n: number;
+  verdict: Verdict;
+  /** Spans between the receipt span and the call span (an HTTP or retry wrapper without receipt.*). */
+  depth: number;
+};
+
+/** The state the classifier gives call `n` when it reads its own evidence. */
+export const EXPECTED_STATE: Record<Verdict, string> = { committed: "healthy", absent: "false_success" };
+
+/**
+ * A session (initialize, tools/list) and, in the same trace, each call under its own receipt span, all started
+ * before any ends (Promise.all): receipt spans start at 100 + n, calls at 110 + n, calls end at 200 + n, the checks
+ * follow at 300 + n. Each receipt span names its operation key and label `call: n` and carries its verdict.
+ */
+export function concurrentCalls(calls: readonly ConcurrentCall[], traceId?: string): OtlpSpan[] {
+  const spans: OtlpSpan[] = semconvSession({ traceId });
+  for (const { n, verdict, depth } of calls) {
+    const receipt = span({
+      traceId,
+      name: `agent.step ${TOOL}`,
+      kind: "internal",
+      start: 100 + n,
+      end: 400 + n,
+      attributes: receiptAttributes(n),
+      events: evidenceEvents(verdict, 300 + n),
+    });
+    spans.push(receipt);
+    let parent = receipt.spanId;
+    for (let level = 0; level < depth; level++) {
+      const wrapper = span({
+        traceId,
+        name: `wrapper ${level}`,
+        kind: "internal",
+        start: 105 + n,
+        end: 250 + n,
+      });
+      wrapper.parentSpanId = parent;
+      spans.push(wrapper);
+      parent = wrapper.spanId;
+    }
+    spans.push(
+      semconvCall({
+        traceId,
+        tool: TOOL,
+        start: 110 + n,
+        end: 200 + n,
+        parentSpanId: parent,
+        spanId: spanId(),
+        attributes: { "jsonrpc.request.id": String(10 + n) },
+      }),
+    );
+  }
+  return spans;
+}
+
+export function receiptAttributes(n: number): OtlpAttributes {
+  return {
+    "receipt.call.tool": TOOL,
+    "receipt.call.side_effect": "write",
+    "receipt.call.operation_key": `op:call-${n}`,
+    "receipt.call.expected_verifier": "db_row",
+    "receipt.label.call": String(n),
+  };
+}
+
+export function evidenceEvents(verdict: Verdict, at: number) {
+  if (verdict === "absent") {
+    return [{ name: "receipt.effect", at, attributes: { "receipt.effect.status": "absent" } }];
+  }
+  return [
+    { name: "receipt.effect", at, attributes: { "receipt.effect.status": "committed" } },
+    {
+      name: "receipt.outcome",
+      at: at + 1,
+      attributes: { "receipt.outcome.verifier": "db_row", "receipt.outcome.verdict": "pass" },
+    },
+  ];
+}
