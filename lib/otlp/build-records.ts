@@ -18,7 +18,7 @@ import {
 import { observedLayersIndex } from "./observed-layers";
 import { sessionKeyOf } from "./session-key";
 import type { OtlpSpan } from "./span";
-import { isClientRequest, methodOf, stringAttr } from "./span-values";
+import { isClientRequest, methodOf, stringAttr, stringsAttr } from "./span-values";
 
 /**
  * The health records of the sessions the spans belong to: one per tools/call client span (its chain), and one
@@ -30,6 +30,14 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
   const reader = new EvidenceReader();
   const sessions = new Map<string, MappedSpan[]>();
   for (const span of uniqueSpans(spans.map(redactSpan))) {
+    const masked = stringsAttr(span.attributes, RECEIPT.masked);
+    if (masked !== undefined && masked.length > 0) {
+      reader.report(
+        span,
+        PROBLEM_CODES.maskedAttribute,
+        `${masked.join(", ")} dropped: the value looked like a credential or held a control character; the span is kept without it`,
+      );
+    }
     const mapped = mapSpan(span);
     if (mapped === undefined) {
       if (methodOf(span) !== undefined) {

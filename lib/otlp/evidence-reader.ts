@@ -18,6 +18,8 @@ export const PROBLEM_CODES = {
    * call evidence.
    */
   ambiguousReceipt: "ambiguous_receipt",
+  /** A peer name or version that looked like a credential or held a control character: dropped, the span kept. */
+  maskedAttribute: "masked_attribute",
 } as const;
 
 /** Turns an attribute value into a record field's value, or `undefined` when it does not fit. */
