@@ -89,3 +89,50 @@ export function evidenceEvents(verdict: Verdict, at: number) {
     },
   ];
 }
+
+const KINDS = ["unspecified", "internal", "server", "client", "producer", "consumer"];
+const STATUS_CODES = ["unset", "ok", "error"];
+
+function anyValue(value: OtlpAttributes[string]): unknown {
+  if (Array.isArray(value)) return { arrayValue: { values: value.map(anyValue) } };
+  if (typeof value === "boolean") return { boolValue: value };
+  if (typeof value === "number") {
+    return Number.isInteger(value) ? { intValue: String(value) } : { doubleValue: value };
+  }
+  return { stringValue: value };
+}
+
+const keyValues = (attributes: OtlpAttributes) =>
+  Object.entries(attributes).map(([key, value]) => ({ key, value: anyValue(value) }));
+
+/** An OTLP/JSON ExportTraceServiceRequest of normalised spans, each under its own resource and scope. */
+export function otlpJson(spans: readonly OtlpSpan[]): string {
+  return JSON.stringify({
+    resourceSpans: spans.map((one) => ({
+      resource: { attributes: keyValues(one.resource) },
+      scopeSpans: [
+        {
+          scope: one.scope,
+          spans: [
+            {
+              traceId: one.traceId,
+              spanId: one.spanId,
+              ...(one.parentSpanId !== undefined && { parentSpanId: one.parentSpanId }),
+              name: one.name,
+              kind: KINDS.indexOf(one.kind),
+              startTimeUnixNano: one.startTimeUnixNano,
+              endTimeUnixNano: one.endTimeUnixNano,
+              status: { code: STATUS_CODES.indexOf(one.status.code) },
+              attributes: keyValues(one.attributes),
+              events: one.events.map((event) => ({
+                name: event.name,
+                timeUnixNano: event.timeUnixNano,
+                attributes: keyValues(event.attributes),
+              })),
+            },
+          ],
+        },
+      ],
+    })),
+  });
+}
