@@ -97,7 +97,7 @@ export function receiptSpansOf(
         reader.report(
           call.span,
           PROBLEM_CODES.ambiguousReceipt,
-          `its receipt span ${receipt.span.spanId} receipts ${receipted.length} calls: that span's call evidence (receipt.call.*, effect, outcome, progress, task, cancelled) is read for none of them`,
+          `its receipt span ${receipt.span.spanId} receipts ${receipted.length} calls: that span's call evidence (receipt.call.*, effect, outcome, progress, task, cancelled) is read ${owner === undefined ? "for none of them" : "only for the call its receipt.call.request_id names"}`,
         );
       }
     }

@@ -15,10 +15,12 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 let client: pg.Client;
 let key: string;
+let readKey: string;
 
 beforeAll(async () => {
   db = await createTestDatabase();
   key = await createTestKey(db.url, "otel-agent", ["ingest"]);
+  readKey = await createTestKey(db.url, "scraper", ["read"]);
   app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
@@ -112,4 +114,16 @@ describe("a peer version that cannot be kept", () => {
       expect(dump.rows[0].t).toContain('"receipt.masked"');
     });
   }
+});
+
+it("masked values are counted on /metrics as warnings by code", async () => {
+  const response = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${readKey}` } });
+  expect(response.status).toBe(200);
+  const line = (await response.text())
+    .split("\n")
+    .find((candidate) =>
+      candidate.startsWith('receipt_otlp_spans_total{outcome="warning",code="masked_attribute"} '),
+    );
+  // One masked span a case above (token-like, NUL).
+  expect(line?.split(" ")[1]).toBe("2");
 });

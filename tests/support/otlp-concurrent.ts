@@ -3,7 +3,7 @@
  * must tell apart by span structure, never by the tool's name. Times are milliseconds after T0 (otlp-spans).
  */
 import type { OtlpAttributes, OtlpSpan } from "@/lib/otlp";
-import { semconvCall, semconvSession, span, spanId } from "./otlp-spans";
+import { type SpanOptions, semconvCall, semconvSession, span, spanId } from "./otlp-spans";
 
 export const TOOL = "trigger-long-running-operation";
 
@@ -76,7 +76,7 @@ export function receiptAttributes(n: number): OtlpAttributes {
   };
 }
 
-export function evidenceEvents(verdict: Verdict, at: number) {
+export function evidenceEvents(verdict: Verdict, at: number): NonNullable<SpanOptions["events"]> {
   if (verdict === "absent") {
     return [{ name: "receipt.effect", at, attributes: { "receipt.effect.status": "absent" } }];
   }
