@@ -30,11 +30,11 @@ const MAX_DEPTH = 64;
  * 1. its nearest ancestor (the parentSpanId chain within its session) that names its tool in `receipt.call.tool`,
  *    or its parent when that carries `receipt.*` without naming another tool;
  * 2. else, once its ancestry is known up to a root span (at once for traceloop, which parents call spans to its
- *    session span), the one span of the trace naming the tool in `receipt.call.tool` whose time encloses the
- *    call's start, that receipts no call below it, and that encloses no other such call. A span naming a
- *    `receipt.call.request_id` matches only the call of that request id (its `jsonrpc.request.id` or own
- *    `receipt.call.request_id`). Two or more such spans enclosing the call, or one enclosing several such calls
- *    (calls of one tool run at once): none is read, and the call is reported `ambiguous_receipt`.
+ *    session span), a span of the trace naming the tool in `receipt.call.tool` whose time encloses the call's
+ *    start and that receipts no call below it, matched to calls one to one by elimination (matchEnclosing). A span
+ *    naming a `receipt.call.request_id` matches only the call of that request id (its `jsonrpc.request.id` or own
+ *    `receipt.call.request_id`). A call left with no match while such spans enclose it is reported
+ *    `ambiguous_receipt` and reads none of them.
  * A span that is so the receipt span of several calls is `shared` for each (reported `ambiguous_receipt`), unless
  * its request id names one of them, which then reads it whole.
  */
@@ -52,32 +52,19 @@ export function receiptSpansOf(
     else if (ancestry.known || isTraceloopCall(item.call)) unplaced.push(item);
   }
   const receiptsOfDescendants = new Set(chosen.values());
-  const enclosingOf = new Map<MappedSpan, MappedSpan[]>();
+  const candidatesOf = new Map<MappedSpan, MappedSpan[]>();
   for (const item of unplaced) {
     const candidates = enclosingCandidates(item, receiptsByTrace, receiptsOfDescendants);
-    if (candidates.length === 1) {
-      const candidate = candidates[0] as MappedSpan;
-      enclosingOf.set(candidate, [...(enclosingOf.get(candidate) ?? []), item.call]);
-    } else if (candidates.length > 1) {
-      reader.report(
-        item.call.span,
-        PROBLEM_CODES.ambiguousReceipt,
-        `${candidates.length} spans naming the call's tool in ${RECEIPT.callTool} enclose it and none is its ancestor: none is read`,
-      );
-    }
+    if (candidates.length > 0) candidatesOf.set(item.call, candidates);
   }
-  for (const [candidate, enclosed] of enclosingOf) {
-    // Not above them: which of them it receipts is not known, so it is none of theirs.
-    if (enclosed.length === 1) chosen.set(enclosed[0] as MappedSpan, candidate);
-    else {
-      for (const call of enclosed) {
-        reader.report(
-          call.span,
-          PROBLEM_CODES.ambiguousReceipt,
-          `the span naming the call's tool in ${RECEIPT.callTool} that encloses it encloses ${enclosed.length} calls of it and is none's ancestor: it is not read`,
-        );
-      }
-    }
+  for (const [call, receipt] of matchEnclosing(candidatesOf)) chosen.set(call, receipt);
+  for (const [call, candidates] of candidatesOf) {
+    if (chosen.has(call)) continue;
+    reader.report(
+      call.span,
+      PROBLEM_CODES.ambiguousReceipt,
+      `${candidates.length} span(s) naming the call's tool in ${RECEIPT.callTool} enclose it, none its ancestor, and which is its own cannot be told (another call of the tool is enclosed too): none is read`,
+    );
   }
   const callsByReceipt = new Map<MappedSpan, MappedSpan[]>();
   for (const [call, receipt] of chosen) {
@@ -103,6 +90,38 @@ export function receiptSpansOf(
     }
   }
   return result;
+}
+
+/**
+ * Enclosing spans matched to calls one to one, by elimination only: a span that is the one candidate left of exactly
+ * one call is that call's, and is then no other call's candidate (a receipt span wraps one call). Calls of one tool
+ * run at once under `Promise.all` start in turn (receipt span, its call, the next receipt span, its call), so the
+ * first call has one candidate, the next one once the first's is taken, and so on. A span that is the one candidate
+ * left of two calls, or calls left with two or more, are matched to nothing: never a guess.
+ */
+function matchEnclosing(
+  candidatesOf: ReadonlyMap<MappedSpan, readonly MappedSpan[]>,
+): Map<MappedSpan, MappedSpan> {
+  const matched = new Map<MappedSpan, MappedSpan>();
+  const taken = new Set<MappedSpan>();
+  for (let progress = true; progress; ) {
+    progress = false;
+    const forcedBy = new Map<MappedSpan, MappedSpan[]>();
+    for (const [call, candidates] of candidatesOf) {
+      if (matched.has(call)) continue;
+      const left = candidates.filter((candidate) => !taken.has(candidate));
+      if (left.length !== 1) continue;
+      const only = left[0] as MappedSpan;
+      forcedBy.set(only, [...(forcedBy.get(only) ?? []), call]);
+    }
+    for (const [receipt, calls] of forcedBy) {
+      if (calls.length !== 1) continue;
+      matched.set(calls[0] as MappedSpan, receipt);
+      taken.add(receipt);
+      progress = true;
+    }
+  }
+  return matched;
 }
 
 /** A shared receipt span as a source: its session, catalog and label attributes, no call's evidence. */

@@ -2,7 +2,13 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { OtlpSpan } from "@/lib/otlp";
 import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
-import { concurrentCalls, otlpJson, TOOL, type Verdict } from "@/tests/support/otlp-concurrent";
+import {
+  concurrentCalls,
+  concurrentTraceloopCalls,
+  otlpJson,
+  TOOL,
+  type Verdict,
+} from "@/tests/support/otlp-concurrent";
 import { newTraceId, postTraces } from "@/tests/support/otlp-exports";
 import { semconvCall, semconvSession } from "@/tests/support/otlp-spans";
 import { SAMPLES } from "@/tests/support/secret-samples";
@@ -69,6 +75,32 @@ describe("two concurrent calls of one tool, each under its own receipt span", ()
       const second = await send(spans.filter(isReceipt).reverse());
       expect(second).toEqual({});
       const calls = spans.filter(isCall);
+      expect(calls).toHaveLength(2);
+      const states = await Promise.all(calls.map(async (call) => (await chainOf(call)).state));
+      expect(states).toEqual(
+        verdicts.map((verdict) => (verdict === "committed" ? "healthy" : "false_success")),
+      );
+    });
+  }
+});
+
+describe("the issue's own run: traceloop, whose call spans are not under the agent's receipt spans", () => {
+  for (const verdicts of [
+    ["committed", "absent"],
+    ["absent", "committed"],
+  ] as [Verdict, Verdict][]) {
+    it(`${verdicts.join(" then ")} under Promise.all: one healthy, one false_success`, async () => {
+      const traceId = newTraceId();
+      const spans = concurrentTraceloopCalls(verdicts.map((verdict, n) => ({ n, verdict }))).map((one) => ({
+        ...one,
+        traceId,
+      }));
+      // Exported as they end, in two batches.
+      const byEnd = [...spans].sort((a, b) => Number(BigInt(a.endTimeUnixNano) - BigInt(b.endTimeUnixNano)));
+      const half = Math.ceil(byEnd.length / 2);
+      expect(await send(byEnd.slice(0, half))).toEqual({});
+      expect(await send(byEnd.slice(half))).toEqual({});
+      const calls = spans.filter((one) => one.name === `${TOOL}.tool`);
       expect(calls).toHaveLength(2);
       const states = await Promise.all(calls.map(async (call) => (await chainOf(call)).state));
       expect(states).toEqual(

@@ -3,7 +3,15 @@
  * must tell apart by span structure, never by the tool's name. Times are milliseconds after T0 (otlp-spans).
  */
 import type { OtlpAttributes, OtlpSpan } from "@/lib/otlp";
-import { type SpanOptions, semconvCall, semconvSession, span, spanId } from "./otlp-spans";
+import {
+  type SpanOptions,
+  semconvCall,
+  semconvSession,
+  span,
+  spanId,
+  traceloopCall,
+  traceloopSession,
+} from "./otlp-spans";
 
 export const TOOL = "trigger-long-running-operation";
 
@@ -62,6 +70,35 @@ export function concurrentCalls(calls: readonly ConcurrentCall[], traceId?: stri
         attributes: { "jsonrpc.request.id": String(10 + n) },
       }),
     );
+  }
+  return spans;
+}
+
+/**
+ * The same calls as traceloop emits them (issue 43 §1's own run): call spans under traceloop's session span, the
+ * agent's receipt spans their siblings, started in turn as `Promise.all` starts them (receipt span n at 100 + 10n,
+ * its call at 105 + 10n), all ending after every call started.
+ */
+export function concurrentTraceloopCalls(calls: readonly Omit<ConcurrentCall, "depth">[]): OtlpSpan[] {
+  const { session, spans } = traceloopSession({ tools: [TOOL] });
+  for (const { n, verdict } of calls) {
+    spans.push(
+      span({
+        name: `agent.step ${TOOL}`,
+        kind: "internal",
+        start: 100 + 10 * n,
+        end: 400 + n,
+        attributes: receiptAttributes(n),
+        events: evidenceEvents(verdict, 300 + n),
+      }),
+    );
+    const call = traceloopCall(session, { tool: TOOL });
+    const shift = (nanos: string) => (BigInt(nanos) + BigInt(5 + 10 * n) * 1_000_000n).toString();
+    spans.push({
+      ...call,
+      startTimeUnixNano: shift(call.startTimeUnixNano),
+      endTimeUnixNano: shift(call.endTimeUnixNano),
+    });
   }
   return spans;
 }

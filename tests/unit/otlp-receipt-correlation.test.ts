@@ -6,6 +6,7 @@ import { buildRecords, type OtlpSpan } from "@/lib/otlp";
 import {
   type ConcurrentCall,
   concurrentCalls,
+  concurrentTraceloopCalls,
   EXPECTED_STATE,
   evidenceEvents,
   receiptAttributes,
@@ -35,6 +36,48 @@ function chains(spans: OtlpSpan[]) {
 const byLabel = (list: { record: HealthRecord; state: string }[]) =>
   Object.fromEntries(list.map((chain) => [chain.record.labels?.call ?? "none", chain]));
 
+function shuffle(spans: OtlpSpan[], random: fc.Stream<number>): OtlpSpan[] {
+  return spans
+    .map((one) => ({ one, key: random.next().value as number }))
+    .sort((a, b) => a.key - b.key)
+    .map(({ one }) => one);
+}
+
+/** What the server has after each of `exports` exports of `spans`, in order. */
+function prefixes(spans: OtlpSpan[], exports: number): OtlpSpan[][] {
+  const size = Math.ceil(spans.length / exports);
+  const seen: OtlpSpan[][] = [];
+  for (let end = size; end < spans.length + size; end += size) seen.push(spans.slice(0, end));
+  return seen;
+}
+
+const compareNanos = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+
+/** Evidence is read from one receipt span whole: a chain's operation key and its label name the same call. */
+function expectOnlyOwnEvidence(list: { record: HealthRecord }[]) {
+  for (const { record } of list) {
+    const own = record.labels?.call;
+    if (own === undefined) expect(record.call?.operationKey).toBeUndefined();
+    else expect(record.call?.operationKey).toBe(`op:call-${own}`);
+  }
+}
+
+function expectEachOwn(
+  calls: readonly { n: number; verdict: ConcurrentCall["verdict"] }[],
+  spans: OtlpSpan[],
+) {
+  const { chains: all, problems } = chains(spans);
+  expect(problems).toEqual([]);
+  expect(all).toHaveLength(calls.length);
+  const labelled = byLabel(all);
+  for (const call of calls) {
+    const chain = labelled[String(call.n)];
+    expect(chain?.record.call?.operationKey).toBe(`op:call-${call.n}`);
+    expect(chain?.record.call?.effect?.status).toBe(call.verdict);
+    expect(chain?.state).toBe(EXPECTED_STATE[call.verdict]);
+  }
+}
+
 const callArbitrary = fc.record({
   verdict: fc.constantFrom<ConcurrentCall["verdict"]>("committed", "absent"),
   depth: fc.integer({ min: 0, max: 2 }),
@@ -49,34 +92,34 @@ describe("concurrent calls of one tool, each under its own receipt span", () => 
         fc.integer({ min: 1, max: 4 }),
         (drawn, random, exports) => {
           const calls = drawn.map((call, n) => ({ ...call, n }));
-          const spans = concurrentCalls(calls);
-          const order = spans.map((one) => ({ one, key: random.next().value as number }));
-          const shuffled = order.sort((a, b) => a.key - b.key).map(({ one }) => one);
-          // Exports arrive one by one; the server rebuilds from every span stored so far, so the records after the
-          // last export are the mapping of all of them, whatever came first: check every prefix's chains too.
-          const size = Math.ceil(shuffled.length / exports);
-          for (let end = size; end < shuffled.length + size; end += size) {
-            const seen = chains(shuffled.slice(0, end));
-            for (const chain of seen.chains) {
-              const own = chain.record.labels?.call;
-              if (own === undefined) continue; // its receipt span is not here yet
-              expect(chain.record.call?.operationKey).toBe(`op:call-${own}`);
-            }
-          }
-          const { chains: all, problems } = chains(shuffled);
-          expect(problems).toEqual([]);
-          expect(all).toHaveLength(calls.length);
-          const labelled = byLabel(all);
-          for (const call of calls) {
-            const chain = labelled[String(call.n)];
-            expect(chain?.record.call?.operationKey).toBe(`op:call-${call.n}`);
-            expect(chain?.record.call?.effect?.status).toBe(call.verdict);
-            expect(chain?.record.call?.requestId).toBe(String(10 + call.n));
-            expect(chain?.state).toBe(EXPECTED_STATE[call.verdict]);
-          }
+          const shuffled = shuffle(concurrentCalls(calls), random);
+          // Exports arrive one by one; the server rebuilds from every span stored so far: no chain ever reads
+          // another call's evidence on the way, and after the last export each has its own.
+          for (const seen of prefixes(shuffled, exports)) expectOnlyOwnEvidence(chains(seen).chains);
+          expectEachOwn(calls, shuffled);
         },
       ),
       { numRuns: 150 },
+    );
+  });
+
+  it("traceloop's shape (receipt spans beside the calls, started in turn): each gets its own, however split", () => {
+    fc.assert(
+      fc.property(
+        fc.array(callArbitrary, { minLength: 2, maxLength: 5 }),
+        fc.infiniteStream(fc.nat()),
+        fc.integer({ min: 1, max: 4 }),
+        (drawn, random, exports) => {
+          const calls = drawn.map((call, n) => ({ ...call, n }));
+          const spans = concurrentTraceloopCalls(calls);
+          // A span processor exports spans as they end: every export's prefix of the end-ordered spans.
+          const byEnd = [...spans].sort((a, b) => compareNanos(a.endTimeUnixNano, b.endTimeUnixNano));
+          for (const seen of prefixes(byEnd, exports)) expectOnlyOwnEvidence(chains(seen).chains);
+          // Whatever order the last export's spans come in, the records are the same.
+          expectEachOwn(calls, shuffle(spans, random));
+        },
+      ),
+      { numRuns: 100 },
     );
   });
 
@@ -146,7 +189,56 @@ describe("receipt spans that are not the call's ancestors (traceloop)", () => {
       expect(["healthy", "false_success"]).not.toContain(chain.state);
     }
     expect(problems.map((problem) => problem.code)).toEqual(["ambiguous_receipt", "ambiguous_receipt"]);
-    expect(problems[0]?.message).toContain("2 spans naming the call's tool in receipt.call.tool enclose it");
+    expect(problems[0]?.message).toContain(
+      "2 span(s) naming the call's tool in receipt.call.tool enclose it",
+    );
+  });
+
+  it("at once under Promise.all (each receipt span, then its call, in turn): each call reads its own", () => {
+    for (const verdicts of [
+      ["committed", "absent"],
+      ["absent", "committed"],
+    ] as const) {
+      // Receipt span 0 starts, call 0 starts, receipt span 1 starts, call 1 starts; all end after both started.
+      const { session, spans } = traceloopSession({ tools: [TOOL] });
+      verdicts.forEach((verdict, n) => {
+        spans.push(
+          span({
+            name: `agent.step ${TOOL}`,
+            kind: "internal",
+            start: 90 + 10 * n,
+            end: 400 + n,
+            attributes: receiptAttributes(n),
+            events: evidenceEvents(verdict, 350 + n),
+          }),
+          shifted(traceloopCall(session, { tool: TOOL }), 95 + 10 * n - 100),
+        );
+      });
+      const { chains: all, problems } = chains(spans);
+      expect(problems).toEqual([]);
+      const labelled = byLabel(all);
+      expect(labelled["0"]?.state).toBe(EXPECTED_STATE[verdicts[0]]);
+      expect(labelled["1"]?.state).toBe(EXPECTED_STATE[verdicts[1]]);
+    }
+  });
+
+  it("a concurrent call with no receipt span of its own: the receipted call's span encloses both, so neither reads it", () => {
+    const { session, spans } = traceloopSession({ tools: [TOOL] });
+    spans.push(
+      span({
+        name: `agent.step ${TOOL}`,
+        kind: "internal",
+        start: 90,
+        end: 400,
+        attributes: receiptAttributes(0),
+        events: evidenceEvents("committed", 350),
+      }),
+      shifted(traceloopCall(session, { tool: TOOL }), -5),
+      shifted(traceloopCall(session, { tool: TOOL }), 5),
+    );
+    const { chains: all, problems } = chains(spans);
+    expect(all.map((chain) => chain.record.call?.effect)).toEqual([undefined, undefined]);
+    expect(problems.map((problem) => problem.code)).toEqual(["ambiguous_receipt", "ambiguous_receipt"]);
   });
 });
 
