@@ -102,26 +102,50 @@ export function receiptSpansOf(
 function matchEnclosing(
   candidatesOf: ReadonlyMap<MappedSpan, readonly MappedSpan[]>,
 ): Map<MappedSpan, MappedSpan> {
+  // Each call is examined once, when one candidate is left to it, and each candidate span taken once: the work is
+  // the number of (call, candidate) pairs, not that times the number of calls (Promise.all of hundreds of calls).
+  const callsOf = new Map<MappedSpan, MappedSpan[]>();
+  const left = new Map<MappedSpan, number>();
+  for (const [call, candidates] of candidatesOf) {
+    left.set(call, candidates.length);
+    for (const candidate of candidates) push(callsOf, candidate, call);
+  }
   const matched = new Map<MappedSpan, MappedSpan>();
   const taken = new Set<MappedSpan>();
-  for (let progress = true; progress; ) {
-    progress = false;
-    const forcedBy = new Map<MappedSpan, MappedSpan[]>();
-    for (const [call, candidates] of candidatesOf) {
-      if (matched.has(call)) continue;
-      const left = candidates.filter((candidate) => !taken.has(candidate));
-      if (left.length !== 1) continue;
-      const only = left[0] as MappedSpan;
-      forcedBy.set(only, [...(forcedBy.get(only) ?? []), call]);
+  /** Calls whose one candidate left is the key: a key with two or more is never anyone's. */
+  const soleOf = new Map<MappedSpan, MappedSpan[]>();
+  let frontier = [...candidatesOf.keys()].filter((call) => left.get(call) === 1);
+  while (frontier.length > 0) {
+    const touched = new Set<MappedSpan>();
+    for (const call of frontier) {
+      const only = candidatesOf.get(call)?.find((candidate) => !taken.has(candidate));
+      if (only === undefined) continue;
+      push(soleOf, only, call);
+      touched.add(only);
     }
-    for (const [receipt, calls] of forcedBy) {
-      if (calls.length !== 1) continue;
-      matched.set(calls[0] as MappedSpan, receipt);
+    const next: MappedSpan[] = [];
+    for (const receipt of touched) {
+      const sole = soleOf.get(receipt) ?? [];
+      const call = sole[0];
+      if (sole.length !== 1 || call === undefined) continue;
+      matched.set(call, receipt);
       taken.add(receipt);
-      progress = true;
+      for (const other of callsOf.get(receipt) ?? []) {
+        if (other === call) continue;
+        const count = (left.get(other) ?? 0) - 1;
+        left.set(other, count);
+        if (count === 1) next.push(other);
+      }
     }
+    frontier = next;
   }
   return matched;
+}
+
+function push<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list === undefined) map.set(key, [value]);
+  else list.push(value);
 }
 
 /** A shared receipt span as a source: its session, catalog and label attributes, no call's evidence. */
