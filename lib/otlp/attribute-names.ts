@@ -117,6 +117,11 @@ export const RECEIPT = {
   authRequiredScope: "receipt.auth.required_scope",
   authResourceMetadataUrl: "receipt.auth.resource_metadata_url",
   authResource: "receipt.auth.resource",
+  /**
+   * Set by `redactSpan`: the names of the span's (or its resource's) peer name and version attributes it dropped
+   * because their value looked like a credential or held a control character (NUL included).
+   */
+  masked: "receipt.masked",
   /** `receipt.label.<key>`: a record label (on the resource or a receipt source). */
   labelPrefix: "receipt.label.",
 } as const;

@@ -5,15 +5,8 @@ import { authEvidenceIndex } from "./auth-evidence";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
 import { contentHash } from "./hashing";
-import {
-  attributeSource,
-  failed,
-  isoOf,
-  latestFirst,
-  type MappedSpan,
-  mapSpan,
-  timesOf,
-} from "./mapped-span";
+import { attributeSource, failed, isoOf, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
+import { type CallReceipt, receiptSpansOf, sharedReceiptSpan, type ToolCall } from "./receipt-spans";
 import { redactSpan } from "./redact";
 import {
   catalogEvidence,
@@ -25,7 +18,7 @@ import {
 import { observedLayersIndex } from "./observed-layers";
 import { sessionKeyOf } from "./session-key";
 import type { OtlpSpan } from "./span";
-import { isClientRequest, methodOf, stringAttr } from "./span-values";
+import { isClientRequest, methodOf, stringAttr, stringsAttr } from "./span-values";
 
 /**
  * The health records of the sessions the spans belong to: one per tools/call client span (its chain), and one
@@ -37,6 +30,14 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
   const reader = new EvidenceReader();
   const sessions = new Map<string, MappedSpan[]>();
   for (const span of uniqueSpans(spans.map(redactSpan))) {
+    const masked = stringsAttr(span.attributes, RECEIPT.masked);
+    if (masked !== undefined && masked.length > 0) {
+      reader.report(
+        span,
+        PROBLEM_CODES.maskedAttribute,
+        `${masked.join(", ")} dropped: the value looked like a credential or held a control character; the span is kept without it`,
+      );
+    }
     const mapped = mapSpan(span);
     if (mapped === undefined) {
       if (methodOf(span) !== undefined) {
@@ -71,7 +72,7 @@ type SessionIndex = {
     refMs: number,
   ) => { auth?: HealthRecord["session"]["auth"]; used: MappedSpan[] };
   observedAt: (refMs: number, session: HealthRecord["session"]) => HealthRecord["observed"] | undefined;
-  /** Spans naming a tool in `receipt.call.tool`, by trace id (enclosingReceipt). */
+  /** Spans naming a tool in `receipt.call.tool`, by trace id (receiptSpansOf). */
   receiptsByTrace: Map<string, MappedSpan[]>;
   /** notifications/cancelled spans by `traceId/parentSpanId`. */
   cancellationsByParent: Map<string, MappedSpan[]>;
@@ -109,6 +110,7 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
     (mapped) => mapped.method?.method === METHODS.toolsCall && isClientRequest(mapped.span),
   );
   const records: HealthRecord[] = [];
+  const toolCalls: ToolCall[] = [];
   for (const call of calls) {
     const tool = call.method?.tool;
     if (tool === undefined || tool.length > 128) {
@@ -119,10 +121,11 @@ function sessionRecords(reader: EvidenceReader, key: string, group: MappedSpan[]
       );
       continue;
     }
-    const parent = index.byId.get(`${call.span.traceId}/${call.span.parentSpanId ?? ""}`);
-    const receiptSpan =
-      parent !== undefined && carriesReceipt(parent) ? parent : enclosingReceipt(index, call, tool);
-    records.push(callRecord(reader, index, { call, tool, receiptSpan, sessionId }));
+    toolCalls.push({ call, tool });
+  }
+  const receipts = receiptSpansOf(reader, toolCalls, index.byId, index.receiptsByTrace);
+  for (const { call, tool } of toolCalls) {
+    records.push(callRecord(reader, index, { call, tool, receipt: receipts.get(call), sessionId }));
   }
   // A handshake or tool list that failed is worth a record of its own, whatever followed: the session's chain
   // then shows it, and a later successful retry supersedes it (chain.no_call). A quiet session gets none.
@@ -158,13 +161,17 @@ const SESSION_REQUESTS: ReadonlySet<string> = new Set([
   METHODS.toolsList,
 ]);
 
-/** `receiptSpan`: the agent's span that receipts the call besides the call span itself, if any. */
-type CallChain = { call: MappedSpan; tool: string; receiptSpan: MappedSpan | undefined; sessionId: string };
+/** `receipt`: the agent's span that receipts the call besides the call span itself, if any (receiptSpansOf). */
+type CallChain = { call: MappedSpan; tool: string; receipt: CallReceipt | undefined; sessionId: string };
 
 function callRecord(reader: EvidenceReader, index: SessionIndex, chain: CallChain): HealthRecord {
-  const { call, receiptSpan } = chain;
-  const receiptSpans = receiptSpan === undefined ? [call] : [call, receiptSpan];
-  const receiptSources = receiptSpans.map(attributeSource);
+  const { call, receipt } = chain;
+  const receiptSpans = receipt === undefined ? [call] : [call, receipt.span];
+  const receiptSources = [attributeSource(call)];
+  if (receipt !== undefined) {
+    const span = receipt.shared ? sharedReceiptSpan(receipt.span.span) : receipt.span.span;
+    receiptSources.push({ span, attributes: span.attributes });
+  }
   const cancellations = index.cancellationsByParent.get(`${call.span.traceId}/${call.span.spanId}`) ?? [];
   const spans = index.sessionSpansAt(call.startMs);
   const { catalog, toolNameHashes } = catalogEvidence(reader, spans, receiptSources);
@@ -189,30 +196,6 @@ function callRecord(reader: EvidenceReader, index: SessionIndex, chain: CallChai
   const observed = index.observedAt(call.startMs, session);
   if (observed !== undefined) record.observed = observed;
   return withIdentity(withLabels(reader, record, contributing, receiptSources), catalog);
-}
-
-/**
- * The innermost span of the same trace that names the call's tool in `receipt.call.tool` and encloses the call's
- * start. The call's parent, when it carries receipt.*, is preferred (an agent's span shared by many calls is not a
- * receipt source unless it says something).
- */
-function enclosingReceipt(index: SessionIndex, call: MappedSpan, tool: string): MappedSpan | undefined {
-  return (index.receiptsByTrace.get(call.span.traceId) ?? [])
-    .filter(
-      (mapped) =>
-        mapped !== call &&
-        mapped.span.attributes[RECEIPT.callTool] === tool &&
-        mapped.startMs <= call.startMs &&
-        (mapped.endMs === undefined || mapped.endMs >= call.startMs),
-    )
-    .sort(latestFirst)[0];
-}
-
-function carriesReceipt(mapped: MappedSpan): boolean {
-  return (
-    Object.keys(mapped.span.attributes).some((key) => key.startsWith("receipt.")) ||
-    mapped.span.events.some((event) => event.name.startsWith("receipt."))
-  );
 }
 
 /** The latest time among the chain's spans: it never goes back as more of them arrive. */

@@ -12,6 +12,14 @@ export const PROBLEM_CODES = {
   missingToolName: "missing_tool_name",
   /** A span whose start time is not Unix nanoseconds within years 0001–9999: not mapped. */
   invalidTime: "invalid_time",
+  /**
+   * A call whose receipt span cannot be told from another call's (calls of one tool at once, under spans that are
+   * not their ancestors), or whose receipt span receipts other calls too: the call is mapped without that span's
+   * call evidence.
+   */
+  ambiguousReceipt: "ambiguous_receipt",
+  /** A peer name or version that looked like a credential or held a control character: dropped, the span kept. */
+  maskedAttribute: "masked_attribute",
 } as const;
 
 /** Turns an attribute value into a record field's value, or `undefined` when it does not fit. */

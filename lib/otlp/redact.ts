@@ -8,6 +8,8 @@ import {
   TOOL_ERROR,
   TRACELOOP,
 } from "./attribute-names";
+import { looksLikeSecret } from "../contract/redaction";
+import { isStorableString } from "../contract/storable";
 import { hashSessionId, hashToolName } from "./hashing";
 import type { OtlpAttributes, OtlpEvent, OtlpSpan, OtlpValue } from "./span";
 import { methodOf, stringAttr, stringsAttr } from "./span-values";
@@ -39,9 +41,14 @@ export function redactSpan(span: OtlpSpan): OtlpSpan {
   const attributes = keptSpanAttributes(span.attributes);
   if (found?.source === "traceloop")
     Object.assign(attributes, evidenceFromTraceloopContent(found.method, span.attributes));
+  const resource = keptResource(span.resource);
+  const masked = [...maskPeers(attributes), ...maskPeers(resource), ...maskedBefore(attributes)];
+  delete attributes[RECEIPT.masked];
   // A span that is neither MCP nor receipt (an HTTP span under a call) keeps only how it failed, and no name:
   // only MCP spans' names are low-cardinality by rule.
   const read = found !== undefined || Object.keys(attributes).some(isReceiptKey);
+  const kept = read ? attributes : failureOnly(attributes);
+  if (masked.length > 0) kept[RECEIPT.masked] = [...new Set(masked)].sort();
   const redacted: OtlpSpan = {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -50,9 +57,9 @@ export function redactSpan(span: OtlpSpan): OtlpSpan {
     startTimeUnixNano: span.startTimeUnixNano,
     endTimeUnixNano: span.endTimeUnixNano,
     status: { code: span.status.code },
-    attributes: sortKeys(read ? attributes : failureOnly(attributes)),
+    attributes: sortKeys(kept),
     events: span.events.map(keptEvent).filter((event): event is OtlpEvent => event !== undefined),
-    resource: sortKeys(keptResource(span.resource)),
+    resource: sortKeys(resource),
     scope: span.scope.version === undefined ? { name: span.scope.name } : { ...span.scope },
   };
   if (span.parentSpanId !== undefined) redacted.parentSpanId = span.parentSpanId;
@@ -81,6 +88,42 @@ function keptSpanAttributes(source: OtlpAttributes): OtlpAttributes {
     if (tool !== undefined && tool.length <= MAX_KEPT_STRING) kept[TRACELOOP.entityName] = tool;
   }
   return kept;
+}
+
+/**
+ * Who the peers are is free text an SDK fills from its own config: a token pasted in as a version, or a NUL, must
+ * cost that one value, not the span (a span with a credential-like or unstorable kept value is refused whole, and a
+ * refused initialize span loses its session's handshake). Drops such a value and names what it dropped.
+ */
+const PEER_FIELDS: readonly string[] = [
+  RECEIPT.clientName,
+  RECEIPT.clientVersion,
+  RECEIPT.serverName,
+  RECEIPT.serverVersion,
+  RESOURCE.serviceName,
+  RESOURCE.serviceVersion,
+  SEMCONV.serverAddress,
+];
+/** C0 and C1 control characters, NUL and DEL included. */
+const CONTROL_CHARACTER = /\p{Cc}/u;
+
+function maskPeers(attributes: OtlpAttributes): string[] {
+  const masked: string[] = [];
+  for (const key of PEER_FIELDS) {
+    const value = attributes[key];
+    if (typeof value !== "string") continue;
+    if (CONTROL_CHARACTER.test(value) || !isStorableString(value) || looksLikeSecret(value)) {
+      delete attributes[key];
+      masked.push(key);
+    }
+  }
+  return masked;
+}
+
+/** What an earlier redaction masked (the span as stored), so that redacting again keeps saying it. */
+function maskedBefore(attributes: OtlpAttributes): string[] {
+  const list = stringsAttr(attributes, RECEIPT.masked) ?? [];
+  return list.filter((key) => PEER_FIELDS.includes(key));
 }
 
 function failureOnly(attributes: OtlpAttributes): OtlpAttributes {

@@ -133,11 +133,13 @@ describe("OTLP redaction", () => {
     expect(validation.ok).toBe(false);
     if (validation.ok) return;
     expect(validation.code).toBe("secret_detected");
+    // A peer's name or version is masked at redaction instead (issue 43 §4): that field only, said so.
     expect(validation.issues.map((issue) => issue.path).sort()).toEqual([
       "$.call.outcome.receipt",
       "$.labels.team",
-      "$.session.server.name",
     ]);
+    expect(JSON.stringify(record)).not.toContain(bearer);
+    expect(redactSpan(call).attributes["receipt.masked"]).toEqual(["receipt.server.name"]);
   });
 
   it("mcp.session.id is stored only as its hash", () => {

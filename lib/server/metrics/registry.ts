@@ -36,7 +36,7 @@ function createMetrics() {
     }),
     otlpSpans: new Counter({
       name: "receipt_otlp_spans_total",
-      help: "Spans received at /v1/traces: stored, duplicate (stored already), or rejected with its code (code is empty otherwise)",
+      help: "Spans received at /v1/traces: stored, duplicate (stored already), or rejected with its code (code is empty otherwise); warning: a stored span used without one value, with its code",
       labelNames: ["outcome", "code"] as const,
       registers,
     }),

@@ -122,7 +122,12 @@ async function rebuildSession(spans: RoledSpan[], freshKeys: Set<string>, result
   }
 }
 
-const isWarning = (problem: MappingProblem) => problem.code === PROBLEM_CODES.invalidAttribute;
+const WARNINGS: ReadonlySet<string> = new Set([
+  PROBLEM_CODES.invalidAttribute,
+  PROBLEM_CODES.ambiguousReceipt,
+  PROBLEM_CODES.maskedAttribute,
+]);
+const isWarning = (problem: MappingProblem) => WARNINGS.has(problem.code);
 
 function rejection(ids: { traceId: string; spanId: string }, code: string, message: string): SpanRejection {
   return { traceId: ids.traceId, spanId: ids.spanId, path: "$", code, message };

@@ -5,9 +5,13 @@ import type { SpanRejection } from "./normalise-spans";
 // The OTLP receiver's counters on /metrics (issue 43): how many exports and spans arrived and what became of them,
 // so a collector or an SDK whose spans are refused shows on a dashboard before anyone reads its logs.
 
-/** One export answered: its spans by outcome, its rejections by code. */
+/**
+ * One export answered: its spans by outcome, its rejections by code, and its warnings (a stored span used without
+ * one value: `invalid_attribute`, `ambiguous_receipt`, `masked_attribute`) by code, as outcome `warning`.
+ */
 export function countExport(result: {
   rejected: readonly SpanRejection[];
+  warnings: readonly SpanRejection[];
   spans: { stored: number; duplicate: number };
 }): void {
   const m = metrics();
@@ -19,6 +23,12 @@ export function countExport(result: {
     "code",
     result.rejected.map((rejection) => rejection.code),
     { outcome: "rejected" },
+  );
+  countBy(
+    m.otlpSpans,
+    "code",
+    result.warnings.map((warning) => warning.code),
+    { outcome: "warning" },
   );
 }
 
