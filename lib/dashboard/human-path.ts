@@ -14,5 +14,7 @@ export function humanPath(path: string): string {
         return `${singular} ${numbers.join(".")}`;
       }),
     );
-  return words.length > 0 ? words.join(" › ") : "the config";
+  // "route › route 1" says the same twice: the list's own name goes when its item follows.
+  const said = words.filter((word, index) => !words[index + 1]?.startsWith(`${word} `));
+  return said.length > 0 ? said.join(" › ") : "the config";
 }

@@ -162,7 +162,7 @@ test("an unknown chain id answers 404 with a page that says so", async ({ page }
   expect(response?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "No chain with this id" })).toBeVisible();
   await expect(page).toHaveTitle("Chain not found · Receipt");
-  await expect(page.getByRole("link", { name: "Chains" })).toBeVisible();
+  await expect(page.getByTestId("chain-not-found").getByRole("link", { name: "Chains" })).toBeVisible();
   const session = await page.goto(`/sessions/sess:${run}-never-recorded`);
   expect(session?.status()).toBe(404);
   await expect(page.getByRole("heading", { name: "No session with this id" })).toBeVisible();
