@@ -64,6 +64,10 @@ beforeAll(async () => {
   // Today's app writes the rows: the deltas' labels column it appends to comes two migrations later, so it is there
   // only while the app writes (the later migration adds it again).
   await client.query("alter table chain_rollup_deltas add column labels jsonb not null default '{}'");
+  // The same for the outcome a destination check records beside the effect (read with each chain's head).
+  await client.query(
+    "alter table operator_effects add column outcome_verdict text, add column outcome_verifier text, add column outcome_receipt text",
+  );
   const writer = await startApp(url);
   try {
     const response = await apiClient(writer.baseUrl, key).post(records);
@@ -72,6 +76,9 @@ beforeAll(async () => {
     await writer.stop();
   }
   await client.query("alter table chain_rollup_deltas drop column labels");
+  await client.query(
+    "alter table operator_effects drop column outcome_verdict, drop column outcome_verifier, drop column outcome_receipt",
+  );
   before = await readRecords();
   await applyMigrations(url);
   app = await startApp(url);

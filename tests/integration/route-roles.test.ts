@@ -85,6 +85,7 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/routing/config/versions/[id]", GET: ["read", 404] },
   { route: "/api/v1/routing/config/versions/[id]/restore", POST: ["config", 404] },
   { route: "/api/v1/routing/deliveries", GET: ["read", 200] },
+  { route: "/api/v1/routing/targets/health", GET: ["read", 200] },
   { route: "/api/v1/routing/deliveries/[id]/retry", POST: ["respond", 404] },
   { route: "/api/v1/routing/route-test", POST: ["read", 422, {}] },
   { route: "/api/v1/routing/silences", GET: ["read", 200], POST: ["respond", 422, {}] },
