@@ -42,7 +42,9 @@ export default defineConfig({
   reporter: process.env.CI ? [["list"]] : [["list"]],
   use: {
     baseURL: `http://127.0.0.1:${port}`,
-    trace: "retain-on-failure",
+    // A trace records DOM snapshots and a screencast of every test to keep the failing ones: a quarter of the
+    // browser's CPU. `npm test` (scripts/test-loop/test-all.ts) turns it off; a spec run alone keeps it.
+    trace: process.env.RECEIPT_E2E_TRACE === "off" ? "off" : "retain-on-failure",
     screenshot: "only-on-failure",
     launchOptions,
   },

@@ -103,6 +103,9 @@ for (let index = 0; buildStatus === 0 && index < shards; index++) {
       E2E_PORT: await uniqueFreePort(),
       E2E_OIDC_PORT: await uniqueFreePort(),
       E2E_OUTPUT_DIR: `test-results/e2e-${index + 1}`,
+      // No trace of every test (a quarter of the browser's CPU): a failure prints its error and screenshot, and the
+      // spec run alone (`npx playwright test <spec>`) records the trace.
+      RECEIPT_E2E_TRACE: "off",
     },
   });
 }

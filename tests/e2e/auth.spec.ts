@@ -20,7 +20,7 @@ test.describe("sign-in guards every page", () => {
   });
 
   test("the header names the user; signing out ends the session", async ({ page }) => {
-    await signIn(page);
+    await signIn(page, "/");
     await expect(page.getByTestId("signed-in-user")).toHaveText(/Signed in as\s*admin/);
     await page.getByRole("button", { name: "Sign out" }).click();
     await expect(page).toHaveURL(/\/sign-in$/);

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { signIn, snap } from "./support/dashboard";
 
 test("the home page shows the product name and navigation once signed in", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, "/");
   await expect(page.getByRole("link", { name: /Receipt/ }).first()).toBeVisible();
   const nav = page.getByRole("navigation", { name: "Main" });
   for (const section of [

@@ -3,7 +3,7 @@ import { liveCase } from "@/tests/support/dashboard-records";
 import { signIn, snap } from "./support/dashboard";
 
 test("create a key (shown once), use it, revoke it, and see its next POST rejected", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, "/");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Settings" }).click();
   await expect(page).toHaveURL(/\/settings\/keys$/);
   await page.getByLabel("Name").fill("nightly-etl");

@@ -14,7 +14,7 @@ async function tileCounts(page: Page): Promise<Record<string, number>> {
 test("the overview's counts per state match what was ingested, and each count links to its chains", async ({
   page,
 }) => {
-  await signIn(page);
+  await signIn(page, "/");
   await expect(page.getByTestId("count-healthy")).toBeVisible();
   const before = await tileCounts(page);
   const total = Number(await page.getByTestId("total-count").textContent());
@@ -42,7 +42,7 @@ test("the overview's counts per state match what was ingested, and each count li
 });
 
 test("the window lives in the URL", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, "/");
   await page.getByRole("link", { name: "7d", exact: true }).click();
   await expect(page).toHaveURL(/\?window=7d$/);
   await expect(page.getByRole("link", { name: "7d", exact: true })).toHaveAttribute("aria-current", "true");

@@ -52,7 +52,7 @@ test("`/` focuses the header search; a request id that names one chain opens it"
 });
 
 test("an id several chains share opens the results page, with its own title", async ({ page }) => {
-  await signIn(page);
+  await signIn(page, "/");
   const box = page.getByRole("searchbox", { name: /Find a chain/ });
   await box.fill(`req-${run}-shared`);
   await box.press("Enter");
@@ -106,7 +106,7 @@ test("a relative range stays relative in the URL, through a reload", async ({ pa
 test("lists say when they were updated, refresh themselves, and Pause stops it", async ({ page }) => {
   // The page's own clock, moved on by hand: the refresh interval passes without the test waiting it out.
   await page.clock.install();
-  await signIn(page);
+  await signIn(page, "/");
   await page.evaluate(() => window.localStorage.removeItem("receipt.autoRefresh"));
   await page.goto(`/chains?label=spec:${run}`);
   const status = page.getByTestId("refresh-status");

@@ -134,7 +134,7 @@ test.describe("every page under the Content-Security-Policy", () => {
 
   test("the overview's chart draws (its sizes are style attributes)", async ({ page }) => {
     const watch = await watchPage(page);
-    await signIn(page);
+    await signIn(page, "/");
     const chart = page.getByTestId("trend-chart");
     await expect(chart.getByRole("application")).toBeVisible({ timeout: 15_000 });
     expect((await chart.boundingBox())?.height).toBe(280);
