@@ -76,10 +76,14 @@ describe("undo conflicts", () => {
 
   it("each change since, at its path: a reopened item, an alert firing again, a problem reopened or resolved again", () => {
     const current = asLeft();
-    current.items.set(itemId("c1", "effect_unknown"), {
-      ...(changes.items[0]?.after as never),
-      status: "open",
-    });
+    const resolvedItem = {
+      status: "resolved",
+      acknowledgedAt: null,
+      acknowledgedBy: null,
+      resolvedAt: AT,
+      resolvedBy: "ana",
+    };
+    current.items.set(itemId("c1", "effect_unknown"), { ...resolvedItem, status: "open" });
     current.alerts.set("f1", { status: "firing", endsAt: null, resolvedBy: null });
     current.problems.delete("k1");
     expect(undoConflicts(changes, current).map((conflict) => conflict.path)).toEqual([
