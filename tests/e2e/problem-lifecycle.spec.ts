@@ -30,6 +30,7 @@ test("resolve with cascade: the question, what it did, and undo", async ({ page 
   const notice = page.getByTestId("resolved-notice");
   await expect(notice).toContainText("Resolved 1 problem, 2 queue items and 2 alerts");
   await expect(page.getByText("No open problems")).toBeVisible();
+  await snap(page, "problem-resolved-notice");
   const queue = await (
     await page.request.get("/api/v1/queues/effect-unknown?status=resolved&limit=200")
   ).json();
@@ -71,4 +72,22 @@ test("bulk resolve of selected problems, at 390 px too", async ({ page }) => {
   await expect(page.getByText("No open problems")).toBeVisible();
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   expect(width).toBeLessThanOrEqual(PHONE.width);
+});
+
+test("a queue item's one-click resolve: what it did, and undo", async ({ page }) => {
+  test.setTimeout(120_000);
+  const record = timeout(`e2e-item-${run}`, "item");
+  await signIn(page);
+  await ingest(page.request, [record]);
+  await page.goto("/queues/effect-unknown");
+  await page.locator(`tr[data-chain-id="${record.chainId}"]`).click();
+  const panel = page.getByTestId("triage-panel");
+  await panel.getByRole("button", { name: "Resolve", exact: true }).click();
+  const notice = panel.getByTestId("resolved-notice");
+  await expect(notice).toContainText("Resolved 1 queue item and 1 alert");
+  await expect(panel.getByTestId("triage-status")).toContainText("resolved by admin");
+  await notice.getByRole("button", { name: "Undo" }).click();
+  await expect(notice).toContainText("Undone: reopened 1 queue item and 1 alert");
+  await expect(panel.getByTestId("triage-status")).toContainText("open");
+  await expect(page.locator(`tr[data-chain-id="${record.chainId}"]`)).toBeVisible();
 });
