@@ -191,6 +191,36 @@ describe("resolving a problem with cascade, and its undo", () => {
   });
 });
 
+describe("a regression after a cascade", () => {
+  it("a new chain reopens the problem with its own open item and alert; resolving again takes only those", async () => {
+    const server = `regress-${randomUUID().slice(0, 8)}`;
+    const old = timeoutOn(server);
+    await ingest(old);
+    const key = await keyOf(server);
+    const first = (await (
+      await ui.post(`/api/v1/problems/${key}/resolve`, { cascade: true })
+    ).json()) as ResolveAnswer;
+    expect(first.resolved).toEqual({ problems: 1, items: 1, alerts: 1 });
+    const comeback = timeoutOn(server);
+    await ingest(comeback);
+    const page = await ui.json<ProblemsPage>(`/api/v1/problems?server=${server}`);
+    expect(page.problems[0]?.status).toBe("regressed");
+    expect(await ui.json<ProblemsBelow>(`/api/v1/problems/below?key=${key}`)).toEqual({
+      problems: 1,
+      items: 1,
+      alerts: 1,
+      tooMany: false,
+    });
+    const again = (await (
+      await ui.post(`/api/v1/problems/${key}/resolve`, { cascade: true })
+    ).json()) as ResolveAnswer;
+    expect(again.resolved).toEqual({ problems: 1, items: 1, alerts: 1 });
+    expect((await statesOf([old.chainId, comeback.chainId], key)).alerts).toEqual(["resolved", "resolved"]);
+    // The first resolve's problem row was replaced by the second: its undo would undo someone else's work.
+    await expectError(await undo(first.undo?.id ?? ""), 409, "changed_since", "$.problems[0]");
+  });
+});
+
 describe("resolving without cascade, and a resolved problem", () => {
   it("a bare POST resolves the problem alone; again, it keeps the first resolution and changes nothing", async () => {
     const server = `alone-${randomUUID().slice(0, 8)}`;
