@@ -91,3 +91,18 @@ test("a queue item's one-click resolve: what it did, and undo", async ({ page })
   await expect(panel.getByTestId("triage-status")).toContainText("open");
   await expect(page.locator(`tr[data-chain-id="${record.chainId}"]`)).toBeVisible();
 });
+
+test("a problem gets an owner, and 'Assigned to me' finds it", async ({ page }) => {
+  test.setTimeout(120_000);
+  const server = `e2e-owner-${run}`;
+  await signIn(page);
+  await ingest(page.request, [timeout(server, "owner")]);
+  await page.goto(`/problems?server=${server}`);
+  const row = page.getByRole("list", { name: "Problems" }).getByRole("listitem").first();
+  await row.getByRole("button", { name: "Assign to me" }).click();
+  await expect(row.getByRole("button", { name: "Unassign" })).toBeVisible(slowRead);
+  await expect(row.getByRole("combobox")).toHaveAttribute("placeholder", "admin");
+  await page.getByLabel("Assigned to me").check();
+  await expect(page).toHaveURL(/assignee=me/);
+  await expect(page.getByRole("list", { name: "Problems" }).getByRole("listitem")).toHaveCount(1, slowRead);
+});
