@@ -1,5 +1,6 @@
 "use client";
 
+import type { LifecycleOutcome } from "@/lib/problems/lifecycle";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type {
   ChainChecksAnswer,
@@ -20,11 +21,15 @@ export function useTriageAction(chainId: string) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: TriageInput) =>
-      apiFetch<{ item: TriageItemView }>(`${chainPath(chainId)}/triage`, { method: "POST", body: input }),
+      apiFetch<{ item: TriageItemView; lifecycle?: LifecycleOutcome }>(`${chainPath(chainId)}/triage`, {
+        method: "POST",
+        body: input,
+      }),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: ["queue"] }),
         client.invalidateQueries({ queryKey: ["chain-triage", chainId] }),
+        client.invalidateQueries({ queryKey: ["alert-groups"] }),
       ]),
   });
 }

@@ -20,7 +20,13 @@ export function ProblemFilters({
     event?.preventDefault();
     const data = new FormData(form.current ?? undefined);
     const text = (name: string) => String(data.get(name) ?? "").trim() || null;
-    onChange({ state: text("state"), server: text("server"), tool: text("tool"), text: text("text") });
+    onChange({
+      state: text("state"),
+      server: text("server"),
+      tool: text("tool"),
+      text: text("text"),
+      assignee: data.get("mine") ? "me" : null,
+    });
   }
 
   return (
@@ -61,6 +67,15 @@ export function ProblemFilters({
           />
         </div>
       ))}
+      <label className={styles.mine}>
+        <input
+          type="checkbox"
+          name="mine"
+          defaultChecked={params.get("assignee") === "me"}
+          onChange={() => apply()}
+        />{" "}
+        Assigned to me
+      </label>
       <div className={styles.filterActions}>
         <button type="submit" className="button primary small">
           Apply
@@ -68,7 +83,7 @@ export function ProblemFilters({
         <button
           type="button"
           className="button small"
-          onClick={() => onChange({ state: null, server: null, tool: null, text: null })}
+          onClick={() => onChange({ state: null, server: null, tool: null, text: null, assignee: null })}
         >
           Clear
         </button>

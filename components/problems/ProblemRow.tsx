@@ -1,16 +1,20 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
+import type { LifecycleOutcome } from "@/lib/problems/lifecycle";
 import { formatCount } from "@/lib/dashboard/format";
 import { reasonText } from "@/lib/dashboard/reason-text";
 import { PROBLEM_SESSION_SAMPLE, type Problem } from "@/lib/problems/types";
-import { useProblemAction } from "../api/problems";
+import { useProblemAction, useProblemAssignee } from "../api/problems";
 import { useRoleAllows } from "../auth/CurrentUser";
 import { roleReason } from "../auth/RoleGate";
 import { StateBadge } from "../state/StateBadge";
+import { AssigneeName, AssigneePicker } from "../team/AssigneePicker";
 import { ErrorState } from "../ui/StatusViews";
 import { Time } from "../ui/Time";
 import styles from "./Problems.module.css";
+import { ResolveConfirm } from "./ResolveConfirm";
 import { Sparkline } from "./Sparkline";
 
 /** The chain list filtered to the problem's chains over the same window. */
@@ -22,16 +26,55 @@ export function problemChainsHref(problem: Problem, since: string): string {
   return `/chains?${query}`;
 }
 
-/** One problem: what it is, how much and since when, its trend, and resolve / reopen. */
-export function ProblemRow({ problem, since }: { problem: Problem; since: string }) {
+/**
+ * One problem: what it is, how much and since when, its trend, its owner, and resolve (after saying what hangs
+ * below it) / reopen. `selected`/`onSelect`: the bulk resolve's checkbox; `onResolved`: what the resolve did.
+ */
+export function ProblemRow({
+  problem,
+  since,
+  selected,
+  onSelect,
+  onResolved,
+}: {
+  problem: Problem;
+  since: string;
+  selected: boolean;
+  onSelect: (selected: boolean) => void;
+  onResolved: (outcome: LifecycleOutcome) => void;
+}) {
   const action = useProblemAction();
+  const owner = useProblemAssignee(problem.key);
+  const [confirming, setConfirming] = useState(false);
   const mayRespond = useRoleAllows("responder");
   const title = problem.reason ? reasonText(problem.reason).title : "No reason given";
   const resolved = problem.status === "resolved";
+  const resolve = (cascade: boolean) =>
+    action.mutate(
+      { key: problem.key, action: "resolve", cascade },
+      {
+        onSuccess: (answer) => {
+          setConfirming(false);
+          if (answer.message && answer.resolved) {
+            onResolved({ message: answer.message, resolved: answer.resolved, undo: answer.undo ?? null });
+          }
+        },
+      },
+    );
   return (
     <li className={styles.row} data-problem-key={problem.key} data-status={problem.status}>
       <div className={styles.what}>
         <div className={styles.titleLine}>
+          {mayRespond && (
+            <label className={styles.select}>
+              <input
+                type="checkbox"
+                checked={selected}
+                onChange={(event) => onSelect(event.target.checked)}
+                aria-label={`Select ${title} on ${problem.server ?? "no server"}`}
+              />
+            </label>
+          )}
           <StateBadge state={problem.state} />
           {problem.status === "regressed" && (
             <span
@@ -84,16 +127,40 @@ export function ProblemRow({ problem, since }: { problem: Problem; since: string
       </div>
       <Sparkline trend={problem.trend} label={`Chains per interval for ${title}`} />
       <div className={styles.actions}>
-        <button
-          type="button"
-          className="button small"
-          disabled={action.isPending || !mayRespond}
-          title={mayRespond ? undefined : roleReason("responder", "resolve and reopen problems")}
-          onClick={() => action.mutate({ key: problem.key, action: resolved ? "reopen" : "resolve" })}
-        >
-          {resolved ? "Reopen" : "Resolve"}
-        </button>
+        {confirming ? (
+          <ResolveConfirm
+            keys={[problem.key]}
+            busy={action.isPending}
+            onConfirm={resolve}
+            onCancel={() => setConfirming(false)}
+          />
+        ) : (
+          <button
+            type="button"
+            className="button small"
+            disabled={action.isPending || !mayRespond}
+            title={mayRespond ? undefined : roleReason("responder", "resolve and reopen problems")}
+            onClick={() =>
+              resolved ? action.mutate({ key: problem.key, action: "reopen" }) : setConfirming(true)
+            }
+          >
+            {resolved ? "Reopen" : "Resolve"}
+          </button>
+        )}
         {action.isError && <ErrorState error={action.error} what={resolved ? "reopening" : "resolving"} />}
+        <div className={styles.owner}>
+          {mayRespond ? (
+            <AssigneePicker
+              assignee={problem.assignee}
+              busy={owner.isPending}
+              onAssign={(assigneeId) => owner.mutate({ action: "assign", assigneeId })}
+              onUnassign={() => owner.mutate({ action: "unassign" })}
+            />
+          ) : (
+            <AssigneeName assignee={problem.assignee} formerOwner={null} />
+          )}
+          {owner.isError && <ErrorState error={owner.error} what="assigning" />}
+        </div>
       </div>
     </li>
   );

@@ -1,9 +1,11 @@
 "use client";
 
-import { useState } from "react";
+import { useCallback, useState } from "react";
+import type { LifecycleOutcome } from "@/lib/problems/lifecycle";
 import type { QueueName, TriageItemView } from "@/lib/dashboard/api-types";
 import { ApiClientError } from "../api/http";
 import { type TriageInput, useTriageAction } from "../api/mutations";
+import { ResolvedNotice } from "../problems/ResolvedNotice";
 import { AssigneeName, AssigneePicker } from "../team/AssigneePicker";
 import { Time } from "../ui/Time";
 import styles from "./Queues.module.css";
@@ -20,11 +22,22 @@ export function TriageActions({
 }) {
   const mutation = useTriageAction(chainId);
   const [note, setNote] = useState("");
+  // What the last resolve did (the item and its alerts), with its undo, for a few seconds.
+  const [outcome, setOutcome] = useState<LifecycleOutcome | null>(null);
+  const dismiss = useCallback(() => setOutcome(null), []);
 
   function run(input: Omit<TriageInput, "queue">) {
     const quiet = input.action === "assign" || input.action === "unassign";
     const withNote = note.trim() && !quiet ? { ...input, note: note.trim() } : input;
-    mutation.mutate({ ...withNote, queue }, { onSuccess: () => setNote("") });
+    mutation.mutate(
+      { ...withNote, queue },
+      {
+        onSuccess: (answer) => {
+          setNote("");
+          setOutcome(answer.lifecycle ?? null);
+        },
+      },
+    );
   }
   const error = mutation.error instanceof ApiClientError ? mutation.error : null;
 
@@ -105,6 +118,9 @@ export function TriageActions({
           </button>
         </div>
       </div>
+      {outcome && (
+        <ResolvedNotice key={outcome.undo?.id ?? outcome.message} outcome={outcome} onDone={dismiss} />
+      )}
       {error && (
         <p className="field-error" role="alert">
           {error.issues[0]?.message ?? error.message}

@@ -1,3 +1,4 @@
+import type { AssigneeView } from "@/lib/dashboard/api-types";
 import { problemStatus } from "./status";
 import type { Problem, ProblemResolution, ProblemTuple, ProblemWindow } from "./types";
 import { bucketIndex, PROBLEM_WINDOW_SPEC } from "./windows";
@@ -31,6 +32,7 @@ export type RankedProblemRow = ProblemTuple & {
   lastSeenMs: number;
   lastWrittenMs: number;
   resolution: ProblemResolution | null;
+  assignee?: AssigneeView | null;
 };
 
 /**
@@ -59,6 +61,7 @@ export function assembleRankedProblems(
       trend: new Array<number>(buckets).fill(0),
       status: problemStatus(row.lastWrittenMs, row.resolution),
       resolution: row.resolution,
+      assignee: row.assignee ?? null,
     }),
   );
   const byTuple = new Map(problems.map((problem) => [tupleId(problem), problem]));

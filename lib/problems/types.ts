@@ -1,4 +1,5 @@
 import type { State } from "@/lib/contract";
+import type { AssigneeView } from "@/lib/dashboard/api-types";
 
 // The problems API's shapes, shared by the server (which declares them) and the dashboard.
 
@@ -44,6 +45,8 @@ export type Problem = ProblemTuple & {
   trend: number[];
   status: ProblemStatus;
   resolution: ProblemResolution | null;
+  /** Who owns the problem (a responder or admin), null when nobody does. */
+  assignee: AssigneeView | null;
 };
 
 export type ProblemsPage = {

@@ -28,7 +28,13 @@ export const ZTriageActionBody = z.discriminatedUnion(
     }),
     z.strictObject({ action: z.literal("unassign"), queue: ZQueueName, note: ZNote.optional() }),
     z.strictObject({ action: z.literal("note"), queue: ZQueueName, note: ZNote }),
-    z.strictObject({ action: z.literal("resolve"), queue: ZQueueName, note: ZNote.optional() }),
+    z.strictObject({
+      action: z.literal("resolve"),
+      queue: ZQueueName,
+      note: ZNote.optional(),
+      /** The chain's firing alerts of the queue's state resolve with the item unless false (one lifecycle). */
+      cascade: z.boolean({ error: "cascade must be true or false" }).optional(),
+    }),
     z.strictObject({ action: z.literal("reopen"), queue: ZQueueName, note: ZNote.optional() }),
   ],
   { error: unionError("action must be one of acknowledge, assign, unassign, note, resolve, reopen") },

@@ -32,7 +32,8 @@ test("a problem: listed with its sparkline, resolved, regressed by a new chain, 
   await expect(row.getByTestId("problem-sparkline").locator("polyline")).toHaveAttribute("points", /\d/);
   await snap(page, "problems");
 
-  await row.getByRole("button", { name: "Resolve" }).click();
+  await row.getByRole("button", { name: "Resolve", exact: true }).click();
+  await row.getByRole("button", { name: "Only the problem" }).click();
   await expect(page.getByText("No open problems")).toBeVisible();
   await page
     .getByRole("navigation", { name: "Problem status" })

@@ -155,7 +155,7 @@ describe("resolving and regressions", () => {
     expect(resolved).toMatchObject({ key, status: "resolved", resolution: { resolvedBy: "admin" } });
     const again = await act(key, "resolve");
     expect(again.status).toBe(200);
-    expect(await again.json()).toEqual(resolved);
+    expect(await again.json()).toMatchObject({ key, status: "resolved", resolution: resolved.resolution });
     expect(await problemsOf(server)).toEqual([]);
     expect(await problemsOf(server, "&status=resolved")).toMatchObject([{ key, status: "resolved" }]);
   });

@@ -71,10 +71,14 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/operations/[key]/checks", POST: ["respond", 404] },
   { route: "/api/v1/operations/[key]/settle", POST: ["respond", 422, {}] },
   { route: "/api/v1/problems", GET: ["read", 200] },
+  { route: "/api/v1/problems/[key]/assignee", POST: ["respond", 422, {}] },
   { route: "/api/v1/problems/[key]/reopen", POST: ["respond", 404] },
   { route: "/api/v1/problems/[key]/resolve", POST: ["respond", 404] },
+  { route: "/api/v1/problems/below", GET: ["read", 400] },
+  { route: "/api/v1/problems/resolve", POST: ["respond", 422, {}] },
   { route: "/api/v1/queues/[queue]", GET: ["read", 200] },
   { route: "/api/v1/records", POST: ["ingest", 422, {}] },
+  { route: "/api/v1/resolutions/[id]/undo", POST: ["respond", 404] },
   { route: "/api/v1/routing/alerts", GET: ["read", 200] },
   { route: "/api/v1/routing/alerts/[fingerprint]/assignee", POST: ["respond", 422, {}] },
   { route: "/api/v1/routing/alerts/[fingerprint]/resolve", POST: ["respond", 404] },
@@ -124,6 +128,7 @@ const SEGMENTS: Record<string, string> = {
   "users/[id]": "00000000-0000-4000-8000-000000000000",
   "invites/[id]": "00000000-0000-4000-8000-000000000000",
   "sessions/[id]": "00000000-0000-4000-8000-000000000000",
+  "resolutions/[id]": "00000000-0000-4000-8000-000000000000",
 };
 
 const CALLERS = ["nobody", "viewer", "responder", "admin", "ingestKey", "readKey", "adminKey"] as const;

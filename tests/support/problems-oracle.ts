@@ -114,6 +114,7 @@ export function assembleProblems(
           trend: new Array<number>(buckets).fill(0),
           status: "open",
           resolution: null,
+          assignee: null,
         },
       };
       byKey.set(key, entry);

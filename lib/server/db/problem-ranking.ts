@@ -14,8 +14,10 @@ export type ProblemRankQuery = {
   status: ProblemStatusFilter;
   sort: ProblemSort;
   limit: number;
-  /** Only the problem with this key (a resolve or reopen looks its problem up). */
-  key?: string;
+  /** Only the problems with these keys (a resolve or reopen looks its problems up). */
+  keys?: readonly string[];
+  /** Only the problems assigned to this user. */
+  assigneeUserId?: string;
 };
 
 const DAY_MS = 86_400_000;
@@ -57,6 +59,9 @@ type RankRow = {
   last_written: Date;
   resolved_at: Date | null;
   resolved_by: string | null;
+  assignee_id: string | null;
+  assignee_username: string | null;
+  assignee_display_name: string | null;
 };
 
 /**
@@ -91,11 +96,16 @@ export async function rankProblems(query: ProblemRankQuery): Promise<RankedProbl
         max(last_observed_at) filter (where chains > 0) as last_seen, max(last_written_at) as last_written
       from window_rows group by 1, 2, 3, 4 having sum(chains) > 0
     ), page as (
-      select t.*, p.key as resolved_key, p.resolved_at, p.resolved_by
+      select t.*, p.key as resolved_key, p.resolved_at, p.resolved_by, u.id::text as assignee_id,
+        u.username as assignee_username, u.display_name as assignee_display_name
       from tuples t left join problem_resolutions p on coalesce(p.server_name, '') = t.server_name
         and coalesce(p.tool, '') = t.tool and p.state = t.state and coalesce(p.reason, '') = t.reason
+      left join problem_assignments pa on coalesce(pa.server_name, '') = t.server_name
+        and coalesce(pa.tool, '') = t.tool and pa.state = t.state and coalesce(pa.reason, '') = t.reason
+      left join users u on u.id = pa.assignee_user_id
       where true ${statusIs(query.status)} ${query.needle ? matchesNeedle(query.needle) : Prisma.empty}
-        ${query.key ? Prisma.sql`and ${Prisma.raw(problemKeySql("t"))} = ${query.key}` : Prisma.empty}
+        ${query.keys ? Prisma.sql`and ${Prisma.raw(problemKeySql("t"))} = any(${[...query.keys]}::text[])` : Prisma.empty}
+        ${query.assigneeUserId ? Prisma.sql`and pa.assignee_user_id = ${query.assigneeUserId}::uuid` : Prisma.empty}
       order by ${order} fetch first ${query.limit + 1} rows with ties
     )
     select * from (select ${Prisma.raw(problemKeySql("t"))} as key, t.* from page t) t
@@ -114,6 +124,10 @@ export async function rankProblems(query: ProblemRankQuery): Promise<RankedProbl
     resolution:
       row.resolved_at && row.resolved_by !== null
         ? { resolvedAt: row.resolved_at.toISOString(), resolvedBy: row.resolved_by }
+        : null,
+    assignee:
+      row.assignee_id && row.assignee_username
+        ? { id: row.assignee_id, username: row.assignee_username, displayName: row.assignee_display_name }
         : null,
   }));
 }

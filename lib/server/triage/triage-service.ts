@@ -1,8 +1,16 @@
 import type { TriageItemView } from "@/lib/dashboard/api-types";
 import type { TriageActionBody } from "@/lib/triage/schemas";
-import { applyTriageAction, type TriageDecision, UNTOUCHED_ITEM } from "@/lib/triage/transitions";
+import {
+  applyTriageAction,
+  type TriageDecision,
+  type TriageItemState,
+  UNTOUCHED_ITEM,
+} from "@/lib/triage/transitions";
 import { toTriageItemView } from "@/lib/triage/view";
-import { resolveChainAlertsInTransaction } from "../routing/operator-resolve";
+import type { LifecycleChanges, LifecycleOutcome } from "@/lib/problems/lifecycle";
+import { countChanges, resolvedMessage } from "@/lib/problems/lifecycle";
+import { readFiringAlertsOfChain } from "../db/problem-lifecycle";
+import { keepForUndo, resolveBelow } from "../problems/lifecycle-service";
 import { appendAuditEvent } from "../db/audit-events";
 import { lockChains } from "../db/chain-writes";
 import { getPrisma } from "../db/client";
@@ -21,12 +29,14 @@ import { checkAssignee } from "../team/assignee-check";
 import { auditActor, triageAuditView } from "./triage-audit";
 
 /** Acknowledge, assign, unassign, note, resolve or reopen a chain's item in one queue; audited with before/after. */
+export type TriageAnswer = { item: TriageItemView; lifecycle?: LifecycleOutcome };
+
 export async function triageChain(
   chainId: string,
   body: TriageActionBody,
   caller: Caller,
   now = new Date(),
-): Promise<TriageItemView> {
+): Promise<TriageAnswer> {
   rejectSecrets([["$.note", body.note]]);
   return changeTriageItem(chainId, body, caller, now);
 }
@@ -42,7 +52,7 @@ async function changeTriageItem(
   body: TriageActionBody,
   caller: Caller,
   now: Date,
-): Promise<TriageItemView> {
+): Promise<TriageAnswer> {
   const queue = body.queue;
   const actor = actorName(caller);
   return getPrisma().$transaction(async (tx) => {
@@ -70,6 +80,11 @@ async function changeTriageItem(
       ]);
     }
     const { next, event } = outcome;
+    // Resolving the item resolves the queue state's firing alerts too (unless `cascade: false`), in the same
+    // transaction (receivers get "resolved"); both are kept for the undo.
+    const resolving = body.action === "resolve";
+    const alerts =
+      resolving && body.cascade !== false ? await readFiringAlertsOfChain(tx, chainId, [queue]) : [];
     const saved = await saveTriageItem(tx, chainId, queue, next);
     await insertTriageEvent(tx, { chainId, queue, actor, ...event });
     if (body.action === "assign" || body.action === "unassign") {
@@ -83,10 +98,28 @@ async function changeTriageItem(
       before: stored ? triageAuditView(queue, stored) : null,
       after: { ...triageAuditView(queue, next), ...(event.note ? { note: event.note } : {}) },
     });
-    // Resolving the item resolves the queue state's alert too, in the same transaction (receivers get "resolved").
-    if (next.status === "resolved" && stored?.status !== "resolved") {
-      await resolveChainAlertsInTransaction(tx, chainId, actor, [queue]);
-    }
-    return toTriageItemView(saved);
+    if (!resolving) return { item: toTriageItemView(saved) };
+    const changes: LifecycleChanges = { asked: [chainId], problems: [], items: [], alerts: [] };
+    await resolveBelow(tx, [], alerts, actor, now, changes);
+    changes.items.push({
+      chainId,
+      queue,
+      before: stored ? snapshot(stored) : null,
+      after: snapshot(next),
+    });
+    const undo = await keepForUndo(tx, "triage_item", changes, auditActor(caller), now);
+    const resolved = countChanges(changes);
+    return {
+      item: toTriageItemView(saved),
+      lifecycle: { resolved, message: resolvedMessage(resolved), undo },
+    };
   });
 }
+
+const snapshot = (item: TriageItemState) => ({
+  status: item.status,
+  acknowledgedAt: item.acknowledgedAt?.toISOString() ?? null,
+  acknowledgedBy: item.acknowledgedBy,
+  resolvedAt: item.resolvedAt?.toISOString() ?? null,
+  resolvedBy: item.resolvedBy,
+});

@@ -1,10 +1,10 @@
-import type { ChainTriage, TriageItemView } from "@/lib/dashboard/api-types";
+import type { ChainTriage } from "@/lib/dashboard/api-types";
 import { readChainTriage } from "@/lib/server/db/chain-triage";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
 import { pathParams } from "@/lib/server/http/path-params";
-import { triageChain } from "@/lib/server/triage/triage-service";
+import { type TriageAnswer, triageChain } from "@/lib/server/triage/triage-service";
 import { ZTriageActionBody } from "@/lib/triage/schemas";
 
 export const dynamic = "force-dynamic";
@@ -20,9 +20,7 @@ export const GET = apiRoute(
 
 export const POST = apiRoute(
   { scope: "respond", params: pathParams("chainId"), body: ZTriageActionBody },
-  async ({ params, body, caller }): Promise<{ item: TriageItemView }> => ({
-    item: await triageChain(params.chainId, body, caller),
-  }),
+  async ({ params, body, caller }): Promise<TriageAnswer> => triageChain(params.chainId, body, caller),
 );
 
 const notAllowed = methodNotAllowed("GET", "POST");
