@@ -40,5 +40,11 @@ describe("describeDatabase", () => {
     expect(describeDatabase()).toBe(
       "the database at DATABASE_URL (postgresql://app@db.internal:5432/receipt?sslmode=require)",
     );
+    process.env.DATABASE_URL = "postgresql://db.internal/receipt?user=app&password=s3cret";
+    expect(describeDatabase()).toBe(
+      "the database at DATABASE_URL (postgresql://db.internal/receipt?user=app)",
+    );
+    process.env.DATABASE_URL = "postgresql://[not a host";
+    expect(describeDatabase()).toBe("the database at DATABASE_URL");
   });
 });

@@ -22,6 +22,7 @@ export function embeddedDataDir(): string {
 export function describeDatabase(): string {
   const url = readEnv().DATABASE_URL;
   if (!url) return `the embedded database in ${embeddedDataDir()}`;
+  if (!URL.canParse(url)) return "the database at DATABASE_URL";
   const shown = new URL(url);
   shown.password = "";
   shown.searchParams.delete("password"); // libpq also takes it as a parameter
