@@ -170,16 +170,4 @@ describe("a database at DATABASE_URL that is not the app's", () => {
     );
     expect(result.stderr).not.toContain("secret-pw");
   });
-
-  it("the app's own database works as before", async () => {
-    const db = await createTestDatabase();
-    try {
-      const created = await run("keys.ts", ["create", "--name", "agent"], { DATABASE_URL: db.url });
-      expect(created.code, created.stderr).toBe(0);
-      expect(created.stdout).toMatch(/^\S+\n$/);
-      expect(created.stderr).toBe("");
-    } finally {
-      await db.drop();
-    }
-  });
 });
