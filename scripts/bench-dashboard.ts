@@ -44,7 +44,7 @@ if (!values["seed-only"] && !existsSync(path.join(root, ".next/BUILD_ID"))) {
 
 const { openDatabase } = await import("../lib/server/db/connection-string");
 const { applyMigrations } = await import("../lib/server/db/migrate");
-let db = await openDatabase();
+let db = await openDatabase({ create: true });
 const running: { app?: ReturnType<typeof spawnNext> } = {};
 try {
   await applyMigrations(db.url);
@@ -186,7 +186,7 @@ async function restartWithWal(
   // The seed set DATABASE_URL to the cluster just stopped (for the app code it runs): openDatabase would take it and
   // hand back that address instead of starting the cluster again.
   delete process.env.DATABASE_URL;
-  return openDatabase();
+  return openDatabase({ create: true });
 }
 
 async function waitForHealth(base: string) {

@@ -24,7 +24,7 @@ function previousSchema(): string | null {
   return execFileSync("git", ["show", "HEAD:prisma/schema.prisma"], { encoding: "utf8" });
 }
 
-const db = await openDatabase();
+const db = await openDatabase({ create: true });
 try {
   const sql = await diffSchemaSql(db.url, previousSchema());
   if (!sql.trim() || sql.includes("This is an empty migration")) {

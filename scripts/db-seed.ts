@@ -1,12 +1,12 @@
 // npm run db:seed                      → a living demo: ~600 chains over the last 7 days, a little triage already done,
 //                                         and the retry guard's story (scripts/seed/demo-guard-story.ts)
 // npm run db:seed -- --chains 100000   → the perf data set (docs/BENCHMARKS.md); --seed N reproduces a data set
-// Records go through the real ingestion path (validate, classify, store), into the database every CLI uses:
-// DATABASE_URL, or the embedded PostgreSQL under .data/ (shared with a running `npm start`).
+// Records go through the real ingestion path (validate, classify, store), into the app's database as every CLI finds
+// it (scripts/cli-database.ts): DATABASE_URL, or the embedded PostgreSQL under $RECEIPT_DATA_DIR (default .data/),
+// which `npm start` must have made; the last line names it.
 import { parseArgs } from "node:util";
 import type { HealthRecord } from "../lib/contract";
-import { openDatabase } from "../lib/server/db/connection-string";
-import { applyMigrations } from "../lib/server/db/migrate";
+import { openCliDatabase } from "./cli-database";
 import { demoSession } from "./seed/demo-records";
 import { allowDemoDestination, seedGuardStory } from "./seed/demo-guard-story";
 import { createRandom, type Random } from "./seed/demo-world";
@@ -27,10 +27,8 @@ if (!Number.isInteger(target) || target < 1) {
 // The demo's triage and the retry guard's story (one chain of the target) come with a living demo, not a perf set.
 const story = !values["no-triage"] && target <= 5_000;
 if (story) allowDemoDestination();
-const db = await openDatabase();
-process.env.DATABASE_URL = db.url;
+const db = await openCliDatabase();
 try {
-  await applyMigrations(db.url);
   const { prepareRecords } = await import("../lib/server/ingest/prepare-records");
   const { saveRecords } = await import("../lib/server/ingest/store-records");
   const random = createRandom(Number(values.seed));
@@ -64,7 +62,7 @@ try {
   }
   const seconds = ((performance.now() - started) / 1000).toFixed(1);
   console.error(
-    `\rseeded ${chains} chains (${records} records) in ${seconds} s, run ${runTag}, seed ${values.seed}`,
+    `\rseeded ${chains} chains (${records} records) into ${db.where} in ${seconds} s, run ${runTag}, seed ${values.seed}`,
   );
   if (story) {
     const { seedTriage } = await import("./seed/demo-triage");

@@ -33,10 +33,17 @@ type DemoKey = { key: string; name: string; supplied: boolean; release: () => Pr
 
 /** A key of the demo's own, in the app's database (resolved exactly as the app resolves it). */
 async function createLocalKey(name: string): Promise<DemoKey> {
-  const { openDatabase } = await import("../lib/server/db/connection-string");
+  const { openCliDatabase } = await import("./cli-database");
   const { createKey, revokeIngestionKey } = await import("../lib/server/keys/key-service");
-  const db = await openDatabase();
-  process.env.DATABASE_URL = db.url;
+  const db = await openCliDatabase({ announceStart: false });
+  if (db.startedHere) {
+    // The app answering at baseUrl cannot be running on a cluster this process had to start: a key made there
+    // would only be refused.
+    await db.stop();
+    fail(
+      `${baseUrl} answers, but no app runs on ${db.where}: run the demo with the app's RECEIPT_DATA_DIR or DATABASE_URL, or set RECEIPT_KEY`,
+    );
+  }
   const { key } = await createKey(name, ["ingest", "read"]);
   return {
     key,
@@ -108,7 +115,7 @@ try {
     console.error(
       access.supplied
         ? "demo: Receipt refused RECEIPT_KEY (401): the key is unknown or revoked there"
-        : "demo: Receipt refused the demo's key (401): the app and the demo use different databases — run the demo with the app's DATABASE_URL",
+        : "demo: Receipt refused the demo's key (401): the app and the demo use different databases — run the demo with the app's RECEIPT_DATA_DIR or DATABASE_URL",
     );
   else console.error("demo:", error instanceof Error ? error.message : error);
 } finally {

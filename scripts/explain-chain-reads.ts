@@ -11,7 +11,7 @@ process.env.RECEIPT_DATA_DIR = process.env.RECEIPT_DATA_DIR ?? path.join(os.tmpd
 delete process.env.DATABASE_URL;
 const { openDatabase } = await import("../lib/server/db/connection-string");
 const { applyMigrations } = await import("../lib/server/db/migrate");
-const db = await openDatabase();
+const db = await openDatabase({ create: true });
 await applyMigrations(db.url);
 const sql = new pg.Client({ connectionString: db.url });
 await sql.connect();

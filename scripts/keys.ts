@@ -1,7 +1,9 @@
 // npm run --silent keys -- create --name NAME [--scope ingest|read|admin]...     → prints the new key alone on stdout
 // npm run --silent keys -- list                                                  → one key per line (never the key)
 // npm run --silent keys -- revoke NAME
-import { openDatabase } from "../lib/server/db/connection-string";
+// On the app's database (scripts/cli-database.ts). Exit 0 done, 1 refused (bad input, name taken, no such key), 2 no
+// Receipt database where it looked.
+import { openCliDatabase } from "./cli-database";
 import { KeyNameTakenError } from "../lib/server/db/ingestion-keys";
 import { createKey, listIngestionKeys, revokeIngestionKey } from "../lib/server/keys/key-service";
 import { type Scope, SCOPES, ZKeyName, ZScope } from "../lib/auth/key-scopes";
@@ -21,8 +23,7 @@ function option(name: string): string[] {
   return values;
 }
 
-const db = await openDatabase();
-process.env.DATABASE_URL = db.url;
+const db = await openCliDatabase();
 try {
   if (command === "create") {
     const name = ZKeyName.safeParse(option("name")[0]);

@@ -1,15 +1,14 @@
 // npm run --silent rollups -- check     → differences between the rollups and a full count of chains; exit 1 if any
 // npm run --silent rollups -- rebuild   → recounts the rollups from chains (repairs, after a bulk load)
 // npm run --silent rollups -- fold      → folds every pending delta into the rollups now
-import { openDatabase } from "../lib/server/db/connection-string";
+import { openCliDatabase } from "./cli-database";
 
 const command = process.argv[2];
 if (command !== "check" && command !== "rebuild" && command !== "fold") {
   console.error("usage: npm run --silent rollups -- check | rebuild | fold");
   process.exit(1);
 }
-const db = await openDatabase();
-process.env.DATABASE_URL = db.url;
+const db = await openCliDatabase();
 let failed = false;
 try {
   const { inTransaction } = await import("../lib/server/db/sql");

@@ -229,11 +229,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       seed: { type: "string", default: "42" },
     },
   });
-  const { openDatabase, embeddedDataDir } = await import("../lib/server/db/connection-string");
-  const { applyMigrations } = await import("../lib/server/db/migrate");
-  const db = await openDatabase();
+  const { embeddedDataDir } = await import("../lib/server/db/connection-string");
+  const { openCliDatabase } = await import("./cli-database");
+  const db = await openCliDatabase();
   try {
-    await applyMigrations(db.url);
     await seedBulk(db.url, {
       chains: Number(values.chains),
       days: Number(values.days),

@@ -1,12 +1,19 @@
-// `npm start` / `npm run dev`: resolve the database (DATABASE_URL, or the embedded PostgreSQL under .data/),
-// apply pending migrations, then run Next.js with DATABASE_URL set. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops Next
+// `npm start` / `npm run dev`: resolve the database (DATABASE_URL, or the embedded PostgreSQL under
+// $RECEIPT_DATA_DIR, default .data/, created on the first start), apply pending migrations, then run Next.js with
+// DATABASE_URL set, and say "Receipt is ready at …" once GET /api/health answers. Ctrl-C (SIGINT), SIGTERM or SIGHUP stops Next
 // and the embedded database and exits 0; when Next or the embedded database dies on its own, the other is stopped
 // and the launcher exits non-zero (LAUNCHER_EXIT) for a supervisor to restart it.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { appAddress, waitUntilHealthy } from "../lib/server/app-ready";
 import { getPrisma } from "../lib/server/db/client";
-import { embeddedDataDir, openDatabase } from "../lib/server/db/connection-string";
+import {
+  cannotReach,
+  describeDatabase,
+  embeddedDataDir,
+  openDatabase,
+} from "../lib/server/db/connection-string";
 import { rekeyLegacyGroups } from "../lib/server/routing/rekey-groups";
 import { ensureAdminFromEnv, needsFirstRunSetup } from "../lib/server/auth/sessions";
 import { applyMigrations } from "../lib/server/db/migrate";
@@ -33,7 +40,8 @@ try {
   process.exit(LAUNCHER_EXIT.startFailed);
 }
 
-const db = await openDatabase();
+const db = await openDatabase({ create: true });
+const where = describeDatabase();
 if (db.ownerPid !== null && !db.startedHere) {
   // Serving in front of a cluster another process will stop (a CLI) or already serves (another launcher) would
   // leave this app in front of a database it cannot watch.
@@ -44,25 +52,19 @@ if (db.ownerPid !== null && !db.startedHere) {
   process.exit(LAUNCHER_EXIT.startFailed);
 }
 const applied = await applyMigrations(db.url).catch(async (error: unknown) => {
-  if (!(error instanceof UnsupportedServerVersionError)) throw error;
-  console.error(error.message);
+  const refusal = error instanceof UnsupportedServerVersionError ? error : cannotReach(error);
+  if (!refusal) throw error;
+  console.error(`receipt: ${refusal.message}`);
   await db.stop();
   process.exit(LAUNCHER_EXIT.startFailed);
 });
 if (applied.length) console.error(`receipt: applied migrations ${applied.join(", ")}`);
-console.error(
-  `receipt: database ${process.env.DATABASE_URL ? "at DATABASE_URL" : `embedded (${embeddedDataDir()})`}`,
-);
+console.error(`receipt: using ${where}`);
 
 const childEnv = { ...process.env, DATABASE_URL: db.url, PORT: String(env.PORT), [LAUNCHER_ENV]: "1" };
 process.env.DATABASE_URL = db.url;
 await ensureAdminFromEnv(env.RECEIPT_ADMIN_USER, env.RECEIPT_ADMIN_PASSWORD);
-if (!env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup())) {
-  console.error(
-    `receipt: no admin yet — open http://localhost:${env.PORT}/setup to create one, or run ` +
-      "`npm run users -- create --username NAME --role admin`",
-  );
-}
+const noAdminYet = !env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup());
 const rekeyed = await rekeyLegacyGroups(); // data step after the schema migrations: old path-based group keys
 if (rekeyed > 0) console.error(`receipt: re-keyed ${rekeyed} notification groups to stable route ids`);
 await getPrisma().$disconnect(); // the launcher's own queries are done; the app has its own pool
@@ -79,6 +81,7 @@ if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
   }
 }
 
+const hostname = process.env.HOSTNAME ?? "0.0.0.0";
 // Idle keep-alive sockets outlive a load balancer's (typically 60 s): the server never closes one under a request.
 const next = spawnNext(
   [
@@ -86,7 +89,7 @@ const next = spawnNext(
     "--port",
     String(env.PORT),
     "--hostname",
-    process.env.HOSTNAME ?? "0.0.0.0",
+    hostname,
     // `next dev` refuses the option; the development server is not behind a load balancer.
     ...(mode === "start" ? ["--keepAliveTimeout", "65000"] : []),
   ],
@@ -139,3 +142,15 @@ void exited(next).then(() =>
     `the app exited (${next.signalCode ? `signal ${next.signalCode}` : `code ${next.exitCode}`})`,
   ),
 );
+
+// The address is named once it answers (GET /api/health 200), not when Next.js starts listening or compiling.
+const address = appAddress(hostname, env.PORT);
+void waitUntilHealthy(address.probe, { stopped: () => stopping }).then((ready) => {
+  if (!ready) return;
+  console.error(`receipt: Receipt is ready at ${address.shown}`);
+  if (noAdminYet)
+    console.error(
+      `receipt: no admin yet — open ${address.shown}/setup to create one, or run ` +
+        "`npm run users -- create --username NAME --role admin`",
+    );
+});

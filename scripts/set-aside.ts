@@ -1,6 +1,6 @@
 // npm run --silent set-aside -- list                 → one item per line: job, item, since, reason
 // npm run --silent set-aside -- retry [JOB [ITEM]]   → the items are taken up again by their job on its next run
-import { openDatabase } from "../lib/server/db/connection-string";
+import { openCliDatabase } from "./cli-database";
 
 function fail(message: string): never {
   console.error(message);
@@ -8,8 +8,7 @@ function fail(message: string): never {
 }
 
 const [command, job, key] = process.argv.slice(2);
-const db = await openDatabase();
-process.env.DATABASE_URL = db.url;
+const db = await openCliDatabase();
 try {
   const { listSetAside, retrySetAside } = await import("../lib/server/db/set-aside");
   if (command === "list") {

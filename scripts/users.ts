@@ -8,7 +8,7 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { ZRole } from "../lib/auth/roles";
 import { hashPassword } from "../lib/server/auth/password";
-import { openDatabase } from "../lib/server/db/connection-string";
+import { openCliDatabase } from "./cli-database";
 
 const USAGE = "usage: npm run --silent users -- create --username NAME [--role viewer|responder|admin]";
 
@@ -49,8 +49,7 @@ const password = await readPassword();
 if (password.length < 8)
   fail(1, "the password must be at least 8 characters (RECEIPT_NEW_PASSWORD or standard input)");
 
-const db = await openDatabase();
-process.env.DATABASE_URL = db.url;
+const db = await openCliDatabase();
 let created = false;
 try {
   const { createUserIfNameFree } = await import("../lib/server/db/users");

@@ -20,7 +20,11 @@ const ZServerEnv = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   /** Where the embedded PostgreSQL lives (its `pg` folder); tests use throwaway folders. */
-  RECEIPT_DATA_DIR: z.string().min(1).optional(),
+  RECEIPT_DATA_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .or(z.literal("").transform(() => undefined)),
   RECEIPT_ADMIN_USER: z
     .string()
     .regex(/^[A-Za-z0-9._-]{1,64}$/)

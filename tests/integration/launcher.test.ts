@@ -186,6 +186,14 @@ describe("the launcher (npm start)", () => {
     "SIGTERM to `npm start` stops the app and the database cleanly and exits 0",
     async () => {
       const launcher = await startLauncher("npm");
+      // The address is named once /api/health answers (the launcher asks it too), the setup hint after it.
+      const ready = `receipt: Receipt is ready at ${launcher.baseUrl}\n`;
+      expect(await waitUntil(() => launcher.output().includes(ready), 5_000)).toBe(true);
+      const output = launcher.output();
+      expect(output.indexOf(`no admin yet — open ${launcher.baseUrl}/setup`)).toBeGreaterThan(
+        output.indexOf(ready),
+      );
+      expect(output.indexOf("receipt: using the embedded database in")).toBeLessThan(output.indexOf(ready));
       const app = nextServerPid(launcher);
       const database = postmasterPid();
       expect(existsSync(`${pgDir}.owner.json`)).toBe(true);
