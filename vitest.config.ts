@@ -1,13 +1,31 @@
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
+/** Unit files that set process.env before the code under test reads its settings (once per process). */
+const UNIT_FILES_WITH_OWN_ENV = [
+  "tests/unit/outbound-guard.test.ts",
+  "tests/unit/delivery-http-post.test.ts",
+];
+
 export default defineConfig({
   resolve: { alias: { "@": fileURLToPath(new URL("./", import.meta.url)) } },
   test: {
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], environment: "node" },
+        // One module graph for every unit file (no re-import per file): the quick loop's CPU halves. Files that set
+        // process.env for the settings read once per process (lib/server/env.ts) run in "unit-env", one process each.
+        test: {
+          name: "unit",
+          include: ["tests/unit/**/*.test.ts"],
+          exclude: UNIT_FILES_WITH_OWN_ENV,
+          environment: "node",
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "unit-env", include: UNIT_FILES_WITH_OWN_ENV, environment: "node" },
       },
       {
         extends: true,

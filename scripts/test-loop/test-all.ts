@@ -3,10 +3,11 @@
 // one closing line summed from the runners' JSON reports.
 //
 // After the build, Playwright (RECEIPT_E2E_SHARDS processes, default 1; each its own app, embedded PostgreSQL, ports
-// and output folder) and then Vitest (RECEIPT_VITEST_WORKERS workers, default 2). RECEIPT_TESTS_SIDE_BY_SIDE=1 runs
-// them at the same time. Measured on the 2-core machine (docs/BENCHMARKS.md, "Test loop"), the suites together need
-// about 25 minutes of CPU, so side by side they saturate both cores: apps then miss their 30 s health check and
-// timing bounds fail, and the run is no shorter. One after another stays the default until the CPU comes down.
+// and output folder) and Vitest (RECEIPT_VITEST_WORKERS workers, default 2) run side by side, Playwright at a lower
+// CPU priority (nice 10, inherited by its app, database and Chromium). Vitest holds the timing bounds (an app healthy
+// within 30 s, a launcher that exits within 5 s, a page of alerts within its latency) and mostly waits on apps and
+// timers, so it runs as fast as it would alone, and Chromium, most of the run's CPU and bound by no clock, takes
+// whatever Vitest leaves. RECEIPT_TESTS_SIDE_BY_SIDE=0 runs Playwright first and Vitest after it.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -31,7 +32,9 @@ const positive = (name: string, fallback: number) => {
 };
 const shards = positive("RECEIPT_E2E_SHARDS", 1);
 const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
-const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE !== "1";
+const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE === "0";
+/** Playwright's niceness beside Vitest: at 10 it gets about a tenth of a core Vitest wants, and every idle cycle. */
+const E2E_NICE = ["nice", "-n", "10"];
 
 function run(command: string, args: string[]) {
   console.log(`\n$ ${command} ${args.join(" ")}`);
@@ -114,8 +117,14 @@ const playwrightRuns = shardRuns.map(({ shard, report, env: shardEnv }) => ({
   status: stream(() =>
     runAlongside(
       shards > 1 ? `e2e ${shard} │ ` : "e2e │ ",
-      "npx",
-      ["playwright", "test", "--reporter=list,json", ...(shards > 1 ? [`--shard=${shard}`] : [])],
+      sequential ? "npx" : E2E_NICE[0],
+      [
+        ...(sequential ? [] : [...E2E_NICE.slice(1), "npx"]),
+        "playwright",
+        "test",
+        "--reporter=list,json",
+        ...(shards > 1 ? [`--shard=${shard}`] : []),
+      ],
       shardEnv,
     ).then((status) => {
       console.log(`\nPlaywright ${shard} finished after ${elapsed()} (exit ${status})`);
