@@ -86,7 +86,9 @@ describe("server-everything over stdio", () => {
     const running = collector.callTool(everything, {
       chainId: id,
       name: "trigger-long-running-operation",
-      arguments: { duration: 1.5, steps: 5 },
+      // Long enough that reading the chain mid-way ends before the tool does, on a loaded machine too (at 1.5 s a
+      // read that took longer saw the finished chain).
+      arguments: { duration: 4, steps: 8 },
       sideEffect: "none",
       deadlineMs: 10_000,
       inactivityMs: 2_000,
