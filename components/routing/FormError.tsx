@@ -8,8 +8,17 @@ const CONFLICT_TEXT =
   "The routing config was changed elsewhere since this page loaded it. The page now shows the newest version: " +
   "check it and make your change again.";
 
-/** A refused change, each problem said with where it is. */
-export function FormError({ error }: { error: unknown }) {
+/**
+ * A refused change, each problem said with where it is; `locate` adds its line and column when the change came from a
+ * text (an imported routing document).
+ */
+export function FormError({
+  error,
+  locate,
+}: {
+  error: unknown;
+  locate?: (path: string) => { line: number; column: number } | undefined;
+}) {
   if (!error) return null;
   const issues = error instanceof ApiClientError ? error.issues : [];
   const conflict = error instanceof ApiClientError && error.code === "config_changed";
@@ -22,7 +31,8 @@ export function FormError({ error }: { error: unknown }) {
         <ul style={{ margin: "0.25rem 0 0", paddingLeft: "1.1rem" }}>
           {issues.map((issue) => (
             <li key={`${issue.path}:${issue.code}`} title={issue.path}>
-              {humanPath(issue.path)}: {issue.message}
+              {humanPath(issue.path)}
+              {lineAndColumn(locate?.(issue.path))}: {issue.message}
             </li>
           ))}
         </ul>
@@ -30,6 +40,9 @@ export function FormError({ error }: { error: unknown }) {
     </div>
   );
 }
+
+const lineAndColumn = (at: { line: number; column: number } | undefined) =>
+  at ? ` (line ${at.line}, column ${at.column})` : "";
 
 /** The issues at `path` or under it (`$.route.routes[2].matchers` also takes `…matchers[0]`). */
 export function issuesUnder(error: unknown, path: string) {

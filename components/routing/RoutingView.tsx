@@ -15,7 +15,7 @@ import { RoleFieldset } from "../auth/RoleGate";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { AddRouteForm } from "./AddRouteForm";
 import { ChannelsPanel } from "./ChannelsPanel";
-import { ConfigJsonPanel } from "./ConfigJsonPanel";
+import { ConfigImportPanel } from "./ConfigImportPanel";
 import { DeliveryLog } from "./DeliveryLog";
 import { type InhibitActions, InhibitRules } from "./InhibitRules";
 import { RouteTestPanel } from "./RouteTestPanel";
@@ -212,7 +212,7 @@ export function RoutingView() {
       </Section>
       <Section id="json" title="Import / export">
         <RoleFieldset needs="admin" doing="apply a config (the download is open to all)">
-          <ConfigJsonPanel current={current.data} />
+          <ConfigImportPanel current={current.data} />
         </RoleFieldset>
       </Section>
     </div>

@@ -68,3 +68,31 @@ test("the routing page's Add route with no matchers, placed first, is refused wi
   };
   expect(saved.config.route.routes?.some((route) => route.name === name)).toBe(false);
 });
+
+// Issue 41 §9: the browser import takes YAML as the CLI does, and says where in the text a problem is. Refusals only:
+// the e2e database is shared by every spec.
+test("the import panel shows the config as YAML and names the line of a syntax error and of a refused value", async ({
+  page,
+}) => {
+  await signIn(page, "/routing");
+  const before = ((await (await page.request.get("/api/v1/routing/config")).json()) as { version: string })
+    .version;
+  const editor = page.getByLabel("Routing config (YAML or JSON)");
+  await expect(editor).toHaveValue(/^# Receipt routing config/);
+  await expect(editor).toHaveValue(/\nroute:\n/);
+  const save = page.getByRole("button", { name: "Validate and save" });
+
+  await editor.fill("version: 1\nroute: [unclosed\n");
+  await expect(page.locator("#config-import-syntax")).toContainText(/line \d+, column \d+/);
+  await expect(save).toBeDisabled();
+
+  await editor.fill("version: 1\nchannels: []\nroute:\n  receiver: nowhere-at-all\n");
+  await expect(save).toBeEnabled();
+  await save.click();
+  const refusal = page.getByRole("alert").filter({ hasText: /line \d+, column \d+/ });
+  await expect(refusal).toBeVisible();
+  await snap(page, "routing-import-yaml-refused");
+  const after = ((await (await page.request.get("/api/v1/routing/config")).json()) as { version: string })
+    .version;
+  expect(after).toBe(before);
+});
