@@ -50,7 +50,8 @@ function isSdkStdioTransport(transport: object): boolean {
 
 function tapSiblingProbe(transport: TappableTransport, state: SessionState): void {
   if (!isSdkStdioTransport(transport) || Object.hasOwn(transport, "constructor")) return;
-  const Base = (transport as { constructor: new (params: unknown) => TappableTransport }).constructor;
+  const Base = (transport as unknown as { constructor: new (params: unknown) => TappableTransport })
+    .constructor;
   function SiblingTransport(params: unknown): TappableTransport {
     const sibling = Reflect.construct(Base, [params]) as TappableTransport;
     recordDiscoverAnswers(new WireTap(sibling), state);
