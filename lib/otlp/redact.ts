@@ -117,6 +117,8 @@ const MASKED_FIELDS: readonly string[] = [
   SEMCONV.protocolVersion,
   RECEIPT.requestedVersion,
   RECEIPT.acceptedVersion,
+  RECEIPT.clientSupportedVersions,
+  RECEIPT.serverSupportedVersions,
 ];
 /** The record's length for each peer field (contract §1: names 128, versions 64; an address becomes a name). */
 const PEER_LENGTHS: Readonly<Record<string, number>> = {
@@ -136,8 +138,14 @@ function maskFields(attributes: OtlpAttributes): { masked: string[]; truncated: 
   const truncated: string[] = [];
   for (const key of MASKED_FIELDS) {
     const value = attributes[key];
+    // A list of versions is one field: one bad entry drops the list (the record takes no partial list).
+    if (Array.isArray(value) && value.some((item) => typeof item === "string" && isBadText(item))) {
+      delete attributes[key];
+      masked.push(key);
+      continue;
+    }
     if (typeof value !== "string") continue;
-    if (CONTROL_CHARACTER.test(value) || !isStorableString(value) || looksLikeSecret(value)) {
+    if (isBadText(value)) {
       delete attributes[key];
       masked.push(key);
       continue;
@@ -149,6 +157,11 @@ function maskFields(attributes: OtlpAttributes): { masked: string[]; truncated: 
     }
   }
   return { masked, truncated };
+}
+
+/** A value no record may carry: it looks like a credential, or holds a control character or unpaired surrogate. */
+function isBadText(value: string): boolean {
+  return CONTROL_CHARACTER.test(value) || !isStorableString(value) || looksLikeSecret(value);
 }
 
 /** `text` cut to `max` UTF-16 code units, never leaving half of a surrogate pair at the end. */

@@ -147,6 +147,24 @@ describe("a protocol version that cannot be kept (issue 43 §4)", () => {
   }
 });
 
+it("a supported-versions list with a token-like entry is dropped as a whole, the span kept", () => {
+  const call = semconvCall({
+    attributes: {
+      ...FULL_RECEIPT,
+      "receipt.protocol.client_supported_versions": ["2025-06-18", TOKEN],
+    },
+    events: PASSING_OUTCOME,
+  });
+  const { record, state, problems } = onlyCall([...semconvSession(), call]);
+  expect(state).toBe("healthy");
+  expect(record.session.protocol.clientSupportedVersions).toEqual(["2025-06-18"]);
+  expect(JSON.stringify(record)).not.toContain(TOKEN);
+  expect(problems.map((problem) => problem.code)).toEqual(["masked_attribute"]);
+  expect(redactSpan(call).attributes["receipt.masked"]).toEqual([
+    "receipt.protocol.client_supported_versions",
+  ]);
+});
+
 describe("a peer's name or version past the record's length (issue 43 §4)", () => {
   for (const length of [129, 600]) {
     it(`a server name of ${length} characters is cut to 128 and said so, not ignored`, () => {
