@@ -118,10 +118,13 @@ export const RECEIPT = {
   authResourceMetadataUrl: "receipt.auth.resource_metadata_url",
   authResource: "receipt.auth.resource",
   /**
-   * Set by `redactSpan`: the names of the span's (or its resource's) peer name and version attributes it dropped
-   * because their value looked like a credential or held a control character (NUL included).
+   * Set by `redactSpan`: the names of the span's (or its resource's) peer name and version attributes, and
+   * protocol version attributes, it dropped because their value looked like a credential or held a control
+   * character (NUL included) or an unpaired surrogate.
    */
   masked: "receipt.masked",
+  /** Set by `redactSpan`: the names of the peer name and version attributes it cut to the record's length. */
+  truncated: "receipt.truncated",
   /** `receipt.label.<key>`: a record label (on the resource or a receipt source). */
   labelPrefix: "receipt.label.",
 } as const;

@@ -38,6 +38,14 @@ export function buildRecords(spans: OtlpSpan[]): { records: unknown[]; problems:
         `${masked.join(", ")} dropped: the value looked like a credential or held a control character; the span is kept without it`,
       );
     }
+    const truncated = stringsAttr(span.attributes, RECEIPT.truncated);
+    if (truncated !== undefined && truncated.length > 0) {
+      reader.report(
+        span,
+        PROBLEM_CODES.maskedAttribute,
+        `${truncated.join(", ")} cut to the record's length (names 128 characters, versions 64); the span is kept with the rest`,
+      );
+    }
     const mapped = mapSpan(span);
     if (mapped === undefined) {
       if (methodOf(span) !== undefined) {

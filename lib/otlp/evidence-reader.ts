@@ -18,7 +18,7 @@ export const PROBLEM_CODES = {
    * call evidence.
    */
   ambiguousReceipt: "ambiguous_receipt",
-  /** A peer name or version that looked like a credential or held a control character: dropped, the span kept. */
+  /** A peer name or version (or a protocol version) that looked like a credential or held a control character: dropped, the span kept; or a peer name or version past the record's length: cut to it. */
   maskedAttribute: "masked_attribute",
 } as const;
 

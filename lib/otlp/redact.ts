@@ -42,13 +42,22 @@ export function redactSpan(span: OtlpSpan): OtlpSpan {
   if (found?.source === "traceloop")
     Object.assign(attributes, evidenceFromTraceloopContent(found.method, span.attributes));
   const resource = keptResource(span.resource);
-  const masked = [...maskPeers(attributes), ...maskPeers(resource), ...maskedBefore(attributes)];
+  const own = maskFields(attributes);
+  const ofResource = maskFields(resource);
+  const masked = [...own.masked, ...ofResource.masked, ...listedBefore(attributes, RECEIPT.masked)];
+  const truncated = [
+    ...own.truncated,
+    ...ofResource.truncated,
+    ...listedBefore(attributes, RECEIPT.truncated),
+  ];
   delete attributes[RECEIPT.masked];
+  delete attributes[RECEIPT.truncated];
   // A span that is neither MCP nor receipt (an HTTP span under a call) keeps only how it failed, and no name:
   // only MCP spans' names are low-cardinality by rule.
   const read = found !== undefined || Object.keys(attributes).some(isReceiptKey);
   const kept = read ? attributes : failureOnly(attributes);
   if (masked.length > 0) kept[RECEIPT.masked] = [...new Set(masked)].sort();
+  if (truncated.length > 0) kept[RECEIPT.truncated] = [...new Set(truncated)].sort();
   const redacted: OtlpSpan = {
     traceId: span.traceId,
     spanId: span.spanId,
@@ -70,7 +79,7 @@ function keptSpanAttributes(source: OtlpAttributes): OtlpAttributes {
   const kept: OtlpAttributes = {};
   for (const [key, value] of Object.entries(source)) {
     if (KEPT_SEMCONV.has(key) || isReceiptKey(key)) {
-      if (isKeptValue(value)) kept[key] = value;
+      if (isKeptValue(value) || isPeerText(key, value)) kept[key] = value;
     }
   }
   const sessionId = stringAttr(source, SEMCONV.sessionId);
@@ -91,11 +100,13 @@ function keptSpanAttributes(source: OtlpAttributes): OtlpAttributes {
 }
 
 /**
- * Who the peers are is free text an SDK fills from its own config: a token pasted in as a version, or a NUL, must
- * cost that one value, not the span (a span with a credential-like or unstorable kept value is refused whole, and a
- * refused initialize span loses its session's handshake). Drops such a value and names what it dropped.
+ * Who the peers are is free text an SDK fills from its own config, and so is a protocol version: a token pasted in
+ * as a version, or a NUL, must cost that one value, not the span (a span with a credential-like or unstorable kept
+ * value is refused whole, and a refused initialize span loses its session's handshake). Drops such a value and
+ * names what it dropped; a peer's name or version past the record's length is cut to it (never inside a surrogate
+ * pair) and named too, where before it was ignored, or dropped unsaid past 512 characters.
  */
-const PEER_FIELDS: readonly string[] = [
+const MASKED_FIELDS: readonly string[] = [
   RECEIPT.clientName,
   RECEIPT.clientVersion,
   RECEIPT.serverName,
@@ -103,27 +114,67 @@ const PEER_FIELDS: readonly string[] = [
   RESOURCE.serviceName,
   RESOURCE.serviceVersion,
   SEMCONV.serverAddress,
+  SEMCONV.protocolVersion,
+  RECEIPT.requestedVersion,
+  RECEIPT.acceptedVersion,
+  RECEIPT.clientSupportedVersions,
+  RECEIPT.serverSupportedVersions,
 ];
+/** The record's length for each peer field (contract §1: names 128, versions 64; an address becomes a name). */
+const PEER_LENGTHS: Readonly<Record<string, number>> = {
+  [RECEIPT.clientName]: 128,
+  [RECEIPT.clientVersion]: 64,
+  [RECEIPT.serverName]: 128,
+  [RECEIPT.serverVersion]: 64,
+  [RESOURCE.serviceName]: 128,
+  [RESOURCE.serviceVersion]: 64,
+  [SEMCONV.serverAddress]: 128,
+};
 /** C0 and C1 control characters, NUL and DEL included. */
 const CONTROL_CHARACTER = /\p{Cc}/u;
 
-function maskPeers(attributes: OtlpAttributes): string[] {
+function maskFields(attributes: OtlpAttributes): { masked: string[]; truncated: string[] } {
   const masked: string[] = [];
-  for (const key of PEER_FIELDS) {
+  const truncated: string[] = [];
+  for (const key of MASKED_FIELDS) {
     const value = attributes[key];
-    if (typeof value !== "string") continue;
-    if (CONTROL_CHARACTER.test(value) || !isStorableString(value) || looksLikeSecret(value)) {
+    // A list of versions is one field: one bad entry drops the list (the record takes no partial list).
+    if (Array.isArray(value) && value.some((item) => typeof item === "string" && isBadText(item))) {
       delete attributes[key];
       masked.push(key);
+      continue;
+    }
+    if (typeof value !== "string") continue;
+    if (isBadText(value)) {
+      delete attributes[key];
+      masked.push(key);
+      continue;
+    }
+    const max = PEER_LENGTHS[key];
+    if (max !== undefined && value.length > max) {
+      attributes[key] = clipText(value, max);
+      truncated.push(key);
     }
   }
-  return masked;
+  return { masked, truncated };
 }
 
-/** What an earlier redaction masked (the span as stored), so that redacting again keeps saying it. */
-function maskedBefore(attributes: OtlpAttributes): string[] {
-  const list = stringsAttr(attributes, RECEIPT.masked) ?? [];
-  return list.filter((key) => PEER_FIELDS.includes(key));
+/** A value no record may carry: it looks like a credential, or holds a control character or unpaired surrogate. */
+function isBadText(value: string): boolean {
+  return CONTROL_CHARACTER.test(value) || !isStorableString(value) || looksLikeSecret(value);
+}
+
+/** `text` cut to `max` UTF-16 code units, never leaving half of a surrogate pair at the end. */
+function clipText(text: string, max: number): string {
+  const cut = text.slice(0, max);
+  const last = cut.charCodeAt(cut.length - 1);
+  return last >= 0xd800 && last <= 0xdbff ? cut.slice(0, -1) : cut;
+}
+
+/** What an earlier redaction masked or cut (the span as stored), so that redacting again keeps saying it. */
+function listedBefore(attributes: OtlpAttributes, key: string): string[] {
+  const list = stringsAttr(attributes, key) ?? [];
+  return list.filter((name) => MASKED_FIELDS.includes(name));
 }
 
 function failureOnly(attributes: OtlpAttributes): OtlpAttributes {
@@ -140,6 +191,9 @@ function isReceiptKey(key: string): boolean {
     KEPT_RECEIPT.has(key) || (key.startsWith(RECEIPT.labelPrefix) && key.length > RECEIPT.labelPrefix.length)
   );
 }
+
+/** A peer's name or version is kept whatever its length: `maskFields` cuts it to the record's. */
+const isPeerText = (key: string, value: OtlpValue) => typeof value === "string" && key in PEER_LENGTHS;
 
 function isKeptValue(value: OtlpValue): boolean {
   if (typeof value === "string") return value.length <= MAX_KEPT_STRING;
@@ -194,7 +248,7 @@ function keptResource(resource: OtlpAttributes): OtlpAttributes {
       key === RECEIPT.clientName ||
       key === RECEIPT.clientVersion ||
       (key.startsWith(RECEIPT.labelPrefix) && key.length > RECEIPT.labelPrefix.length);
-    if (wanted && isKeptValue(value)) kept[key] = value;
+    if (wanted && (isKeptValue(value) || isPeerText(key, value))) kept[key] = value;
   }
   return kept;
 }

@@ -70,6 +70,61 @@ describe("guardRecord: the server's validation and secret guard, before sending"
     expect(!guarded.ok && guarded.issues.map((issue) => issue.path)).toContain("$.session");
   });
 
+  it("a NUL or unpaired surrogate in a peer's name becomes U+FFFD: the record goes, valid, said so", () => {
+    const input = record(5);
+    input.session.server = { name: "srv\u0000x", version: "1.0\uD800" };
+    const guarded = guardRecord(input);
+    expect(guarded.ok).toBe(true);
+    if (!guarded.ok) return;
+    expect(guarded.record.session.server).toEqual({ name: "srv\uFFFDx", version: "1.0\uFFFD" });
+    expect(guarded.masked).toEqual([
+      { path: "$.session.server.name", code: "control_replaced" },
+      { path: "$.session.server.version", code: "unstorable_replaced" },
+    ]);
+    expect(validateRecord(JSON.parse(guarded.json)).ok).toBe(true);
+  });
+
+  it("control characters (an ANSI escape, DEL, C1) in a peer's name or version are replaced, the text kept", () => {
+    const input = record(6);
+    input.session.client = { name: "agent\u001b[31m", version: "2\u007f\u0085" };
+    const guarded = guardRecord(input);
+    expect(guarded.ok && guarded.record.session.client).toEqual({
+      name: "agent\uFFFD[31m",
+      version: "2\uFFFD\uFFFD",
+    });
+    expect(guarded.ok && guarded.masked).toEqual([
+      { path: "$.session.client.name", code: "control_replaced" },
+      { path: "$.session.client.version", code: "control_replaced" },
+    ]);
+  });
+
+  it("an over-long name, label, tool or receipt is cut to the contract's length, never inside an emoji", () => {
+    const input = record(7, { labels: { team: "t".repeat(300) } });
+    input.session.server = { name: `${"n".repeat(127)}😀tail`, version: "v".repeat(65) };
+    const guarded = guardRecord(input);
+    expect(guarded.ok).toBe(true);
+    if (!guarded.ok) return;
+    expect(guarded.record.session.server).toEqual({ name: "n".repeat(127), version: "v".repeat(64) });
+    expect(guarded.record.labels?.team).toBe("t".repeat(256));
+    expect(guarded.masked).toEqual(
+      expect.arrayContaining([
+        { path: "$.session.server.name", code: "truncated" },
+        { path: "$.session.server.version", code: "truncated" },
+        { path: "$.labels.team", code: "truncated" },
+      ]),
+    );
+    expect(guarded.masked).toHaveLength(3);
+    expect(validateRecord(JSON.parse(guarded.json)).ok).toBe(true);
+  });
+
+  it("a token-like value with a NUL in it is masked whole, not repaired", () => {
+    const input = record(8);
+    input.session.server = { name: `${TOKEN}\u0000`, version: "1" };
+    const guarded = guardRecord(input);
+    expect(guarded.ok && guarded.record.session.server?.name).toBe(MASKED_VALUE);
+    expect(guarded.ok && guarded.json).not.toContain(TOKEN);
+  });
+
   it("a clean record passes untouched, serialised once", () => {
     const input = record(4);
     const guarded = guardRecord(input);
@@ -175,6 +230,55 @@ describe("one bad record never loses the others", () => {
     } finally {
       await leaky.close();
       await healthy.close();
+    }
+  });
+  it("a real server whose name holds a NUL and whose version a control character: the chain is stored, the names repaired", async () => {
+    // Receipt's own ingestion (prepareRecords: validation, secret guard, classification) answers, as it would.
+    const stored = new Map<string, { record: CollectorRecord; state: string }>();
+    const server = await localHttp(async (_req, res, body) => {
+      try {
+        const prepared = await prepareRecords((JSON.parse(body) as { records: unknown[] }).records);
+        for (const p of prepared)
+          stored.set(p.record.recordId, {
+            record: p.record as CollectorRecord,
+            state: p.classification.state,
+          });
+        const results = prepared.map((p) => ({ recordId: p.record.recordId, state: p.classification.state }));
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ results }));
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        const response = error.toResponse();
+        res.writeHead(response.status, { "content-type": "application/json" }).end(await response.text());
+      }
+    });
+    closers.push(server.close);
+    const sink = new ReceiptSink({ baseUrl: server.url, ingestionKey: "rk_test_key", flushIntervalMs: 0 });
+    const receipt = createCollector({ sink, clientInfo: { name: "bad-record-test", version: "1.0.0" } });
+    const odd = await receipt.connect(
+      fixtureServer({
+        SERVER_INFO_JSON: JSON.stringify({ name: "odd\u0000srv", version: `1.0\u001b[0m${"x".repeat(80)}` }),
+      }),
+    );
+    try {
+      const a = await receipt.callTool(odd, { name: "tool-1", arguments: { n: 1 }, deadlineMs: 10_000 });
+      const report = await sink.flush();
+      expect(report.failed).toEqual([]);
+      expect(report.masked).toEqual(
+        expect.arrayContaining([
+          { recordId: a.record.recordId, path: "$.session.server.name", code: "control_replaced" },
+          { recordId: a.record.recordId, path: "$.session.server.version", code: "control_replaced" },
+        ]),
+      );
+      const kept = stored.get(a.record.recordId);
+      expect(kept?.record.chainId).toBe(a.record.chainId);
+      expect(kept?.record.session.server).toEqual({
+        name: "odd\uFFFDsrv",
+        version: `1.0\uFFFD[0m${"x".repeat(57)}`,
+      });
+      // The server answered and agreed a version: the chain is classified on its evidence, not as no answer.
+      expect(kept?.state).toBe("unverified");
+    } finally {
+      await odd.close();
     }
   });
 });

@@ -116,3 +116,92 @@ describe("a peer's name or version that cannot be kept", () => {
     expect(onlyCall([...semconvSession(), call]).record.session.server?.version).toBe("2.3.1-beta+build.7");
   });
 });
+
+describe("a protocol version that cannot be kept (issue 43 §4)", () => {
+  for (const [kind, value] of Object.entries(BAD_VALUES)) {
+    it(`mcp.protocol.version (${kind}) on the handshake is dropped alone: the handshake and its session stand`, () => {
+      const [initialize, ...rest] = semconvSession();
+      const handshake: OtlpSpan = {
+        ...(initialize as OtlpSpan),
+        attributes: {
+          ...(initialize as OtlpSpan).attributes,
+          "mcp.protocol.version": value,
+          "receipt.protocol.accepted_version": value,
+        },
+      };
+      const call = semconvCall({ attributes: FULL_RECEIPT, events: PASSING_OUTCOME });
+      const { record, state, problems } = onlyCall([handshake, ...rest, call]);
+      expect(state).toBe("healthy");
+      expect(record.session.server).toEqual({ name: "weather-mcp", version: "2.3.1" });
+      expect(record.session.protocol.acceptedVersion).toBe("2025-06-18");
+      expect(record.session.protocol.initializedAt).toBeDefined();
+      expect(JSON.stringify(record)).not.toContain(value);
+      expect(problems.map((problem) => [problem.spanId, problem.code])).toEqual([
+        [handshake.spanId, "masked_attribute"],
+      ]);
+      expect(redactSpan(handshake).attributes["receipt.masked"]).toEqual([
+        "mcp.protocol.version",
+        "receipt.protocol.accepted_version",
+      ]);
+    });
+  }
+});
+
+it("a supported-versions list with a token-like entry is dropped as a whole, the span kept", () => {
+  const call = semconvCall({
+    attributes: {
+      ...FULL_RECEIPT,
+      "receipt.protocol.client_supported_versions": ["2025-06-18", TOKEN],
+    },
+    events: PASSING_OUTCOME,
+  });
+  const { record, state, problems } = onlyCall([...semconvSession(), call]);
+  expect(state).toBe("healthy");
+  expect(record.session.protocol.clientSupportedVersions).toEqual(["2025-06-18"]);
+  expect(JSON.stringify(record)).not.toContain(TOKEN);
+  expect(problems.map((problem) => problem.code)).toEqual(["masked_attribute"]);
+  expect(redactSpan(call).attributes["receipt.masked"]).toEqual([
+    "receipt.protocol.client_supported_versions",
+  ]);
+});
+
+describe("a peer's name or version past the record's length (issue 43 §4)", () => {
+  for (const length of [129, 600]) {
+    it(`a server name of ${length} characters is cut to 128 and said so, not ignored`, () => {
+      const call = semconvCall({
+        attributes: { ...FULL_RECEIPT, "receipt.server.name": "s".repeat(length) },
+        events: PASSING_OUTCOME,
+      });
+      const { record, state, problems } = onlyCall([...semconvSession(), call]);
+      expect(state).toBe("healthy");
+      expect(record.session.server).toEqual({ name: "s".repeat(128), version: "2.3.1" });
+      expect(problems).toEqual([
+        {
+          traceId: call.traceId,
+          spanId: call.spanId,
+          code: "masked_attribute",
+          message:
+            "receipt.server.name cut to the record's length (names 128 characters, versions 64); the span is kept with the rest",
+        },
+      ]);
+      const redacted = redactSpan(call);
+      expect(redacted.attributes["receipt.truncated"]).toEqual(["receipt.server.name"]);
+      expect(redactSpan(redacted)).toEqual(redacted);
+    });
+  }
+
+  it("a version cut at 64 never keeps half of an emoji; a client name on the resource is cut too", () => {
+    const call = semconvCall({
+      attributes: { ...FULL_RECEIPT, "receipt.server.version": `${"v".repeat(63)}😀` },
+      events: PASSING_OUTCOME,
+    });
+    call.resource = { "service.name": "c".repeat(700), "service.version": "1.4.0" };
+    const { record } = onlyCall([...semconvSession(), call]);
+    expect(record.session.server?.version).toBe("v".repeat(63));
+    expect(record.session.client).toEqual({ name: "c".repeat(128), version: "1.4.0" });
+    expect(redactSpan(call).attributes["receipt.truncated"]).toEqual([
+      "receipt.server.version",
+      "service.name",
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import type { CollectorRecord, TransportKind } from "./record-types";
 import { buildRecord, newId } from "./records";
 import { httpStatusOfError } from "./sdk/duck-typing";
 import type { SessionClient } from "./sdk/session-client";
+import { observeProbeAnswers } from "./probe-answers";
 import type { ProtocolDefaults } from "./sdk/session-client";
 import { type RequiredCapabilities, SessionRecorder } from "./session";
 import { UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
@@ -54,6 +55,8 @@ export async function openSession(input: OpenSessionInput): Promise<LiveSession>
     auth,
     protocol: input.protocol,
   });
+  // Only SDK 2.x modern or auto sessions probe with server/discover before connecting.
+  if (input.protocol.era === "modern") observeProbeAnswers(input.transport, tap, session.state);
   const catalog = new CatalogTracker(input.client, tap, input.catalogOptions);
   const chainId = `${session.id}.connect`;
   try {

@@ -47,6 +47,7 @@ export {
 export { MemorySink } from "./sinks/memory-sink";
 export { ReceiptSink, type ReceiptSinkOptions } from "./sinks/receipt-sink";
 export { type GuardedRecord, guardRecord, MASKED_VALUE } from "./sinks/record-guard";
+export { REPAIR_CODES, REPLACEMENT_CHARACTER } from "./sinks/text-repair";
 export {
   type DeliveryCounts,
   type DeliveryFailure,

@@ -1,4 +1,6 @@
-/** A peer's self-reported name and version, clipped to the contract's lengths. */
+import { clipText } from "./sinks/text-repair";
+
+/** A peer's self-reported name and version, clipped to the contract's lengths (never inside a surrogate pair). */
 export type PeerInfo = { name: string; version: string };
 
 export function peerInfo(value: unknown): PeerInfo | undefined {
@@ -11,5 +13,5 @@ export function peerInfo(value: unknown): PeerInfo | undefined {
 }
 
 export function clipPeer(info: PeerInfo): PeerInfo {
-  return { name: info.name.slice(0, 128), version: info.version.slice(0, 64) };
+  return { name: clipText(info.name, 128), version: clipText(info.version, 64) };
 }

@@ -34,6 +34,8 @@ export class WireTap {
   private readonly outgoing = new Set<NotificationListener>();
   private readonly requestListeners = new Set<RequestListener>();
   private readonly observed = new WeakSet<object>();
+  /** By method: told when sending a message of it fails (an HTTP transport's error carries the status). */
+  private readonly failureListeners = new Map<string, Set<(error: unknown) => void>>();
 
   constructor(
     readonly transport: TappableTransport,
@@ -43,7 +45,14 @@ export class WireTap {
     const send = target.send.bind(transport);
     target.send = (message, options) => {
       this.observeOutgoing(message);
-      return send(message, options);
+      const sent = send(message, options);
+      const method = (message as Json | undefined)?.method;
+      const failed = typeof method === "string" ? this.failureListeners.get(method) : undefined;
+      if (failed !== undefined)
+        sent.catch((error: unknown) => {
+          for (const listener of failed) listener(error);
+        });
+      return sent;
     };
     this.interceptIncoming(transport as unknown as { onmessage?: Handler });
   }
@@ -81,6 +90,13 @@ export class WireTap {
     return () => {
       this.requestListeners.delete(listener);
     };
+  }
+
+  /** Sending a message of `method` failed: e.g. the server answered its HTTP request with a 4xx. */
+  onSendFailed(method: string, listener: (error: unknown) => void): void {
+    const listeners = this.failureListeners.get(method) ?? new Set();
+    listeners.add(listener);
+    this.failureListeners.set(method, listeners);
   }
 
   onNotification(listener: NotificationListener): () => void {

@@ -14,10 +14,11 @@ import {
 import { z } from "zod";
 
 const pageSize = Number(process.env.PAGE_SIZE ?? "0"); // 0 = no pagination
-const mcp = new McpServer(
-  { name: "receipt-fixture", version: process.env.SERVER_VERSION ?? "0.1.0" },
-  { capabilities: { tools: { listChanged: true } } },
-);
+// SERVER_INFO_JSON: a serverInfo object as JSON, for names an environment variable cannot hold (a NUL).
+const serverInfo = process.env.SERVER_INFO_JSON
+  ? (JSON.parse(process.env.SERVER_INFO_JSON) as { name: string; version: string })
+  : { name: "receipt-fixture", version: process.env.SERVER_VERSION ?? "0.1.0" };
+const mcp = new McpServer(serverInfo, { capabilities: { tools: { listChanged: true } } });
 const text = (value: string) => ({ content: [{ type: "text" as const, text: value }] });
 
 for (let i = 1; i <= 5; i++)

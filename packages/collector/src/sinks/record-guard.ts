@@ -2,6 +2,7 @@ import { forEachString, type PathSegment } from "../../../../lib/contract/json-s
 import { jsonPath, matchCredentialField, matchSecretPattern } from "../../../../lib/contract/redaction";
 import { validateRecord } from "../../../../lib/contract/validate";
 import type { CollectorRecord } from "../record-types";
+import { peerNeedsRepair, repairPeers, repairString } from "./text-repair";
 import type { RecordIssue } from "./types";
 
 /** What a masked value becomes: valid wherever a string or an Id is, and plainly not evidence. */
@@ -13,17 +14,28 @@ export type GuardedRecord =
 
 /**
  * The server's own checks (contract validation and the secret guard), run before a record is sent, so one bad
- * field never costs a batch. A value that looks like a credential is masked; an object key that does is removed
- * with its value; a field the schema refuses is removed. The record goes if what is left is valid, else it is
- * dropped. Either way the paths and codes are reported, never the values. Almost every record passes the first
- * check and is serialised once, here, off the call path.
+ * field never costs a batch, nor the record. A value that looks like a credential is masked; an object key that
+ * does is removed with its value; a NUL or an unpaired surrogate in a string becomes U+FFFD, and so does a control
+ * character in a peer's name or version; a free-text value past the contract's length is cut to it; a field the
+ * schema still refuses is removed. The record goes if what is left is valid, else it is dropped. Either way the
+ * paths and codes are reported, never the values. Almost every record passes the first check and is serialised
+ * once, here, off the call path.
  */
 export function guardRecord(record: CollectorRecord): GuardedRecord {
   const first = validateRecord(record);
-  if (first.ok) return { ok: true, record, json: JSON.stringify(record), masked: [] };
+  if (first.ok && !peerNeedsRepair(record))
+    return { ok: true, record, json: JSON.stringify(record), masked: [] };
   const repaired = structuredClone(record) as unknown as Record<string, unknown>;
-  const masked = maskSecrets(repaired);
+  const masked = [...maskSecrets(repaired), ...repairPeers(repaired)];
   let result = validateRecord(repaired);
+  if (!result.ok) {
+    for (const issue of result.issues) {
+      const segments = parsePath(issue.path);
+      const fixed = segments === undefined ? undefined : repairString(repaired, segments, issue.code);
+      if (fixed !== undefined) masked.push(fixed);
+    }
+    result = validateRecord(repaired);
+  }
   if (!result.ok) {
     const removable = result.issues
       .map((issue) => ({ ...issue, segments: parsePath(issue.path) ?? [] }))
@@ -34,7 +46,7 @@ export function guardRecord(record: CollectorRecord): GuardedRecord {
     result = validateRecord(repaired);
   }
   if (!result.ok) {
-    const issues = first.issues.map(({ path, code }) => ({ path, code }));
+    const issues = (first.ok ? result : first).issues.map(({ path, code }) => ({ path, code }));
     return { ok: false, issues };
   }
   const guarded = repaired as unknown as CollectorRecord;

@@ -33,7 +33,11 @@ export type DeliveryFailure = {
   attempts?: number;
 };
 
-/** A field the secret guard masked (or a field the validation removed) in a record that was still sent. */
+/**
+ * A field changed before a record was sent (the record still went): masked as a credential (`secret_masked`,
+ * `secret_key_removed`), repaired (`control_replaced`, `unstorable_replaced`, `truncated`), or removed because the
+ * schema refused it (the schema's code).
+ */
 export type MaskedField = { recordId: string; path: string; code: string };
 
 export type DeliveryResult = { recordId: string; chainId?: string; state?: string; duplicate?: boolean };
@@ -52,7 +56,7 @@ export type DeliveryReport = {
   failed: DeliveryFailure[];
   /** Per-record answers from the server for the batches delivered while this flush waited. */
   results: DeliveryResult[];
-  /** Fields masked or removed before sending (the record went), since the last flush. */
+  /** Fields masked, repaired or removed before sending (the record went), since the last flush. */
   masked: MaskedField[];
   /** Records still buffered when the flush returned (they are retried in the background). */
   pending: number;
