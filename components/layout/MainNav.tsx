@@ -15,6 +15,7 @@ const sections: { href: string; label: string; needs?: Role }[] = [
   { href: "/queues/false-success", label: "False success" },
   { href: "/queues/effect-unknown", label: "Effect unknown" },
   { href: "/alerts", label: "Alerts" },
+  { href: "/silences", label: "Silences" },
   { href: "/coverage", label: "Coverage" },
   { href: "/routing", label: "Routing" },
   { href: "/audit", label: "Audit log", needs: "admin" },

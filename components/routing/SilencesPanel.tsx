@@ -1,6 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { type FormEvent, useState } from "react";
+import type { SilenceView } from "@/lib/dashboard/api-types";
 import { Time } from "../ui/Time";
 import { FormError } from "./FormError";
 import { useCreateSilence, useExpireSilence, useSilences } from "./routing-queries";
@@ -49,6 +51,7 @@ export function SilencesPanel() {
               <tr>
                 <th scope="col">Status</th>
                 <th scope="col">Matchers</th>
+                <th scope="col">Mutes now</th>
                 <th scope="col">Ends</th>
                 <th scope="col">By · why</th>
                 <th scope="col">
@@ -72,6 +75,9 @@ export function SilencesPanel() {
                         </code>
                       ))}
                     </span>
+                  </td>
+                  <td data-column="mutes">
+                    <MutedNow silence={s} />
                   </td>
                   <td>
                     <Time iso={s.endsAt} />
@@ -123,5 +129,18 @@ export function SilencesPanel() {
         </div>
       </form>
     </div>
+  );
+}
+
+/** What an active silence hides now, linked to the alerts page's muted alerts; nothing for one not in force. */
+function MutedNow({ silence }: { silence: SilenceView }) {
+  if (!silence.mutes) return <span className="muted">—</span>;
+  const { alerts, more } = silence.mutes;
+  if (alerts === 0) return <span className="muted">no firing alert</span>;
+  return (
+    <Link href="/alerts?muted=1">
+      {alerts}
+      {more ? "+" : ""} firing {alerts === 1 && !more ? "alert" : "alerts"}
+    </Link>
   );
 }

@@ -264,6 +264,8 @@ export type SilenceView = {
   comment: string;
   createdAt: string;
   status: "active" | "pending" | "expired";
+  /** An active silence's firing alerts muted now (`more`: past the count's bound). */
+  mutes?: { alerts: number; more: boolean };
 };
 
 export type DeliveryAttemptView = {

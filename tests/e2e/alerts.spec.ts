@@ -149,6 +149,15 @@ test("an alert fires, is silenced from /alerts with a preview, and shows on its 
   // Loud before muted inside a group: the unsilenced alert is the group's first row.
   await expect(group.getByTestId("alert-row").first()).toHaveAttribute("data-chain", risky.chainId);
 
+  // The silences page (issue 41 §9): each silence with what it hides now, linked to the muted alerts.
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Silences" }).click();
+  await expect(page).toHaveTitle(/Silences/);
+  const silence = page.getByTestId("silence").filter({ hasText: `e2e ${tag}` });
+  await expect(silence.locator('[data-column="mutes"]')).toHaveText("2 firing alerts");
+  await expect(silence.locator('[data-column="mutes"] a')).toHaveAttribute("href", "/alerts?muted=1");
+  await snap(page, "silences");
+  await fitsPhone(page);
+
   // The chain page's header: triage status and its alerts, linking back to /alerts.
   await page.goto(`/chains/${encodeURIComponent(risky.chainId)}`);
   const bar = page.getByTestId("chain-status-bar");

@@ -143,6 +143,7 @@ test("every dashboard page has a title of its own", async ({ page }) => {
     ["/queues/effect-unknown", "Effect unknown · Receipt"],
     ["/queues/false-success", "False success · Receipt"],
     ["/coverage", "Outcome coverage · Receipt"],
+    ["/silences", "Silences · Receipt"],
     ["/routing", "Routing · Receipt"],
     ["/settings/keys", "Ingestion keys · Receipt"],
     ["/search?q=x", "Search “x” · Receipt"],

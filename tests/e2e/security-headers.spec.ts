@@ -104,6 +104,7 @@ const dashboardPages: Array<{
   { path: "/queues/false-success", heading: /False success queue/, link: "Chains", next: "Chains" },
   { path: "/queues/effect-unknown", heading: /Effect unknown queue/, link: "Overview", next: "Overview" },
   { path: "/coverage", heading: "Outcome coverage", link: "Settings", next: "Ingestion keys" },
+  { path: "/silences", heading: "Silences", link: "Problems", next: "Problems" },
   { path: "/routing", heading: "Alert routing", link: "Coverage", next: "Outcome coverage" },
   {
     path: "/settings",

@@ -34,6 +34,8 @@ export const ZSilenceBody = z.strictObject({
 });
 
 const RECENT_MS = 7 * 86_400_000;
+/** Firing alerts a preview (or an active silence's count) reads at most. */
+const PREVIEW_SCAN = 2_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function silenceView(row: SilenceRow, now: Date): SilenceView {
@@ -125,10 +127,34 @@ const silenceId = (id: string) => {
   return id;
 };
 
+/**
+ * The silences of the last week; each active one with what it mutes now (its firing alerts, counted as the preview
+ * counts them, up to PREVIEW_SCAN), so the silences page answers "what is this hiding?" as Alertmanager's does.
+ */
 export async function getSilences(): Promise<{ silences: SilenceView[] }> {
   const now = new Date();
   const rows = await listSilences(now, RECENT_MS);
-  return { silences: rows.map((row) => silenceView(row, now)) };
+  return {
+    silences: await Promise.all(
+      rows.map(async (row) => {
+        const view = silenceView(row, now);
+        return view.status === "active" ? { ...view, mutes: await mutedNow(row.matchers, now) } : view;
+      }),
+    ),
+  };
+}
+
+/** How many firing alerts a stored silence's matchers mute now; `more` past the scan bound. */
+async function mutedNow(texts: string[], now: Date): Promise<{ alerts: number; more: boolean }> {
+  const matchers = texts.flatMap((text) => {
+    const parsed = parseMatcher(text);
+    return parsed.ok ? [parsed.matcher] : [];
+  });
+  // A stored matcher always parsed when it was saved; one that no longer does mutes nothing rather than everything.
+  if (matchers.length !== texts.length) return { alerts: 0, more: false };
+  const rows = await listFiringAlertsWithLabels(equalityLabels(matchers), PREVIEW_SCAN + 1);
+  const { muted } = previewSilence(matchers, rows.slice(0, PREVIEW_SCAN), now.getTime());
+  return { alerts: muted.length, more: rows.length > PREVIEW_SCAN };
 }
 
 export async function postSilence(body: SilenceBody, actor: AuditActor) {
@@ -167,8 +193,6 @@ export async function deleteSilence(id: string, actor: AuditActor): Promise<{ si
 export const ZSilencePreviewBody = z.strictObject({
   matchers: z.array(z.string().min(1).max(1024)).min(1).max(32),
 });
-
-const PREVIEW_SCAN = 2_000;
 
 /**
  * POST preview: the firing alerts a silence with these matchers would mute now, and the protected ones it matches
