@@ -1,6 +1,7 @@
 import type { SearchResults } from "./api-types";
 
-export const SEARCH_QUERY_MAX = 256;
+/** The longest query the search box and API take (the parser's own bound, SEARCH_INPUT_MAX). */
+export const SEARCH_QUERY_MAX = 512;
 
 /** The dashboard page a search names when it names exactly one thing (a chain or a session), otherwise null. */
 export function searchTarget(results: Pick<SearchResults, "sessions" | "chains" | "more">): string | null {
