@@ -1,10 +1,12 @@
-import type { SearchResults } from "./api-types";
-
 /** The longest query the search box and API take (the parser's own bound, SEARCH_INPUT_MAX). */
 export const SEARCH_QUERY_MAX = 512;
 
 /** The dashboard page a search names when it names exactly one thing (a chain or a session), otherwise null. */
-export function searchTarget(results: Pick<SearchResults, "sessions" | "chains" | "more">): string | null {
+export function searchTarget(results: {
+  sessions: { sessionId: string; chains?: number }[];
+  chains: { chainId: string }[];
+  more: boolean;
+}): string | null {
   const [session] = results.sessions;
   const [chain] = results.chains;
   if (results.sessions.length + results.chains.length !== 1 || results.more) return null;

@@ -115,7 +115,11 @@ function addTerm(query: SearchQuery, term: RawTerm): SearchError | undefined {
         const state = name.trim();
         if (!state) continue;
         if (!(STATES as readonly string[]).includes(state)) {
-          return failure("unknown_state", `unknown state \`${state}\`; states are ${STATES.join(", ")}`, span);
+          return failure(
+            "unknown_state",
+            `unknown state \`${state}\`; states are ${STATES.join(", ")}`,
+            span,
+          );
         }
         if (!query.states.includes(state as State)) query.states.push(state as State);
       }
@@ -229,7 +233,11 @@ function editDistance(a: string, b: string): number {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+      current[j] = Math.min(
+        (previous[j] as number) + 1,
+        (current[j - 1] as number) + 1,
+        (previous[j - 1] as number) + cost,
+      );
     }
     previous = current;
   }

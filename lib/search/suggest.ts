@@ -45,10 +45,12 @@ export function suggestValues(token: TypedToken, source: SuggestionSource, input
   const typed = token.prefix.toLowerCase();
   const pick = (values: readonly string[]) => {
     const starts = values.filter((value) => value.toLowerCase().startsWith(typed));
-    const contains = values.filter((value) => !value.toLowerCase().startsWith(typed) && value.toLowerCase().includes(typed));
+    const contains = values.filter(
+      (value) => !value.toLowerCase().startsWith(typed) && value.toLowerCase().includes(typed),
+    );
     return [...starts, ...contains].slice(0, SUGGESTIONS_MAX);
   };
-  const valueOf = (value: string) => (/[\s"]/u.test(value) ? `"${value.replaceAll('"', "")}"` : value);
+  const quoted = (value: string) => (/[\s"]/u.test(value) ? `"${value.replaceAll('"', "")}"` : value);
   switch (token.key) {
     case "state": {
       const term = input.slice(token.start, token.end);
@@ -60,13 +62,17 @@ export function suggestValues(token: TypedToken, source: SuggestionSource, input
       return pick(source.labelKeys).map((key) => ({ token: `label:${key}:`, label: `${key}:…` }));
     default: {
       const values = { server: source.servers, tool: source.tools, client: source.clients }[token.key];
-      return pick(values).map((value) => ({ token: `${token.key}:${valueOf(value)}`, label: value }));
+      return pick(values).map((value) => ({ token: `${token.key}:${quoted(value)}`, label: value }));
     }
   }
 }
 
 /** The input with the typed token replaced by a suggestion; a finished value gets a space after it. */
-export function applySuggestion(input: string, token: TypedToken, suggestion: Suggestion): {
+export function applySuggestion(
+  input: string,
+  token: TypedToken,
+  suggestion: Suggestion,
+): {
   text: string;
   caret: number;
 } {
@@ -86,4 +92,24 @@ export function chainsListPath(query: Pick<SearchQuery, "server" | "tool" | "cli
   for (const label of query.labels) params.append("label", label);
   const text = params.toString();
   return text ? `/chains?${text}` : "/chains";
+}
+
+/**
+ * The keys a bare word at the caret could be the start of (`se` → `server:`), so the box teaches its own syntax;
+ * undefined once the word holds a colon or matches no key.
+ */
+export function typedKeyPrefix(
+  input: string,
+  caret: number,
+): (TypedToken & { suggestions: Suggestion[] }) | undefined {
+  let start = caret;
+  while (start > 0 && !/\s/u.test(input[start - 1] as string)) start--;
+  let end = caret;
+  while (end < input.length && !/\s/u.test(input[end] as string)) end++;
+  const word = input.slice(start, end).toLowerCase();
+  if (!word || word.includes(":") || word.includes('"')) return undefined;
+  const keys = SEARCH_KEYS.filter((key) => key.startsWith(word));
+  if (keys.length === 0) return undefined;
+  const suggestions = keys.map((key) => ({ token: `${key}:`, label: `${key}:` }));
+  return { key: keys[0] as SearchKey, prefix: word, start, end, suggestions };
 }

@@ -2,12 +2,7 @@
 // span, bounds on any input, and the suggestions offered while a token is typed.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  parseSearchQuery,
-  SEARCH_INPUT_MAX,
-  type SearchParse,
-  unknownKeyError,
-} from "@/lib/search/query";
+import { parseSearchQuery, SEARCH_INPUT_MAX, type SearchParse, unknownKeyError } from "@/lib/search/query";
 import { applySuggestion, chainsListPath, suggestValues, typedToken } from "@/lib/search/suggest";
 
 function ok(input: string) {
@@ -114,18 +109,21 @@ describe("refusals name the token and where it is", () => {
   it("never throws, and every answer's span lies inside the input (property)", () => {
     const alphabet = fc.constantFrom("a", ":", '"', " ", "state", "server", "label", ",", "é", "\t", "_");
     fc.assert(
-      fc.property(fc.array(alphabet, { maxLength: 120 }).map((parts) => parts.join("")), (input) => {
-        const parsed = parseSearchQuery(input);
-        if (parsed.ok) {
-          for (const word of [...parsed.query.words, ...parsed.query.keyLike]) {
-            expect(word.start).toBeGreaterThanOrEqual(0);
-            expect(word.end).toBeLessThanOrEqual(input.length);
+      fc.property(
+        fc.array(alphabet, { maxLength: 120 }).map((parts) => parts.join("")),
+        (input) => {
+          const parsed = parseSearchQuery(input);
+          if (parsed.ok) {
+            for (const word of [...parsed.query.words, ...parsed.query.keyLike]) {
+              expect(word.start).toBeGreaterThanOrEqual(0);
+              expect(word.end).toBeLessThanOrEqual(input.length);
+            }
+          } else {
+            expect(parsed.error.token.start).toBeLessThanOrEqual(parsed.error.token.end);
+            expect(parsed.error.token.end).toBeLessThanOrEqual(input.length);
           }
-        } else {
-          expect(parsed.error.token.start).toBeLessThanOrEqual(parsed.error.token.end);
-          expect(parsed.error.token.end).toBeLessThanOrEqual(input.length);
-        }
-      }),
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -153,7 +151,10 @@ describe("suggestions", () => {
 
   it("quotes a value with a space, suggests label keys, and states after a comma", () => {
     const server = typedToken("server:fil", 10);
-    expect(suggestValues(server as never, source).map((s) => s.token)).toEqual(["server:files", 'server:"files b"']);
+    expect(suggestValues(server as never, source).map((s) => s.token)).toEqual([
+      "server:files",
+      'server:"files b"',
+    ]);
     const label = typedToken("label:t", 7);
     expect(suggestValues(label as never, source)).toEqual([{ token: "label:team:", label: "team:…" }]);
     const input = "state:tool_failed,fal";
@@ -178,7 +179,9 @@ describe("suggestions", () => {
   });
 
   it("a query of tokens names the chain list with the same filters", () => {
-    const query = ok("server:files state:tool_failed,false_success label:team:reports label:env:prod tool:x client:c");
+    const query = ok(
+      "server:files state:tool_failed,false_success label:team:reports label:env:prod tool:x client:c",
+    );
     expect(chainsListPath(query)).toBe(
       "/chains?state=tool_failed%2Cfalse_success&server=files&tool=x&client=c&label=team%3Areports&label=env%3Aprod",
     );

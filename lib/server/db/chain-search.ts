@@ -58,7 +58,8 @@ function probe(
     match === "exact"
       ? Prisma.sql`${col} = ${word}`
       : Prisma.sql`${col} ~>=~ ${word} and ${col} ~<~ ${word + PREFIX_END} and ${col} <> ${word}`;
-  const order = match === "exact" ? Prisma.sql`c.observed_at desc, c.chain_id desc` : Prisma.sql`${col} using ~<~`;
+  const order =
+    match === "exact" ? Prisma.sql`c.observed_at desc, c.chain_id desc` : Prisma.sql`${col} using ~<~`;
   return Prisma.sql`select * from (select * from chains c where ${range} order by ${order} limit ${candidates}) c
     where starts_with(${col}, ${word}) and ${filterSql(filters)}
     order by c.observed_at desc, c.chain_id desc limit ${take}`;

@@ -42,7 +42,8 @@ export async function searchChains(q: string): Promise<SearchResults> {
     if (!("key" in word) || !hits || hits.chains.length > 0 || hits.sessions.length > 0) continue;
     // No match under the tokens: an id starting with the word makes it a word all the same.
     const unfiltered = hasTokens ? await searchWord(word.text, NO_FILTERS) : hits;
-    if (unfiltered.chains.length === 0 && unfiltered.sessions.length === 0) throw refused(unknownKeyError(word));
+    if (unfiltered.chains.length === 0 && unfiltered.sessions.length === 0)
+      throw refused(unknownKeyError(word));
   }
   const merged = mergeMatches(found);
   const onlyExact = [...merged.chains, ...merged.sessions].every((match) => match.match === "exact");
