@@ -2,9 +2,9 @@
 export const SEARCH_QUERY_MAX = 512;
 
 /** The dashboard page a search names when it names exactly one thing (a chain or a session), otherwise null. */
-export function searchTarget(results: {
-  sessions: { sessionId: string; chains?: number }[];
-  chains: { chainId: string }[];
+export function searchTarget<S extends { sessionId: string }, C extends { chainId: string }>(results: {
+  sessions: S[];
+  chains: C[];
   more: boolean;
 }): string | null {
   const [session] = results.sessions;
