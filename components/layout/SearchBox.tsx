@@ -153,6 +153,7 @@ export function SearchBox() {
           spellCheck={false}
           maxLength={SEARCH_QUERY_MAX}
           aria-keyshortcuts="/"
+          aria-describedby="header-search-help"
           value={text}
           onChange={(event) =>
             edit(event.target.value, event.target.selectionStart ?? event.target.value.length)
