@@ -48,6 +48,17 @@ export function SearchView() {
 }
 
 function Results({ results, query }: { results: SearchResults; query: string }) {
+  if (results.chainsPath && results.target === results.chainsPath) {
+    return (
+      <div className="panel">
+        <EmptyState title="These tokens filter the chain list">
+          <p>
+            <Link href={results.chainsPath}>Open the chain list with these filters</Link>
+          </p>
+        </EmptyState>
+      </div>
+    );
+  }
   if (results.sessions.length === 0 && results.chains.length === 0) {
     return (
       <div className="panel">
