@@ -112,7 +112,7 @@ function addTerm(query: SearchQuery, term: RawTerm): SearchError | undefined {
   switch (key as SearchKey) {
     case "state":
       for (const name of term.value.split(",")) {
-        const state = name.trim();
+        const state = name.trim().toLowerCase();
         if (!state) continue;
         if (!(STATES as readonly string[]).includes(state)) {
           return failure(
@@ -171,6 +171,7 @@ export function unknownKeyError(word: KeyLikeWord): SearchError {
 
 const KEY = /^([A-Za-z][A-Za-z0-9_-]{0,31}):/;
 const SPACE = /\s/u;
+const LABEL_KEY_BEFORE_QUOTE = /^[a-z][a-z0-9_.-]{0,62}:(?=")/;
 
 /** Splits on white space outside quotes; each term keeps its span, its key (before the first colon) and value. */
 function splitTerms(input: string): RawTerm[] | SearchError {
@@ -192,6 +193,14 @@ function splitTerms(input: string): RawTerm[] | SearchError {
       }
     }
     let value = "";
+    // A label's value may be quoted after its key: label:team:"data platform".
+    if (key?.toLowerCase() === "label") {
+      const labelKey = LABEL_KEY_BEFORE_QUOTE.exec(input.slice(i, i + 65));
+      if (labelKey) {
+        value = labelKey[0];
+        i += value.length;
+      }
+    }
     if (input[i] === '"') {
       const close = input.indexOf('"', i + 1);
       if (close < 0) {
@@ -201,7 +210,7 @@ function splitTerms(input: string): RawTerm[] | SearchError {
           end: input.length,
         });
       }
-      value = input.slice(i + 1, close);
+      value += input.slice(i + 1, close);
       quoted = true;
       i = close + 1;
     }

@@ -37,6 +37,13 @@ describe("tokens and words", () => {
     });
   });
 
+  it("a label's value may be quoted after its key", () => {
+    expect(ok('label:team:"data platform" label:"env:prod x"').labels).toEqual([
+      "team:data platform",
+      "env:prod x",
+    ]);
+  });
+
   it("repeated state tokens and commas are alternatives, each state once", () => {
     expect(ok("state:tool_failed state:false_success,tool_failed").states).toEqual([
       "tool_failed",
@@ -44,8 +51,9 @@ describe("tokens and words", () => {
     ]);
   });
 
-  it("keys are case-insensitive, values are not; the same server twice is one filter", () => {
+  it("keys and state names are case-insensitive, names are not; the same server twice is one filter", () => {
     expect(ok("SERVER:Files Server:Files").server).toBe("Files");
+    expect(ok("State:FALSE_SUCCESS").states).toEqual(["false_success"]);
   });
 
   it("a word with an unknown key is kept for the caller to try as an id", () => {
