@@ -8,9 +8,11 @@ import { SEARCH_QUERY_MAX } from "@/lib/dashboard/search";
 import {
   applySuggestion,
   type Suggestion,
+  type SuggestionSource,
   suggestValues,
   type TypedToken,
   typedKeyPrefix,
+  typedLabelKey,
   typedToken,
 } from "@/lib/search/suggest";
 import { apiFetch, queryString } from "../api/http";
@@ -54,7 +56,20 @@ export function SearchBox() {
     staleTime: 5 * 60_000,
     enabled: focused,
   });
-  const { token, items } = suggestionsAt(text, caret, facets.data ?? NO_FACETS);
+  const labelKey = typedLabelKey(typedToken(text, caret));
+  const labelValues = useQuery({
+    queryKey: ["label-values", labelKey],
+    queryFn: () =>
+      apiFetch<{ values: string[] }>(`/api/v1/search/label-values${queryString({ key: labelKey ?? "" })}`),
+    staleTime: 5 * 60_000,
+    enabled: focused && labelKey !== undefined,
+  });
+  const source: SuggestionSource = {
+    ...(facets.data ?? NO_FACETS),
+    labelValues:
+      labelKey && labelValues.data ? { key: labelKey, values: labelValues.data.values } : undefined,
+  };
+  const { token, items } = suggestionsAt(text, caret, source);
   const shown = open && focused ? items : [];
 
   useEffect(() => {

@@ -31,8 +31,21 @@ export function typedToken(input: string, caret: number): TypedToken | undefined
   return { key: key as SearchKey, prefix, start, end };
 }
 
-/** Stored values for the keys, as the facets endpoint gives them. */
-export type SuggestionSource = { servers: string[]; tools: string[]; clients: string[]; labelKeys: string[] };
+/** Stored values for the keys, as the facets endpoint gives them, and the values of the label key being typed. */
+export type SuggestionSource = {
+  servers: string[];
+  tools: string[];
+  clients: string[];
+  labelKeys: string[];
+  labelValues?: { key: string; values: string[] };
+};
+
+/** The label key a `label:key:…` token has complete, whose values are worth fetching; undefined otherwise. */
+export function typedLabelKey(token: TypedToken | undefined): string | undefined {
+  if (token?.key !== "label") return undefined;
+  const match = /^([a-z][a-z0-9_.-]{0,62}):/.exec(token.prefix);
+  return match?.[1];
+}
 
 /** One suggestion: the text the token becomes, and what to show. */
 export type Suggestion = { token: string; label: string };
@@ -57,9 +70,24 @@ export function suggestValues(token: TypedToken, source: SuggestionSource, input
       const before = term.slice(term.indexOf(":") + 1, term.length - token.prefix.length);
       return pick(STATES).map((state) => ({ token: `state:${before}${state}`, label: state }));
     }
-    case "label":
-      if (token.prefix.includes(":")) return [];
-      return pick(source.labelKeys).map((key) => ({ token: `label:${key}:`, label: `${key}:…` }));
+    case "label": {
+      const key = typedLabelKey(token);
+      if (key === undefined) {
+        return pick(source.labelKeys).map((labelKey) => ({
+          token: `label:${labelKey}:`,
+          label: `${labelKey}:…`,
+        }));
+      }
+      if (source.labelValues?.key !== key) return [];
+      const typedValue = token.prefix
+        .slice(key.length + 1)
+        .replace(/^"/, "")
+        .toLowerCase();
+      const values = source.labelValues.values.filter((value) => value.toLowerCase().includes(typedValue));
+      return values
+        .slice(0, SUGGESTIONS_MAX)
+        .map((value) => ({ token: `label:${key}:${quoted(value)}`, label: `${key}:${value}` }));
+    }
     default: {
       const values = { server: source.servers, tool: source.tools, client: source.clients }[token.key];
       return pick(values).map((value) => ({ token: `${token.key}:${quoted(value)}`, label: value }));

@@ -199,6 +199,22 @@ describe("refusals", () => {
   });
 });
 
+describe("label values for the box's suggestions", () => {
+  it("lists a key's stored values, filtered by a prefix; refuses a bad key with its path", async () => {
+    const values = await api.get("/api/v1/search/label-values?key=team");
+    expect(values.status).toBe(200);
+    expect(((await values.json()) as { values: string[] }).values).toContain("search-team");
+    const filtered = await api.get("/api/v1/search/label-values?key=team&prefix=SEARCH-T");
+    expect(await filtered.json()).toEqual({ values: ["search-team"] });
+    const bad = await api.get("/api/v1/search/label-values?key=Team");
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({
+      error: { code: "invalid_query", issues: [{ path: "$.query.key" }] },
+    });
+    expect((await ingestOnly.get("/api/v1/search/label-values?key=team")).status).toBe(403);
+  });
+});
+
 describe("refused tokens", () => {
   it.each([
     ["an unknown key", "abc env:prod", "unknown_token", "env:prod", 4],

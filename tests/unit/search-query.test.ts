@@ -3,7 +3,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { parseSearchQuery, SEARCH_INPUT_MAX, type SearchParse, unknownKeyError } from "@/lib/search/query";
-import { applySuggestion, chainsListPath, suggestValues, typedToken } from "@/lib/search/suggest";
+import {
+  applySuggestion,
+  chainsListPath,
+  suggestValues,
+  typedKeyPrefix,
+  typedLabelKey,
+  typedToken,
+} from "@/lib/search/suggest";
 
 function ok(input: string) {
   const parsed = parseSearchQuery(input);
@@ -172,6 +179,21 @@ describe("suggestions", () => {
     ]);
   });
 
+  it("a complete label key suggests its stored values, quoted when they hold a space", () => {
+    const token = typedToken("label:team:da", 13);
+    expect(typedLabelKey(token)).toBe("team");
+    const withValues = {
+      ...source,
+      labelValues: { key: "team", values: ["data platform", "reports", "dash"] },
+    };
+    expect(suggestValues(token as never, withValues).map((s) => s.token)).toEqual([
+      'label:team:"data platform"',
+      "label:team:dash",
+    ]);
+    expect(suggestValues(token as never, source)).toEqual([]);
+    expect(typedLabelKey(typedToken("label:Team:x", 12))).toBeUndefined();
+  });
+
   it("replaces the typed token, keeps the rest, and leaves the caret after it", () => {
     const input = "server:fi abc";
     const token = typedToken(input, 9);
@@ -184,6 +206,12 @@ describe("suggestions", () => {
       text: "label:team:",
       caret: 11,
     });
+  });
+
+  it("a bare word suggests the keys it could begin", () => {
+    expect(typedKeyPrefix("abc s", 5)?.suggestions.map((s) => s.token)).toEqual(["server:", "state:"]);
+    expect(typedKeyPrefix("xyz", 3)).toBeUndefined();
+    expect(typedKeyPrefix("", 0)).toBeUndefined();
   });
 
   it("a query of tokens names the chain list with the same filters", () => {
