@@ -63,6 +63,29 @@ test("a server is picked from the suggestions with the keyboard, and lands on th
   await expect(page.getByLabel("Server", { exact: true })).toHaveValue(server);
 });
 
+test("a label key, then its stored value, picked from the suggestions, land on the list with that label", async ({
+  page,
+}) => {
+  await signIn(page, "/coverage");
+  const box = searchBox(page);
+  await box.fill("label:spe");
+  const list = page.getByRole("listbox", { name: "Suggestions" });
+  await expect(list.getByRole("option", { name: /^spec:…/ })).toBeVisible();
+  await box.press("ArrowDown");
+  await box.press("Enter");
+  await expect(box).toHaveValue("label:spec:");
+  await box.pressSequentially(run.slice(0, 8));
+  const value = list.getByRole("option", { name: new RegExp(`spec:${run}`) });
+  await expect(value).toBeVisible();
+  await box.press("ArrowUp");
+  await expect(list.getByRole("option", { selected: true })).toHaveText(/^spec:/);
+  await value.click();
+  await expect(box).toHaveValue(`label:spec:${run} `);
+  await box.press("Enter");
+  await expect(page).toHaveURL(new RegExp(`/chains\\?label=spec%3A${run}$`));
+  await expect(page.getByTestId("chain-total")).toHaveText("2 chains");
+});
+
 test("`/` starts a fresh query: the old text is selected and typing replaces it", async ({ page }) => {
   await signIn(page, "/coverage");
   const box = searchBox(page);
