@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { SearchMatchKind, SearchResults } from "@/lib/dashboard/api-types";
+import type { SearchMatch, SearchMatchKind, SearchResults } from "@/lib/dashboard/api-types";
 import { useSearch } from "../api/queries";
 import { ChainTable } from "../chains/ChainTable";
 import { EmptyState, ErrorState, LoadingState } from "../ui/StatusViews";
@@ -14,7 +14,7 @@ const KIND_TITLE: Record<SearchMatchKind, string> = {
   operation_key: "Operation key",
 };
 
-/** /search?q=…: every exact match of one id, grouped by what it matched. */
+/** /search?q=…: the ids a query matches (exact, then by prefix), narrowed by its tokens, grouped by what matched. */
 export function SearchView() {
   const { params } = useUrlState();
   const q = params.get("q")?.trim() ?? "";
@@ -25,17 +25,15 @@ export function SearchView() {
         <div>
           <h1>Search</h1>
           <p>
-            Exact matches of <strong className={`mono ${styles.id}`}>{q || "…"}</strong> among chain ids,
-            session ids, JSON-RPC request ids and operation keys.
+            Chain ids, session ids, JSON-RPC request ids and operation keys that are, or start with,{" "}
+            <strong className={`mono ${styles.id}`}>{q || "…"}</strong>.
           </p>
         </div>
       </div>
       {!q ? (
         <div className="panel">
-          <EmptyState title="Type an id in the search box">
-            <p>
-              Press <kbd>/</kbd> anywhere to focus it.
-            </p>
+          <EmptyState title="Type an id or a token in the search box">
+            <SearchSyntax />
           </EmptyState>
         </div>
       ) : search.isPending ? (
@@ -50,17 +48,36 @@ export function SearchView() {
 }
 
 function Results({ results, query }: { results: SearchResults; query: string }) {
-  if (results.sessions.length === 0 && results.chains.length === 0) {
+  if (results.chainsPath && results.target === results.chainsPath) {
     return (
       <div className="panel">
-        <EmptyState title="Nothing has this id">
+        <EmptyState title="These tokens filter the chain list">
           <p>
-            Search matches whole ids only; check for a missing prefix such as <code>chain:</code>.
+            <Link href={results.chainsPath}>Open the chain list with these filters</Link>
           </p>
         </EmptyState>
       </div>
     );
   }
+  if (results.sessions.length === 0 && results.chains.length === 0) {
+    return (
+      <div className="panel">
+        <EmptyState title="Nothing matches">
+          <p>
+            No id is or starts with these words
+            {results.chainsPath ? " among the chains the tokens allow" : ""}.
+          </p>
+          {results.chainsPath && (
+            <p>
+              <Link href={results.chainsPath}>Every chain the tokens allow</Link>
+            </p>
+          )}
+          <SearchSyntax />
+        </EmptyState>
+      </div>
+    );
+  }
+  const matchText = (match: SearchMatch) => (match === "prefix" ? " (starts with the query)" : "");
   const kinds = (Object.keys(KIND_TITLE) as SearchMatchKind[]).filter((kind) =>
     results.chains.some((chain) => chain.matchedBy === kind),
   );
@@ -79,6 +96,7 @@ function Results({ results, query }: { results: SearchResults; query: string }) 
             </Link>{" "}
             — {session.chains}
             {session.moreChains ? "+" : ""} chain{session.chains === 1 ? "" : "s"}
+            {matchText(session.match)}
           </p>
         </section>
       ))}
@@ -98,7 +116,42 @@ function Results({ results, query }: { results: SearchResults; query: string }) 
           />
         </section>
       ))}
-      {results.more && <p className="muted">Only the newest 50 chains are shown: narrow the id.</p>}
+      {results.chainsPath && (
+        <p>
+          <Link href={results.chainsPath}>The chain list with these filters</Link>
+        </p>
+      )}
+      {results.more && <p className="muted">Only the first matches are shown: type more of the id.</p>}
     </>
+  );
+}
+
+/** The box's syntax, where a user lands without a query or without matches. */
+function SearchSyntax() {
+  return (
+    <div className={styles.syntax}>
+      <p>
+        Press <kbd>/</kbd> anywhere for a fresh query. Words match ids exactly, then by prefix. Tokens filter,
+        and suggest stored values as you type (<kbd>↑</kbd> <kbd>↓</kbd>, <kbd>Enter</kbd> picks,{" "}
+        <kbd>Esc</kbd> closes):
+      </p>
+      <ul>
+        <li>
+          <code>server:files</code>, <code>tool:read_file</code>, <code>client:claude</code>: exactly this
+          name; quote one with spaces (<code>server:&quot;files a&quot;</code>)
+        </li>
+        <li>
+          <code>state:false_success</code>: this state (current or shadowed); repeat it or use commas for any
+          of several
+        </li>
+        <li>
+          <code>label:team:reports</code>: this label; several labels must all match
+        </li>
+      </ul>
+      <p>
+        Tokens alone open the chain list with those filters. Quote an id that holds a colon and starts like a
+        token.
+      </p>
+    </div>
   );
 }

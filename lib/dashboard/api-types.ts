@@ -384,16 +384,20 @@ export type SilencePreviewAnswer = {
 /** One stored routing config version, secrets masked (GET /api/v1/routing/config/versions/{id}). */
 export type ConfigVersionDetail = ConfigVersion & { isCurrent: boolean; config: TRoutingConfig };
 
-/** What one id found: `GET /api/v1/search?q=` (exact matches only, bounded). */
+/** What a header query found: `GET /api/v1/search?q=` (ids exact then by prefix, narrowed by tokens; bounded). */
 export type SearchMatchKind = "chain_id" | "request_id" | "operation_key";
+/** `exact`: the id is the word; `prefix`: the id starts with it. */
+export type SearchMatch = "exact" | "prefix";
 export type SearchResults = {
   query: string;
-  /** The session with exactly this id (at most one), and how many chains it holds (capped). */
-  sessions: { sessionId: string; chains: number; moreChains: boolean }[];
-  /** Chains whose id, JSON-RPC request id or operation key is exactly the query, newest first. */
-  chains: (ChainSummary & { matchedBy: SearchMatchKind })[];
-  /** More chains matched than were returned. */
+  /** Sessions whose id is, or starts with, a word, and how many of their chains pass the tokens (capped). */
+  sessions: { sessionId: string; chains: number; moreChains: boolean; match: SearchMatch }[];
+  /** Chains whose id, JSON-RPC request id or operation key is, or starts with, a word: exact matches first. */
+  chains: (ChainSummary & { matchedBy: SearchMatchKind; match: SearchMatch })[];
+  /** More chains or sessions matched than were returned. */
   more: boolean;
-  /** The one page the query names, when it names exactly one: the box goes straight there. */
+  /** The one page the query names, when it names exactly one (or the filtered chain list for tokens only). */
   target: string | null;
+  /** The chain list filtered by the query's tokens, when it has any (`/chains?server=…`). */
+  chainsPath: string | null;
 };

@@ -38,7 +38,7 @@ test.beforeAll(async ({ browser }) => {
 test("`/` focuses the header search; a request id that names one chain opens it", async ({ page }) => {
   await signIn(page);
   await page.goto("/coverage");
-  const box = page.getByRole("searchbox", { name: /Find a chain/ });
+  const box = page.getByRole("combobox", { name: /Find a chain/ });
   // The shortcut is the header's script: a key pressed before the page hydrates reaches nothing, so press again.
   await expect(async () => {
     await page.locator("body").press("/");
@@ -53,7 +53,7 @@ test("`/` focuses the header search; a request id that names one chain opens it"
 
 test("an id several chains share opens the results page, with its own title", async ({ page }) => {
   await signIn(page, "/");
-  const box = page.getByRole("searchbox", { name: /Find a chain/ });
+  const box = page.getByRole("combobox", { name: /Find a chain/ });
   await box.fill(`req-${run}-shared`);
   await box.press("Enter");
   await expect(page).toHaveURL(/\/search\?q=/);

@@ -97,6 +97,7 @@ const ROUTES: RouteRow[] = [
   { route: "/api/v1/routing/silences/preview", POST: ["read", 422, {}] },
   { route: "/api/v1/routing/test-notification", POST: ["manage", 422, {}] },
   { route: "/api/v1/search", GET: ["read", 400] },
+  { route: "/api/v1/search/label-values", GET: ["read", 400] },
   { route: "/api/v1/sessions/[sessionId]", GET: ["read", 404] },
   { route: "/api/v1/stats", GET: ["read", 200] },
   { route: "/api/v1/stats/trend", GET: ["read", 200] },

@@ -1,6 +1,13 @@
 import { jsonResponse } from "./json-response";
 /** One problem in a request, located by a JSON path (`$.records[3].call.startedAt`, `$.query.limit`). */
-export type ApiIssue = { index?: number; path: string; code: string; message: string };
+export type ApiIssue = {
+  index?: number;
+  path: string;
+  code: string;
+  message: string;
+  /** The part of a query string at fault, with its UTF-16 offsets (the search box's tokens). */
+  token?: { text: string; start: number; end: number };
+};
 
 /**
  * Every error the API answers with: an HTTP status, a stable machine-readable code, and the issues that caused it.

@@ -93,10 +93,10 @@ export const ZStatsQuery = z.object({ since: ZTimestamp.optional() }).strict();
 
 export const ZSearchQuery = z
   .object({
+    // Not trimmed: a refused token's offsets count from the query as sent.
     q: z
       .string()
-      .trim()
-      .min(1, "expected an id to search for")
+      .refine((q) => q.trim().length > 0, "expected an id or a token to search for")
       .max(SEARCH_QUERY_MAX, `expected at most ${SEARCH_QUERY_MAX} characters`),
   })
   .strict();
