@@ -34,7 +34,7 @@ const shards = positive("RECEIPT_E2E_SHARDS", 1);
 const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
 const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE === "0";
 /** Playwright's niceness beside Vitest: at 10 it gets about a tenth of a core Vitest wants, and every idle cycle. */
-const E2E_NICE = ["nice", "-n", "10"];
+const E2E_NICE = ["-n", "10"];
 
 function run(command: string, args: string[]) {
   console.log(`\n$ ${command} ${args.join(" ")}`);
@@ -117,9 +117,9 @@ const playwrightRuns = shardRuns.map(({ shard, report, env: shardEnv }) => ({
   status: stream(() =>
     runAlongside(
       shards > 1 ? `e2e ${shard} │ ` : "e2e │ ",
-      sequential ? "npx" : E2E_NICE[0],
+      sequential ? "npx" : "nice",
       [
-        ...(sequential ? [] : [...E2E_NICE.slice(1), "npx"]),
+        ...(sequential ? [] : [...E2E_NICE, "npx"]),
         "playwright",
         "test",
         "--reporter=list,json",
