@@ -1,56 +1,18 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OtlpSpan } from "@/lib/otlp";
-import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
-import { otlpJson } from "@/tests/support/otlp-concurrent";
-import { newTraceId, postTraces } from "@/tests/support/otlp-exports";
+import { newTraceId } from "@/tests/support/otlp-exports";
 import { semconvCall, semconvSession } from "@/tests/support/otlp-spans";
 import { SAMPLES } from "@/tests/support/secret-samples";
-import { createTestDatabase } from "@/tests/support/test-database";
+import { otlpTestApp } from "@/tests/support/otlp-app";
 
 // Issue 43 §4 through POST /v1/traces: a protocol version that cannot be kept, or a peer name past the record's
 // length, costs that one field. The spans are stored, the chain's state is the one the rest of the evidence gives
 // (never incompatible_session with server unknown), and the answer and /metrics say what was done.
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let app: RunningApp;
-let client: pg.Client;
-let key: string;
-let readKey: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
-  readKey = await createTestKey(db.url, "scraper", ["read"]);
-  app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await app?.stop();
-  await db?.drop();
-});
-
-async function send(spans: readonly OtlpSpan[]) {
-  const response = await postTraces(app.baseUrl, key, Buffer.from(otlpJson(spans)), {
-    "content-type": "application/json",
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
-}
-
-async function chainOf(call: OtlpSpan) {
-  const { rows } = await client.query(
-    "select state, server_name, server_version from chains where chain_id = $1",
-    [`otlp:${call.traceId}:${call.spanId}`],
-  );
-  expect(rows).toHaveLength(1);
-  return rows[0] as { state: string; server_name: string | null; server_version: string | null };
-}
+const { send, chainOf, query, metrics } = otlpTestApp();
 
 async function storedText(traceId: string) {
-  const { rows } = await client.query(
+  const { rows } = await query(
     "select count(*)::int as n, string_agg(span::text, '') as t from otlp_spans where trace_id = $1",
     [traceId],
   );
@@ -90,7 +52,7 @@ describe("a protocol version that cannot be kept, on the initialize span", () =>
         server_name: "long-ops",
         server_version: "1.2.0",
       });
-      const { rows } = await client.query(
+      const { rows } = await query(
         "select body::text as body from health_records where chain_id = $1 order by observed_at desc limit 1",
         [`otlp:${call.traceId}:${call.spanId}`],
       );
@@ -120,9 +82,7 @@ it("a server name of 600 characters is cut to 128 and stored, said as a warning"
 });
 
 it("each masked or cut span is counted on /metrics as a warning", async () => {
-  const response = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${readKey}` } });
-  expect(response.status).toBe(200);
-  const line = (await response.text())
+  const line = (await metrics())
     .split("\n")
     .find((candidate) =>
       candidate.startsWith('receipt_otlp_spans_total{outcome="warning",code="masked_attribute"} '),

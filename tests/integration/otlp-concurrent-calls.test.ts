@@ -1,59 +1,20 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OtlpSpan } from "@/lib/otlp";
-import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   concurrentCalls,
   concurrentTraceloopCalls,
-  otlpJson,
   TOOL,
   type Verdict,
 } from "@/tests/support/otlp-concurrent";
-import { newTraceId, postTraces } from "@/tests/support/otlp-exports";
+import { newTraceId } from "@/tests/support/otlp-exports";
 import { semconvCall, semconvSession } from "@/tests/support/otlp-spans";
 import { SAMPLES } from "@/tests/support/secret-samples";
-import { createTestDatabase } from "@/tests/support/test-database";
+import { otlpTestApp } from "@/tests/support/otlp-app";
 
 // Issue 43 §1 and §4 through POST /v1/traces: each of two concurrent calls of one tool gets its own receipt span's
 // evidence, however the spans are split across exports; a peer version that cannot be kept costs that field only.
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let app: RunningApp;
-let client: pg.Client;
-let key: string;
-let readKey: string;
-
-beforeAll(async () => {
-  db = await createTestDatabase();
-  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
-  readKey = await createTestKey(db.url, "scraper", ["read"]);
-  app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await app?.stop();
-  await db?.drop();
-});
-
-/** Posts OTLP/JSON; answers the partialSuccess (or `{}`). */
-async function send(spans: readonly OtlpSpan[]) {
-  const response = await postTraces(app.baseUrl, key, Buffer.from(otlpJson(spans)), {
-    "content-type": "application/json",
-  });
-  expect(response.status).toBe(200);
-  return (await response.json()) as { partialSuccess?: { rejectedSpans: string; errorMessage: string } };
-}
-
-async function chainOf(call: OtlpSpan) {
-  const { rows } = await client.query(
-    "select state, server_name, server_version from chains where chain_id = $1",
-    [`otlp:${call.traceId}:${call.spanId}`],
-  );
-  expect(rows).toHaveLength(1);
-  return rows[0] as { state: string; server_name: string | null; server_version: string | null };
-}
+const { send, chainOf, query, metrics } = otlpTestApp();
 
 const isCall = (one: OtlpSpan) => one.name === `tools/call ${TOOL}`;
 const isReceipt = (one: OtlpSpan) => one.name.startsWith("agent.step");
@@ -132,16 +93,13 @@ describe("a peer version that cannot be kept", () => {
       expect(answer.partialSuccess?.errorMessage).toBe(
         `1 span(s) accepted with warnings: masked_attribute at $ (span ${traceId}/${handshake.spanId}): receipt.server.version dropped: the value looked like a credential or held a control character; the span is kept without it`,
       );
-      const stored = await client.query("select count(*)::int as n from otlp_spans where trace_id = $1", [
-        traceId,
-      ]);
+      const stored = await query("select count(*)::int as n from otlp_spans where trace_id = $1", [traceId]);
       expect(stored.rows[0].n).toBe(4);
       const chain = await chainOf(call);
       expect(chain).toEqual({ state: "unverified", server_name: "long-ops", server_version: "unknown" });
-      const dump = await client.query(
-        "select string_agg(span::text, '') as t from otlp_spans where trace_id = $1",
-        [traceId],
-      );
+      const dump = await query("select string_agg(span::text, '') as t from otlp_spans where trace_id = $1", [
+        traceId,
+      ]);
       expect(dump.rows[0].t).not.toContain(version);
       expect(dump.rows[0].t).toContain('"receipt.masked"');
     });
@@ -149,9 +107,7 @@ describe("a peer version that cannot be kept", () => {
 });
 
 it("masked values are counted on /metrics as warnings by code", async () => {
-  const response = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${readKey}` } });
-  expect(response.status).toBe(200);
-  const line = (await response.text())
+  const line = (await metrics())
     .split("\n")
     .find((candidate) =>
       candidate.startsWith('receipt_otlp_spans_total{outcome="warning",code="masked_attribute"} '),
