@@ -3,6 +3,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { ProblemResolution, ProblemTuple } from "@/lib/problems/types";
 import type { State } from "@/lib/contract";
 import { getPrisma } from "./client";
+import { problemKeyColumns } from "./problems";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof getPrisma>;
 
@@ -68,14 +69,7 @@ export async function saveProblemAssignee(
   const fields = { assigneeUserId, assignedAt: at, assignedBy: by };
   await db.problemAssignment.upsert({
     where: { key },
-    create: {
-      key,
-      serverName: tuple.server,
-      tool: tuple.tool,
-      state: tuple.state,
-      reason: tuple.reason,
-      ...fields,
-    },
+    create: { ...problemKeyColumns(key, tuple), ...fields },
     update: fields,
   });
 }

@@ -76,6 +76,11 @@ function sessionsRead(indexes: number[], problems: readonly ProblemTuple[], sinc
 }
 
 /** The stored resolutions of these problems, by key. */
+/** The columns that name a problem in the tables keyed by it (resolutions, assignments). */
+export function problemKeyColumns(key: string, tuple: ProblemTuple) {
+  return { key, serverName: tuple.server, tool: tuple.tool, state: tuple.state, reason: tuple.reason };
+}
+
 export async function readProblemResolutions(keys: string[]): Promise<Map<string, ProblemResolution>> {
   if (keys.length === 0) return new Map();
   const rows = await getPrisma().problemResolution.findMany({ where: { key: { in: keys } } });
@@ -95,14 +100,7 @@ export async function saveProblemResolution(
   const fields = { resolvedAt: at, resolvedBy: actor };
   const row = await db.problemResolution.upsert({
     where: { key },
-    create: {
-      key,
-      serverName: tuple.server,
-      tool: tuple.tool,
-      state: tuple.state,
-      reason: tuple.reason,
-      ...fields,
-    },
+    create: { ...problemKeyColumns(key, tuple), ...fields },
     update: fields,
   });
   return { resolvedAt: row.resolvedAt.toISOString(), resolvedBy: row.resolvedBy };
