@@ -150,9 +150,12 @@ export function SearchBox() {
     <search className={styles.form}>
       <form onSubmit={submit} aria-busy={busy}>
         <label htmlFor="header-search" className="visually-hidden">
-          Find a chain, session, request id or operation key; filter with server:, tool:, client:, state:,
-          label:
+          Find a chain, session, request id or operation key
         </label>
+        {/* The tokens are help, not the box's name: a form's own "State" or "Server" field keeps its label alone. */}
+        <span id="header-search-help" className="visually-hidden">
+          Filter with server:, tool:, client:, state: and label: tokens.
+        </span>
         <input
           ref={input}
           id="header-search"

@@ -33,7 +33,10 @@ export function TriageActions({
       { ...withNote, queue },
       {
         onSuccess: (answer) => {
-          setNote("");
+          // Only the note that went with this action is cleared: one typed meanwhile (while an assign was in
+          // flight, say) is kept.
+          const sent = "note" in withNote ? withNote.note : undefined;
+          if (sent !== undefined) setNote((current) => (current.trim() === sent ? "" : current));
           setOutcome(answer.lifecycle ?? null);
         },
       },

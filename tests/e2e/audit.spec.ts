@@ -20,7 +20,7 @@ test("actions appear in the audit log, filter by URL, expand to a before → aft
   page,
   browser,
 }) => {
-  await signIn(page);
+  await signIn(page, "/");
   const keyName = `audit-e2e-${tag}`;
   expect(
     (await page.request.post("/api/v1/keys", { data: { name: keyName, scopes: ["read"] } })).status(),

@@ -15,7 +15,8 @@ const { DATABASE_URL: _ignored, ...envWithoutDatabase } = process.env;
 let app: ChildProcess | undefined;
 
 function startServe(port: number): ChildProcess {
-  return spawn("npx", ["tsx", "scripts/serve.ts", "start"], {
+  // The launcher under tsx without npx's start-up (seconds of CPU on a busy machine), as `npm start` execs it.
+  return spawn(process.execPath, ["--import", "tsx", "scripts/serve.ts", "start"], {
     cwd: root,
     detached: true, // its own process group: SIGKILL reaches Next.js and PostgreSQL too
     stdio: "ignore",
@@ -36,8 +37,19 @@ async function waitHealthy(baseUrl: string, timeoutMs = 60_000) {
 
 function createKey(): string {
   const result = spawnSync(
-    "npx",
-    ["tsx", "scripts/keys.ts", "create", "--name", "crash", "--scope", "ingest", "--scope", "read"],
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "scripts/keys.ts",
+      "create",
+      "--name",
+      "crash",
+      "--scope",
+      "ingest",
+      "--scope",
+      "read",
+    ],
     {
       cwd: root,
       env: { ...envWithoutDatabase, RECEIPT_DATA_DIR: dataDir },
