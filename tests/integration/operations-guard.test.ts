@@ -285,4 +285,47 @@ describe("racing callers", () => {
     );
     expect(counts.rows[0]).toEqual({ operations: 100, proceeds: 100, decisions: 300 });
   });
+
+  it("racing to retry writes proven absent (a lease already granted and consumed): still one proceed per key", async () => {
+    // The lease each retry replaces carries microseconds; a grant goes through only while the lease is the one its
+    // caller read, so the losers decide again under the row lock and wait.
+    const timeouts = Array.from({ length: 20 }, (_, i) =>
+      attemptRecord("effect_unknown", `regrant:${i}`, `rg${i}`),
+    );
+    const tool = toolOf(timeouts[0] as HealthRecord);
+    for (const timeout of timeouts) {
+      const key = timeout.call?.operationKey as string;
+      expect((await guard(key, { tool, holder: "first", leaseMs: 60_000 })).status).toBe(201);
+    }
+    await ingest(...timeouts);
+    for (const timeout of timeouts) {
+      const reconciled = await ui.post(`/api/v1/chains/${encodeURIComponent(timeout.chainId)}/reconcile`, {
+        status: "absent",
+      });
+      expect(reconciled.status).toBe(200);
+    }
+    const responses = await Promise.all(
+      ["agent-1", "agent-2", "agent-3"].flatMap((holder) =>
+        timeouts.map(async (timeout) => {
+          const key = timeout.call?.operationKey as string;
+          const response = await guard(key, { tool, holder, leaseMs: 60_000 });
+          return { key, status: response.status, body: await response.json() };
+        }),
+      ),
+    );
+    for (const timeout of timeouts) {
+      const mine = responses.filter((r) => r.key === timeout.call?.operationKey);
+      expect(mine.filter((r) => r.status === 201).map((r) => r.body.status)).toEqual(["absent"]);
+      expect(mine.filter((r) => r.status === 409).map((r) => r.body.error.code)).toEqual([
+        "operation_in_progress",
+        "operation_in_progress",
+      ]);
+      expect((await decisionsOf(timeout.call?.operationKey as string)).sort()).toEqual([
+        "proceed",
+        "proceed",
+        "wait",
+        "wait",
+      ]);
+    }
+  });
 });

@@ -8,7 +8,7 @@ export type OperationRow = {
   lease: LeaseFacts | null;
 };
 
-type OperationSqlRow = {
+export type OperationSqlRow = {
   tool: string;
   server: string | null;
   lease_holder: string | null;
@@ -23,7 +23,7 @@ type OperationSqlRow = {
 const OPERATION_COLUMNS = `tool, server, lease_holder, lease_granted_at, lease_until,
   lease_effect, lease_effect_receipt, lease_effect_by, lease_effect_at`;
 
-const toOperation = (row: OperationSqlRow): OperationRow => ({
+export const toOperation = (row: OperationSqlRow): OperationRow => ({
   tool: row.tool,
   server: row.server,
   lease:

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { findUnstorableStrings, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "@/lib/contract/storable";
 import { ApiError, bodyIncomplete } from "./api-error";
 
-const SMALL_BODY_BYTES = 64 * 1024;
+export const SMALL_BODY_BYTES = 64 * 1024;
 
 /**
  * The request's JSON body: 415 unless application/json, 413 past `maxBytes`, 400 `invalid_json` when unparsable,

@@ -6,7 +6,12 @@ import {
   retryAfterSeconds,
 } from "@/lib/operations/decision";
 import { type GuardRequest, ZOperationKey } from "@/lib/operations/schemas";
-import { operationStatus } from "@/lib/operations/status";
+import {
+  type AttemptFacts,
+  type LeaseFacts,
+  type OperationStatus,
+  operationStatus,
+} from "@/lib/operations/status";
 import {
   type CommittedReceipts,
   grantLease,
@@ -17,7 +22,12 @@ import {
   readOperationAttempts,
   readOperationDecisions,
 } from "../db/operations-store";
-import { inTransaction, poolSql } from "../db/sql";
+import {
+  grantLeaseIfUnchanged,
+  readGuardFacts,
+  storeDecisionWithoutLease,
+} from "../db/operations-guard-store";
+import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { ApiError } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
@@ -53,9 +63,10 @@ export type GuardAnswer = {
 export type GuardReply = { body: GuardAnswer; status: number; code?: string; retryAfter?: number };
 
 /**
- * `POST /api/v1/operations/{key}/attempts`. One transaction holding the operation's row lock: the status is read
- * and the lease granted under it, so racing callers on one key get exactly one `proceed`. Every decision is stored
- * in the same transaction. A tool or server other than the key's is refused (409) and not stored.
+ * `POST /api/v1/operations/{key}/attempts`. Racing callers on one key get exactly one `proceed`: the fast path reads
+ * the facts in one statement and grants a lease only if the lease is still the one it read (compare and set, in the
+ * statement that stores the decision); when it is not, the caller decides again under the operation's row lock.
+ * Every decision is stored. A tool or server other than the key's is refused (409) and not stored.
  */
 export async function guardAttempt(
   key: string,
@@ -65,15 +76,50 @@ export async function guardAttempt(
 ): Promise<GuardReply> {
   rejectSecrets([["$.holder", request.holder]]);
   const asked = { tool: request.tool, server: request.server ?? null };
-  const reply = await inTransaction(async (sql) => {
+  const actor = actorName(caller);
+  const reply =
+    (await guardWithoutLock(key, request, asked, actor, now)) ??
+    (await guardUnderLock(key, request, asked, actor, now));
+  metrics().guardDecisions.inc({ decision: reply.body.decision });
+  return reply;
+}
+
+type Asked = { tool: string; server: string | null };
+
+/** Two statements, no transaction: null when another caller changed the lease between them. */
+async function guardWithoutLock(
+  key: string,
+  request: GuardRequest,
+  asked: Asked,
+  actor: string,
+  now: Date,
+): Promise<GuardReply | null> {
+  const sql = poolSql();
+  const facts = await readGuardFacts(sql, key);
+  refuseBindingConflict(asked, facts.operation, facts.attempts);
+  const status = operationStatus(facts.attempts, facts.operation?.lease ?? null, now);
+  const decision = decide(status);
+  const entry = { decision, status, holder: request.holder, tool: asked.tool, server: asked.server, actor };
+  let lease = facts.operation?.lease ?? null;
+  if (decision === "proceed") {
+    lease = await grantLeaseIfUnchanged(sql, key, entry, request.leaseMs, facts.version);
+    if (!lease) return null;
+  } else await storeDecisionWithoutLease(sql, key, entry);
+  return replyOf(sql, key, decision, status, facts.operation, facts.attempts, lease, now);
+}
+
+/** One transaction holding the operation's row lock: the status is read and the lease granted under it. */
+function guardUnderLock(
+  key: string,
+  request: GuardRequest,
+  asked: Asked,
+  actor: string,
+  now: Date,
+): Promise<GuardReply> {
+  return inTransaction(async (sql) => {
     const operation = await lockOperation(sql, key, asked);
     const attempts = await readOperationAttempts(sql, key);
-    const conflict = bindingConflict(asked, operation.created ? null : operation, attempts);
-    if (conflict) {
-      throw new ApiError(409, "operation_key_conflict", "this operation key belongs to another write", [
-        { path: conflict.path, code: "operation_key_conflict", message: conflict.message },
-      ]);
-    }
+    refuseBindingConflict(asked, operation.created ? null : operation, attempts);
     const status = operationStatus(attempts, operation.lease, now);
     const decision = decide(status);
     const lease =
@@ -85,44 +131,65 @@ export async function guardAttempt(
       tool: asked.tool,
       server: asked.server,
       leaseUntil: decision === "proceed" ? (lease?.until ?? null) : null,
-      actor: actorName(caller),
+      actor,
     });
-    const view = operationView(key, operation, attempts, lease, now);
-    const body: GuardAnswer = {
-      decision,
-      operationKey: key,
-      status,
-      attempts: view.attempts,
-      lease: view.lease,
-      links: view.links,
-    };
-    if (decision === "already_committed") {
-      const committing = view.attempts.filter((attempt) => attempt.effect === "committed").at(-1);
-      if (committing)
-        body.committed = {
-          chainId: committing.chainId,
-          receipts: await readChainReceipts(sql, committing.chainId),
-        };
-      // No chain: the lease of an agent that died after sending, shown committed at the destination.
-      else if (lease?.settled?.effect === "committed")
-        body.committed = {
-          chainId: null,
-          receipts: { effect: lease.settled.receipt, outcome: null, operator: lease.settled.by },
-        };
-    }
-    const reply = DECISION_REPLY[decision];
-    return {
-      body,
-      status: reply.status,
-      ...(reply.code ? { code: reply.code } : {}),
-      // A live lease ends at a known time; a running chain without one is asked about again after the default.
-      ...(decision === "wait"
-        ? { retryAfter: retryAfterSeconds(view.lease?.state === "live" ? (lease?.until ?? null) : null, now) }
-        : {}),
-    };
+    return replyOf(sql, key, decision, status, operation, attempts, lease, now);
   });
-  metrics().guardDecisions.inc({ decision: reply.body.decision });
-  return reply;
+}
+
+function refuseBindingConflict(asked: Asked, bound: Asked | null, attempts: AttemptFacts[]) {
+  const conflict = bindingConflict(asked, bound, attempts);
+  if (conflict) {
+    throw new ApiError(409, "operation_key_conflict", "this operation key belongs to another write", [
+      { path: conflict.path, code: "operation_key_conflict", message: conflict.message },
+    ]);
+  }
+}
+
+/** The answer: the operation as the decision saw it, and for `already_committed` the receipts to report. */
+async function replyOf(
+  sql: Sql,
+  key: string,
+  decision: GuardDecision,
+  status: OperationStatus,
+  binding: Asked | null,
+  attempts: AttemptFacts[],
+  lease: LeaseFacts | null,
+  now: Date,
+): Promise<GuardReply> {
+  const view = operationView(key, binding, attempts, lease, now);
+  const body: GuardAnswer = {
+    decision,
+    operationKey: key,
+    status,
+    attempts: view.attempts,
+    lease: view.lease,
+    links: view.links,
+  };
+  if (decision === "already_committed") {
+    const committing = view.attempts.filter((attempt) => attempt.effect === "committed").at(-1);
+    if (committing)
+      body.committed = {
+        chainId: committing.chainId,
+        receipts: await readChainReceipts(sql, committing.chainId),
+      };
+    // No chain: the lease of an agent that died after sending, shown committed at the destination.
+    else if (lease?.settled?.effect === "committed")
+      body.committed = {
+        chainId: null,
+        receipts: { effect: lease.settled.receipt, outcome: null, operator: lease.settled.by },
+      };
+  }
+  const reply = DECISION_REPLY[decision];
+  return {
+    body,
+    status: reply.status,
+    ...(reply.code ? { code: reply.code } : {}),
+    // A live lease ends at a known time; a running chain without one is asked about again after the default.
+    ...(decision === "wait"
+      ? { retryAfter: retryAfterSeconds(view.lease?.state === "live" ? (lease?.until ?? null) : null, now) }
+      : {}),
+  };
 }
 
 const DECISION_MESSAGE: Partial<Record<GuardDecision, string>> = {
