@@ -230,6 +230,7 @@ describe("rollups after random workloads", () => {
         );
       }
       expect(previous?.total).toBe(Object.values(before).reduce((a, b) => a + b, 0));
+      expect(previous?.total).toBeGreaterThan(0);
       const trend = await ui.json<Trend>("/api/v1/stats/trend?window=24h");
       const trendTotal = trend.buckets.reduce(
         (sum, bucket) => sum + Object.values(bucket.counts).reduce((a, b) => a + (b ?? 0), 0),
