@@ -13,8 +13,14 @@ export type SessionCallTimes = {
   tool: string | null;
   /** The call's `startedAt`; null for a chain without a call (a session-only record). */
   startedAt: string | null;
-  /** The final response's `at`; null while none came. */
+  /** The response's `at`; null while none came. */
   respondedAt: string | null;
+  /**
+   * A task-augmented call's task (its response only says the task was made): its status and last update. The call
+   * ends when the task does (completed, failed or cancelled).
+   */
+  taskStatus: string | null;
+  taskUpdatedAt: string | null;
   deadlineMs: number | null;
   /** The session's `protocol.initializedAt` (the handshake), when the record has one. */
   initializedAt: string | null;
@@ -23,7 +29,7 @@ export type SessionCallTimes = {
 };
 
 /**
- * How a bar ends: at the response; at the deadline when none came before it passed; `open` while the call still
+ * How a bar ends: at the response (a task's end); at the deadline when none came before it passed; `open` while the call still
  * runs within its deadline (the bar reaches now).
  */
 export type BarEnd = "response" | "deadline" | "open";
@@ -134,12 +140,20 @@ export function layoutSessionTimeline(
   };
 }
 
+const TASK_ENDED = new Set(["completed", "failed", "cancelled"]);
+
 type CallSpan = { startMs: number; endMs: number; end: BarEnd };
 
 function callSpan(call: SessionCallTimes, nowMs: number): CallSpan | null {
   const startMs = call.startedAt ? parseTimestamp(call.startedAt) : undefined;
   if (startMs === undefined) return null;
-  const respondedMs = call.respondedAt ? parseTimestamp(call.respondedAt) : undefined;
+  const respondedMs = call.taskStatus
+    ? TASK_ENDED.has(call.taskStatus) && call.taskUpdatedAt
+      ? parseTimestamp(call.taskUpdatedAt)
+      : undefined
+    : call.respondedAt
+      ? parseTimestamp(call.respondedAt)
+      : undefined;
   // A response stamped before its start (clock skew between hosts) is drawn as an instant, not backwards.
   if (respondedMs !== undefined) return { startMs, endMs: Math.max(respondedMs, startMs), end: "response" };
   const deadlineAt = call.deadlineMs !== null ? startMs + call.deadlineMs : undefined;

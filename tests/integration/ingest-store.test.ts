@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
-import type { ChainDetail, SessionView, Stats } from "@/lib/dashboard/api-types";
+import type { ChainDetail as ChainDetailView, SessionView, Stats } from "@/lib/dashboard/api-types";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -286,7 +286,7 @@ describe("reading", () => {
     for (const call of session.calls) {
       const detail = (await (
         await read.get(`/api/v1/chains/${encodeURIComponent(call.chainId)}`)
-      ).json()) as ChainDetail;
+      ).json()) as ChainDetailView;
       const body = detail.records.find((record) => record.current)?.body;
       expect(call, call.chainId).toEqual({
         chainId: call.chainId,
@@ -294,6 +294,8 @@ describe("reading", () => {
         tool: detail.chain.tool,
         startedAt: body?.call?.startedAt ?? null,
         respondedAt: body?.call?.response?.at ?? null,
+        taskStatus: body?.call?.task?.status ?? null,
+        taskUpdatedAt: body?.call?.task?.updatedAt ?? null,
         deadlineMs: body?.call?.deadlineMs ?? null,
         initializedAt: body?.session.protocol?.initializedAt ?? null,
         catalogRefreshedAt: body?.catalog?.refreshedAt ?? null,

@@ -15,6 +15,8 @@ const call = (chainId: string, over: Partial<SessionCallTimes>): SessionCallTime
   tool: "create_report",
   startedAt: null,
   respondedAt: null,
+  taskStatus: null,
+  taskUpdatedAt: null,
   deadlineMs: 30_000,
   initializedAt: null,
   catalogRefreshedAt: null,
@@ -94,6 +96,38 @@ describe("the session timeline's layout", () => {
     });
     expect(running).toMatchObject({ end: "open", durationMs: 2_000, durationText: "running for 2.0 s" });
     expect(timeline?.spanMs).toBe(10_000);
+  });
+
+  it("ends a task-augmented call when its task ends, not at the response that made the task", () => {
+    const timeline = layoutSessionTimeline(
+      [
+        call("c:task-done", {
+          startedAt: iso(0),
+          respondedAt: iso(100),
+          taskStatus: "completed",
+          taskUpdatedAt: iso(4_000),
+        }),
+        call("c:task-running", {
+          startedAt: iso(1_000),
+          respondedAt: iso(1_100),
+          taskStatus: "working",
+          taskUpdatedAt: iso(2_000),
+          deadlineMs: 60_000,
+        }),
+        call("c:task-failed", {
+          startedAt: iso(2_000),
+          respondedAt: iso(2_050),
+          taskStatus: "failed",
+          taskUpdatedAt: iso(2_500),
+        }),
+      ],
+      T + 5_000,
+    );
+    expect(timeline?.bars.map((bar) => [bar.chainId, bar.end, bar.durationMs])).toEqual([
+      ["c:task-done", "response", 4_000],
+      ["c:task-running", "open", 4_000],
+      ["c:task-failed", "response", 500],
+    ]);
   });
 
   it("keeps an instant call visible, and a response stamped before its start is an instant", () => {
