@@ -137,6 +137,15 @@ test("tables keep labels, chips and buttons whole at 1280 px and turn into stack
   await expectCards(page, alerts, ["Chain", "State", "Severity", "Delivery", "Assignee", "Actions"]);
   await expectCards(page, "/coverage", ["Calls", "With outcome receipt"]);
   await expectCards(page, "/settings/keys", ["Key", "Scopes", "Status"]);
+  await expectCards(page, "/settings/users", ["Role", "Status"]);
+  await expectCards(page, "/account", ["Last active"]);
+  const operation = falseSuccess.call?.operationKey ?? "";
+  await expectCards(page, `/operations/${encodeURIComponent(operation)}`, [
+    "Chain",
+    "State",
+    "Effect",
+    "Observed",
+  ]);
   // The problems page is a list, not a table: it fits the phone as it is.
   await page.goto("/problems");
   await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
