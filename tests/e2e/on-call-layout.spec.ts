@@ -125,6 +125,12 @@ test("tables keep labels, chips and buttons whole at 1280 px and turn into stack
   await page.goto("/chains");
   await expect(page.locator("main table.data-table tbody tr").first()).toBeVisible();
   expect(await wrappedLabels(page)).toEqual([]);
+  for (const path of ["/coverage", "/problems", "/settings/keys"]) {
+    await page.goto(path);
+    await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+    await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
+    expect(await wrappedLabels(page), path).toEqual([]);
+  }
   // The alert the false success raised (recorded even with no target), in its group opened first.
   const alerts = `/alerts?q=${encodeURIComponent(falseSuccess.chainId)}`;
   await page.goto(alerts);
