@@ -139,6 +139,7 @@ test("tables keep labels, chips and buttons whole at 1280 px and turn into stack
 
   await page.setViewportSize(PHONE);
   await expectCards(page, "/chains", ["State", "Server · tool", "Observed"]);
+  await page.screenshot({ path: "test-results/screens/chains-cards-390.png", fullPage: true });
   await expectCards(page, "/queues/effect-unknown", ["State", "Server · tool", "Triage", "Observed"]);
   await expectCards(page, alerts, ["Chain", "State", "Severity", "Delivery", "Assignee", "Actions"]);
   await expectCards(page, "/coverage", ["Calls", "With outcome receipt"]);
