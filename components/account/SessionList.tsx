@@ -77,10 +77,10 @@ function SessionRow({ session }: { session: OwnSession }) {
           {session.address ? ` · ${session.address}` : ""}
         </span>
       </th>
-      <td className="hide-narrow">
+      <td data-label="Signed in" className="hide-narrow">
         <Time iso={session.createdAt} />
       </td>
-      <td>
+      <td data-label="Last active">
         <Time iso={session.lastSeenAt} />
       </td>
       <td>

@@ -37,30 +37,30 @@ function AlertRow({ alert, onSilence }: { alert: WorkspaceAlertView; onSilence: 
   return (
     <>
       <tr data-testid="alert-row" data-chain={alert.chainId} data-delivery={alert.delivery}>
-        <td className={styles.wrap}>
+        <td data-label="Chain" className={styles.wrap}>
           <Link href={`/chains/${encodeURIComponent(alert.chainId)}`} className="mono">
             {alert.chainId}
           </Link>
           {alert.labels.server && <div className="muted">{alert.labels.server}</div>}
         </td>
-        <td>
+        <td data-label="State">
           <StateBadge state={alert.state} />
         </td>
-        <td>{alert.severity}</td>
-        <td>
+        <td data-label="Severity">{alert.severity}</td>
+        <td data-label="Since">
           {alert.status === "firing" ? "since " : "resolved "}
           <Time iso={alert.status === "firing" ? alert.startsAt : alert.endsAt} />
         </td>
-        <td>
+        <td data-label="Last notified">
           {alert.lastNotifiedAt ? <Time iso={alert.lastNotifiedAt} /> : <span className="muted">–</span>}
         </td>
-        <td>
+        <td data-label="Delivery">
           <DeliveryStatusBadge alert={alert} />
         </td>
-        <td className={styles.wrap}>
+        <td data-label="Assignee" className={styles.wrap}>
           <AssigneeName assignee={alert.assignee} />
         </td>
-        <td>
+        <td data-label="Actions">
           <div className={styles.rowActions}>
             <button
               type="button"

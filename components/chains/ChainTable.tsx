@@ -68,29 +68,29 @@ export function ChainTable({
               onClick={rowClick}
               data-chain-id={chain.chainId}
             >
-              <td>
+              <td data-label="State">
                 <StateWithShadow state={chain.state} shadowed={chain.shadowed} />
                 <span className={`show-narrow ${styles.reason}`}>
                   {reasonText(chain.reasons[0] ?? "").title}
                 </span>
               </td>
-              <td className="hide-narrow">
+              <td data-label="Why" className="hide-narrow">
                 <ReasonInline code={chain.reasons[0] ?? ""} />
               </td>
-              <td>
+              <td data-label="Server · tool">
                 <Link href={chainHref(chain.chainId)} data-row-link tabIndex={-1} className={styles.primary}>
                   {chain.server?.name ?? <span className="muted">no server</span>}
                   {chain.tool && <span className={styles.tool}> · {chain.tool}</span>}
                 </Link>
                 <span className={`mono ${styles.id}`}>{chain.chainId}</span>
               </td>
-              <td className="hide-narrow">
+              <td data-label="Client" className="hide-narrow">
                 {chain.client.name} <span className="muted">{chain.client.version}</span>
               </td>
-              <td className="hide-narrow">
+              <td data-label="Labels" className="hide-narrow">
                 <Labels labels={chain.labels} />
               </td>
-              <td className={styles.time}>
+              <td data-label="Observed" className={styles.time}>
                 <Time iso={chain.observedAt} />
               </td>
             </tr>

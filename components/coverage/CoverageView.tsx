@@ -149,8 +149,10 @@ function CoverageRow({
   return (
     <tr>
       <th scope="row">{name}</th>
-      <td className="num">{formatCount(counts.calls)}</td>
-      <td>
+      <td data-label="Calls" className="num">
+        {formatCount(counts.calls)}
+      </td>
+      <td data-label="With outcome receipt">
         <span className={styles.share}>
           <span className={styles.bar} aria-hidden="true">
             <span style={{ width: `${share * 100}%` }} />
@@ -162,11 +164,23 @@ function CoverageRow({
           </span>
         </span>
       </td>
-      <td className="num">{formatCount(counts.pending)}</td>
-      <td className="num">{formatCount(counts.unavailable)}</td>
-      <td className={`num ${counts.noVerifier > 0 ? styles.gap : ""}`}>{formatCount(counts.noVerifier)}</td>
-      <td className="num muted">{formatCount(counts.notReached)}</td>
-      <td className={counts.notObserved > 0 ? styles.unseen : "muted"} data-column="unseen-layers">
+      <td data-label="Pending" className="num">
+        {formatCount(counts.pending)}
+      </td>
+      <td data-label="Unavailable" className="num">
+        {formatCount(counts.unavailable)}
+      </td>
+      <td data-label="No verifier" className={`num ${counts.noVerifier > 0 ? styles.gap : ""}`}>
+        {formatCount(counts.noVerifier)}
+      </td>
+      <td data-label="Not reached" className="num muted">
+        {formatCount(counts.notReached)}
+      </td>
+      <td
+        data-label="Unseen layers"
+        className={counts.notObserved > 0 ? styles.unseen : "muted"}
+        data-column="unseen-layers"
+      >
         <strong>{formatShare(counts.notObserved, counts.calls)}</strong>{" "}
         <span className="muted">
           {formatCount(counts.notObserved)}
@@ -174,7 +188,7 @@ function CoverageRow({
             ` (handshake ${formatCount(counts.handshakeNotObserved)}, tool list ${formatCount(counts.catalogNotObserved)})`}
         </span>
       </td>
-      <td data-column="destination-check">
+      <td data-label="Destination check" data-column="destination-check">
         {checks === undefined ? null : checks.length === 0 ? (
           <span className="muted">none</span>
         ) : (

@@ -56,13 +56,17 @@ function KeyRow({ apiKey }: { apiKey: KeySummary }) {
   return (
     <tr data-key-name={apiKey.name} className={apiKey.revokedAt ? styles.revoked : undefined}>
       <th scope="row">{apiKey.name}</th>
-      <td className="mono">{apiKey.prefix}…</td>
-      <td>{apiKey.scopes.join(", ")}</td>
-      <td className="hide-narrow">
+      <td data-label="Key" className="mono">
+        {apiKey.prefix}…
+      </td>
+      <td data-label="Scopes">{apiKey.scopes.join(", ")}</td>
+      <td data-label="Created" className="hide-narrow">
         <Time iso={apiKey.createdAt} />
       </td>
-      <td>{apiKey.lastUsedAt ? <Time iso={apiKey.lastUsedAt} /> : <span className="muted">never</span>}</td>
-      <td>
+      <td data-label="Last used">
+        {apiKey.lastUsedAt ? <Time iso={apiKey.lastUsedAt} /> : <span className="muted">never</span>}
+      </td>
+      <td data-label="Status">
         {apiKey.revokedAt ? (
           <span>
             revoked <Time iso={apiKey.revokedAt} />

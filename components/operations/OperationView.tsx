@@ -53,33 +53,37 @@ export function OperationView({ operationKey }: { operationKey: string }) {
         <h2 id="operation-attempts">
           {attempts.length} attempt{attempts.length === 1 ? "" : "s"}, oldest first
         </h2>
-        <table>
-          <caption className="sr-only">Attempts of this operation</caption>
-          <thead>
-            <tr>
-              <th scope="col">Chain</th>
-              <th scope="col">State</th>
-              <th scope="col">Effect</th>
-              <th scope="col">Deciding reason</th>
-              <th scope="col">Observed</th>
-            </tr>
-          </thead>
-          <tbody>
-            {attempts.map((attempt) => (
-              <tr key={attempt.chainId}>
-                <td className="mono">
-                  <Link href={`/chains/${encodeURIComponent(attempt.chainId)}`}>{attempt.chainId}</Link>
-                </td>
-                <td>
-                  <StateBadge state={attempt.state} />
-                </td>
-                <td>{attempt.effect}</td>
-                <td className="mono">{attempt.reasons[0] ?? ""}</td>
-                <td>{new Date(attempt.at).toLocaleString()}</td>
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">Attempts of this operation</caption>
+            <thead>
+              <tr>
+                <th scope="col">Chain</th>
+                <th scope="col">State</th>
+                <th scope="col">Effect</th>
+                <th scope="col">Deciding reason</th>
+                <th scope="col">Observed</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {attempts.map((attempt) => (
+                <tr key={attempt.chainId}>
+                  <td data-label="Chain" className="mono">
+                    <Link href={`/chains/${encodeURIComponent(attempt.chainId)}`}>{attempt.chainId}</Link>
+                  </td>
+                  <td data-label="State">
+                    <StateBadge state={attempt.state} />
+                  </td>
+                  <td data-label="Effect">{attempt.effect}</td>
+                  <td data-label="Deciding reason" className="mono">
+                    {attempt.reasons[0] ?? ""}
+                  </td>
+                  <td data-label="Observed">{new Date(attempt.at).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
       <section aria-labelledby="operation-lease">
         <h2 id="operation-lease">Lease</h2>
@@ -95,29 +99,35 @@ export function OperationView({ operationKey }: { operationKey: string }) {
       {lease ? <SettleLease operationKey={operationKey} lease={lease} /> : null}
       <section aria-labelledby="operation-decisions">
         <h2 id="operation-decisions">Guard decisions, oldest first</h2>
-        <table>
-          <caption className="sr-only">Every retry-guard decision on this operation</caption>
-          <thead>
-            <tr>
-              <th scope="col">At</th>
-              <th scope="col">Decision</th>
-              <th scope="col">Status then</th>
-              <th scope="col">Holder</th>
-              <th scope="col">Asked with</th>
-            </tr>
-          </thead>
-          <tbody>
-            {decisions.map((decision) => (
-              <tr key={decision.id}>
-                <td>{new Date(decision.at).toLocaleString()}</td>
-                <td>{decision.decision}</td>
-                <td>{decision.status}</td>
-                <td className="mono">{decision.holder}</td>
-                <td className="mono">{decision.actor}</td>
+        <div className="table-scroll">
+          <table className="data-table">
+            <caption className="visually-hidden">Every retry-guard decision on this operation</caption>
+            <thead>
+              <tr>
+                <th scope="col">At</th>
+                <th scope="col">Decision</th>
+                <th scope="col">Status then</th>
+                <th scope="col">Holder</th>
+                <th scope="col">Asked with</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {decisions.map((decision) => (
+                <tr key={decision.id}>
+                  <td data-label="At">{new Date(decision.at).toLocaleString()}</td>
+                  <td data-label="Decision">{decision.decision}</td>
+                  <td data-label="Status then">{decision.status}</td>
+                  <td data-label="Holder" className="mono">
+                    {decision.holder}
+                  </td>
+                  <td data-label="Asked with" className="mono">
+                    {decision.actor}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       </section>
     </div>
   );

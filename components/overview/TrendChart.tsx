@@ -97,7 +97,7 @@ function TrendTable({
             <tr key={String(row.label)}>
               <th scope="row">{row.label}</th>
               {states.map((state) => (
-                <td key={state} className="num">
+                <td key={state} className="num" data-label={STATE_META[state].label}>
                   {row[state] ?? 0}
                 </td>
               ))}

@@ -50,16 +50,17 @@ export function QueueTable({
               aria-selected={chain.chainId === selected}
               onClick={() => onSelect(chain.chainId)}
             >
-              <td>
+              <td data-label="State">
                 <StateWithShadow state={chain.state} shadowed={chain.shadowed} />
-                <span className={`show-narrow ${styles.owner}`}>
+                {/* The Why column's words where that column is hidden (a phone, or beside the triage panel). */}
+                <span className={`show-narrow ${styles.reasonLine}`}>
                   {reasonText(reasonFor(chain, triage.queue)).title}
                 </span>
               </td>
-              <td className="hide-narrow">
+              <td data-label="Why" className="hide-narrow">
                 <ReasonInline code={reasonFor(chain, triage.queue)} />
               </td>
-              <td>
+              <td data-label="Server · tool">
                 <strong>{chain.server?.name ?? "no server"}</strong>
                 {chain.tool && (
                   <span className="mono" style={{ whiteSpace: "nowrap" }}>
@@ -69,13 +70,13 @@ export function QueueTable({
                 )}
                 <span className={`mono ${styles.id}`}>{chain.chainId}</span>
               </td>
-              <td>
+              <td data-label="Triage">
                 <span className={styles[`triage-${triage.status}`]}>{triage.status}</span>
                 <span className={styles.owner}>
                   <AssigneeName assignee={triage.assignee} formerOwner={triage.formerOwner} />
                 </span>
               </td>
-              <td style={{ whiteSpace: "nowrap" }}>
+              <td data-label="Observed" style={{ whiteSpace: "nowrap" }}>
                 <Time iso={chain.observedAt} />
               </td>
             </tr>

@@ -30,13 +30,15 @@ function Attempts({ delivery }: { delivery: DeliveryView }) {
         <tbody>
           {delivery.attemptLog.map((a, i) => (
             <tr key={a.at}>
-              <td>{i + 1}</td>
-              <td>
+              <td data-label="Attempt">{i + 1}</td>
+              <td data-label="At">
                 <Time iso={a.at} absolute />
               </td>
-              <td>{a.statusCode ?? "–"}</td>
-              <td className="num">{a.latencyMs} ms</td>
-              <td>{a.error ?? <span className={styles.ok}>ok</span>}</td>
+              <td data-label="Status code">{a.statusCode ?? "–"}</td>
+              <td data-label="Latency" className="num">
+                {a.latencyMs} ms
+              </td>
+              <td data-label="Error">{a.error ?? <span className={styles.ok}>ok</span>}</td>
             </tr>
           ))}
         </tbody>
@@ -159,27 +161,29 @@ export function DeliveryLog() {
               {rows.map((d) => (
                 <Fragment key={d.id}>
                   <tr data-testid="delivery" data-status={d.status} data-channel={d.channel}>
-                    <td>
+                    <td data-label="Created">
                       <Time iso={d.createdAt} />
                     </td>
-                    <td>
+                    <td data-label="Channel → target">
                       <strong>{d.channel}</strong> → {d.targetType}
                       <div className="muted mono" style={{ wordBreak: "break-all" }}>
                         {d.url}
                       </div>
                     </td>
-                    <td>
+                    <td data-label="What">
                       <What delivery={d} />
                     </td>
-                    <td>
+                    <td data-label="Status">
                       <span className={styles.badge} data-status={d.status}>
                         {d.status === "dead" ? "dead letter" : d.status}
                       </span>
                     </td>
-                    <td className="num">
+                    <td data-label="Attempts" className="num">
                       {d.attempts}/{d.maxAttempts}
                     </td>
-                    <td className={styles.what}>{d.lastError ?? "–"}</td>
+                    <td data-label="Last error" className={styles.what}>
+                      {d.lastError ?? "–"}
+                    </td>
                     <td className={styles.actions}>
                       <button
                         type="button"

@@ -62,12 +62,12 @@ export function SilencesPanel() {
             <tbody>
               {rows.map((s) => (
                 <tr key={s.id} data-testid="silence">
-                  <td>
+                  <td data-label="Status">
                     <span className={styles.badge} data-status={s.status}>
                       {s.status}
                     </span>
                   </td>
-                  <td>
+                  <td data-label="Matchers">
                     <span className={styles.chips}>
                       {s.matchers.map((m) => (
                         <code key={m} className={styles.chip}>
@@ -76,13 +76,13 @@ export function SilencesPanel() {
                       ))}
                     </span>
                   </td>
-                  <td data-column="mutes">
+                  <td data-label="Mutes now" data-column="mutes">
                     <MutedNow silence={s} />
                   </td>
-                  <td>
+                  <td data-label="Ends">
                     <Time iso={s.endsAt} />
                   </td>
-                  <td>
+                  <td data-label="By · why">
                     {s.createdBy} · {s.comment}
                   </td>
                   <td>

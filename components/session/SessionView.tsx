@@ -7,6 +7,7 @@ import { StateBadge } from "../state/StateBadge";
 import { RefreshStatus } from "../ui/RefreshStatus";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { useUrlState } from "../ui/use-url-state";
+import { SessionTimeline } from "./SessionTimeline";
 
 /**
  * /sessions/[id]: every chain of one MCP session, most dangerous first, and the evidence chain of the one selected
@@ -52,6 +53,7 @@ export function SessionView({ sessionId }: { sessionId: string }) {
             </h2>
             <ChainTable chains={chains} caption="Chains of this session" />
           </section>
+          <SessionTimeline calls={session.data.calls} />
           {selected && (
             <section aria-labelledby="session-evidence" className="stack">
               <div className="page-head" style={{ marginBottom: 0 }}>

@@ -146,14 +146,16 @@ function InviteRow({ invite }: { invite: InviteView }) {
   return (
     <tr data-invite-id={invite.id} data-status={invite.status}>
       <th scope="row">{ROLE_LABELS[invite.role]}</th>
-      <td className={`hide-narrow ${styles.name}`}>{invite.createdBy}</td>
-      <td>
+      <td data-label="Invited by" className={`hide-narrow ${styles.name}`}>
+        {invite.createdBy}
+      </td>
+      <td data-label="Created">
         <Time iso={invite.createdAt} />
       </td>
-      <td>
+      <td data-label="Expires">
         <Time iso={invite.expiresAt} />
       </td>
-      <td>
+      <td data-label="Status">
         <span className={styles.actions}>
           {invite.status}
           {invite.status === "pending" && (

@@ -63,7 +63,7 @@ function TeamRow({ user, isSelf }: { user: TeamMember; isSelf: boolean }) {
         )}
         {isSelf && <span className="muted"> — you</span>}
       </th>
-      <td>
+      <td data-label="Role">
         <label className="visually-hidden" htmlFor={`role-${user.id}`}>
           Role of {user.username}
         </label>
@@ -87,13 +87,13 @@ function TeamRow({ user, isSelf }: { user: TeamMember; isSelf: boolean }) {
           </span>
         )}
       </td>
-      <td className="hide-narrow">
+      <td data-label="Joined" className="hide-narrow">
         <Time iso={user.createdAt} />
       </td>
-      <td className="hide-narrow">
+      <td data-label="Last seen" className="hide-narrow">
         {user.lastSeenAt ? <Time iso={user.lastSeenAt} /> : <span className="muted">never</span>}
       </td>
-      <td>
+      <td data-label="Status">
         <span className={styles.actions}>
           {user.disabled ? "disabled" : "active"}
           {!isSelf && (

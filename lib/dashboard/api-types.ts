@@ -7,6 +7,8 @@ import type { State } from "../contract/states";
 import type { TRoutingConfig } from "../routing/config";
 import type { RouteTestResult } from "../routing/route-test";
 import type { AlertDeliveryStatus } from "../routing/alert-workspace";
+import type { SessionCallTimes } from "./session-timeline";
+import type { CountsChange } from "./window-comparison";
 
 export type ChainSummary = {
   chainId: string;
@@ -87,6 +89,8 @@ export type SessionView = {
   worstState: State | undefined;
   worstIncludingShadowed: State | undefined;
   chains: ChainSummary[];
+  /** Each chain's call times, for the timeline (lib/dashboard/session-timeline.ts). */
+  calls: SessionCallTimes[];
 };
 
 export type Stats = {
@@ -95,6 +99,11 @@ export type Stats = {
   states: Record<State, number>;
   shadowed: Record<State, number>;
   queues: { falseSuccess: number; effectUnknown: number };
+  /**
+   * The window before [since, now) of the same length and how each count moved against it
+   * (lib/dashboard/window-comparison.ts); null without `since` or when the window is in the future.
+   */
+  previous: { from: string; to: string; total: number; change: CountsChange } | null;
 };
 
 export const TIME_WINDOWS = ["1h", "24h", "7d"] as const;

@@ -26,6 +26,27 @@ export function splitWindow(fromMs: number, toMs: number): { lastHourMs: number 
   return { lastHourMs: Math.max(hourFloor(toMs), fromMs) };
 }
 
+/**
+ * Chains observed in [fromMs, toMs): the rollups count the whole hours [wholeFromMs, wholeToMs), `chains` the edges
+ * (the part of an hour at either end; the whole range as one edge when it holds no whole hour). Empty edges are
+ * left out.
+ */
+export function splitBetween(
+  fromMs: number,
+  toMs: number,
+): { wholeFromMs: number; wholeToMs: number; edges: [number, number][] } {
+  const wholeFromMs = hourCeil(fromMs);
+  const wholeToMs = hourFloor(toMs);
+  if (wholeFromMs >= wholeToMs) {
+    return { wholeFromMs, wholeToMs: wholeFromMs, edges: fromMs < toMs ? [[fromMs, toMs]] : [] };
+  }
+  const edges: [number, number][] = [
+    [fromMs, wholeFromMs],
+    [wholeToMs, toMs],
+  ];
+  return { wholeFromMs, wholeToMs, edges: edges.filter(([from, to]) => from < to) };
+}
+
 export type StartStateCount = { startMs: number; state: string; chains: number };
 
 /**

@@ -3,11 +3,13 @@ import { TIME_WINDOWS, type TimeWindow } from "./api-types";
 const HOUR = 3_600_000;
 
 /** The overview's windows and the chart bucket each one uses (12 to 28 bars, readable on a phone). */
-export const WINDOW_SPEC: Record<TimeWindow, { label: string; ms: number; bucketMs: number }> = {
-  "1h": { label: "Last hour", ms: HOUR, bucketMs: 5 * 60_000 },
-  "24h": { label: "Last 24 hours", ms: 24 * HOUR, bucketMs: HOUR },
-  "7d": { label: "Last 7 days", ms: 7 * 24 * HOUR, bucketMs: 6 * HOUR },
-};
+/** `short`: the length alone, for "vs previous 24 h". */
+export const WINDOW_SPEC: Record<TimeWindow, { label: string; short: string; ms: number; bucketMs: number }> =
+  {
+    "1h": { label: "Last hour", short: "1 h", ms: HOUR, bucketMs: 5 * 60_000 },
+    "24h": { label: "Last 24 hours", short: "24 h", ms: 24 * HOUR, bucketMs: HOUR },
+    "7d": { label: "Last 7 days", short: "7 d", ms: 7 * 24 * HOUR, bucketMs: 6 * HOUR },
+  };
 
 export const DEFAULT_WINDOW: TimeWindow = "24h";
 

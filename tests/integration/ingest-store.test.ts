@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
+import type { ChainDetail as ChainDetailView, SessionView, Stats } from "@/lib/dashboard/api-types";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { seedCases } from "@/tests/support/seed-cases";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -277,6 +278,34 @@ describe("reading", () => {
     ]);
   });
 
+  it("a session answers each chain's call times from its current record, for the timeline", async () => {
+    const session = (await (await read.get("/api/v1/sessions/sess:4c1f9a7e2b")).json()) as SessionView;
+    expect(session.calls.map((call) => call.chainId).sort()).toEqual(
+      session.chains.map((chain) => chain.chainId).sort(),
+    );
+    for (const call of session.calls) {
+      const detail = (await (
+        await read.get(`/api/v1/chains/${encodeURIComponent(call.chainId)}`)
+      ).json()) as ChainDetailView;
+      const body = detail.records.find((record) => record.current)?.body;
+      expect(call, call.chainId).toEqual({
+        chainId: call.chainId,
+        state: detail.chain.state,
+        tool: detail.chain.tool,
+        startedAt: body?.call?.startedAt ?? null,
+        respondedAt: body?.call?.response?.at ?? null,
+        taskStatus: body?.call?.task?.status ?? null,
+        taskUpdatedAt: body?.call?.task?.updatedAt ?? null,
+        deadlineMs: body?.call?.deadlineMs ?? null,
+        initializedAt: body?.session.protocol?.initializedAt ?? null,
+        catalogRefreshedAt: body?.catalog?.refreshedAt ?? null,
+      });
+    }
+    // The seed's session has calls that answered and a handshake: something for the timeline to draw.
+    expect(session.calls.some((call) => call.respondedAt)).toBe(true);
+    expect(session.calls.some((call) => call.initializedAt)).toBe(true);
+  });
+
   it("stats count chains per state, with the two triage queues including shadowed chains", async () => {
     const stats = (await (await read.get("/api/v1/stats")).json()) as {
       states: Record<string, number>;
@@ -285,6 +314,12 @@ describe("reading", () => {
     };
     const page = await list("limit=200");
     expect(stats.total).toBe(page.chains.length);
+    // All time has no window before it, nor has a window that starts in the future.
+    expect((stats as unknown as Stats).previous).toBeNull();
+    const future = new Date(Date.now() + 3_600_000).toISOString();
+    const ahead = (await (await read.get(`/api/v1/stats?since=${future}`)).json()) as Stats;
+    expect(ahead.total).toBe(0);
+    expect(ahead.previous).toBeNull();
     expect(stats.states.false_success).toBe(page.chains.filter((c) => c.state === "false_success").length);
     expect(stats.queues.effectUnknown).toBe(
       page.chains.filter((c) => c.state === "effect_unknown" || c.shadowed?.state === "effect_unknown")

@@ -184,6 +184,18 @@ async function statsFromChains(since: Date) {
   return { states, shadowed };
 }
 
+/** Chains per state observed in [from, to), counted from `chains` alone. */
+async function statsBetweenFromChains(from: Date, to: Date) {
+  const { rows } = await client.query(
+    "select state, count(*)::int as n from chains where observed_at >= $1 and observed_at < $2 group by 1",
+    [from, to],
+  );
+  return Object.fromEntries(rows.map((row: { state: string; n: number }) => [row.state, row.n])) as Record<
+    string,
+    number
+  >;
+}
+
 const nonZero = (counts: Record<string, number>) =>
   Object.fromEntries(Object.entries(counts).filter(([, n]) => n));
 
@@ -204,6 +216,21 @@ describe("rollups after random workloads", () => {
       expect(nonZero(stats.states)).toEqual(expected.states);
       expect(nonZero(stats.shadowed)).toEqual(expected.shadowed);
       expect(stats.total).toBe(Object.values(expected.states).reduce((a, b) => a + b, 0));
+      // The previous window (as long, just before) is a full count of its range too, both edges partial hours.
+      const previous = stats.previous;
+      expect(Date.parse(previous?.to ?? "")).toBe(since.getTime());
+      expect(Date.parse(previous?.to ?? "") - Date.parse(previous?.from ?? "")).toBeGreaterThanOrEqual(
+        7 * HOUR,
+      );
+      const before = await statsBetweenFromChains(new Date(previous?.from ?? ""), since);
+      for (const [state, change] of Object.entries(previous?.change.states ?? {})) {
+        expect(change.previous, state).toBe(before[state] ?? 0);
+        expect(change.delta, state).toBe(
+          (stats.states[state as keyof Stats["states"]] ?? 0) - (before[state] ?? 0),
+        );
+      }
+      expect(previous?.total).toBe(Object.values(before).reduce((a, b) => a + b, 0));
+      expect(previous?.total).toBeGreaterThan(0);
       const trend = await ui.json<Trend>("/api/v1/stats/trend?window=24h");
       const trendTotal = trend.buckets.reduce(
         (sum, bucket) => sum + Object.values(bucket.counts).reduce((a, b) => a + (b ?? 0), 0),

@@ -1,4 +1,4 @@
-import { splitSince, splitWindow, type StartStateCount } from "@/lib/dashboard/rollup-hours";
+import { splitBetween, splitSince, splitWindow, type StartStateCount } from "@/lib/dashboard/rollup-hours";
 import { poolSql } from "./sql";
 
 // Reads of the narrow rollup (chains per observed hour, state and shadowed state) through its `_live` view, which
@@ -21,6 +21,33 @@ export async function countStatePairs(since?: Date): Promise<StatePairCount[]> {
       ) counted
       group by 1, 2`,
     [wholeHoursFrom, since ?? null],
+  );
+  return rows.map((row) => ({
+    state: row.state,
+    shadowedState: row.shadowed_state === "" ? null : row.shadowed_state,
+    chains: Number(row.n),
+  }));
+}
+
+/**
+ * Chains per (state, shadowed state) observed in [from, to): whole hours from the rollup, the parts of an hour at
+ * either edge from `chains`. The overview's previous window.
+ */
+export async function countStatePairsBetween(from: Date, to: Date): Promise<StatePairCount[]> {
+  const { wholeFromMs, wholeToMs, edges } = splitBetween(from.getTime(), to.getTime());
+  // Two edge ranges always bound (an absent edge is the empty range [0, 0)), so the statement has one shape.
+  const edgeBounds = [edges[0] ?? [0, 0], edges[1] ?? [0, 0]].flat().map((ms) => new Date(ms));
+  const rows = await poolSql().query<{ state: string; shadowed_state: string; n: bigint }>(
+    `select state, shadowed_state, sum(n)::bigint as n from (
+        select state, shadowed_state, chains as n from chain_state_rollups_live
+        where bucket >= $1 and bucket < $2
+        union all
+        select state, coalesce(shadowed_state, ''), count(*) from chains
+        where (observed_at >= $3 and observed_at < $4) or (observed_at >= $5 and observed_at < $6)
+        group by 1, 2
+      ) counted
+      group by 1, 2`,
+    [new Date(wholeFromMs), new Date(wholeToMs), ...edgeBounds],
   );
   return rows.map((row) => ({
     state: row.state,

@@ -1,6 +1,6 @@
 import { type HealthRecord, type State, STATE_SEVERITY_ORDER, STATES, worstState } from "@/lib/contract";
 import type { ChainDetail, ChainSummary, SessionView } from "@/lib/dashboard/api-types";
-import { countStatePairs } from "./chain-rollup-reads";
+import { countStatePairs, countStatePairsBetween, type StatePairCount } from "./chain-rollup-reads";
 import { chainSummaryColumns, toChainSummary } from "./chain-summaries";
 import { getPrisma } from "./client";
 import { readChainSetAside } from "./set-aside";
@@ -56,7 +56,7 @@ const rank = (state: string | null) =>
   state === null ? STATE_SEVERITY_ORDER.length : STATE_SEVERITY_ORDER.indexOf(state as State);
 
 /** Every chain of a session, most dangerous first (a shadowed effect in doubt counts as one). */
-export async function getSessionChains(sessionId: string): Promise<SessionView | null> {
+export async function getSessionChains(sessionId: string): Promise<Omit<SessionView, "calls"> | null> {
   const rows = await getPrisma().chain.findMany({
     where: { sessionId },
     select: chainColumns,
@@ -83,7 +83,15 @@ export async function getSessionChains(sessionId: string): Promise<SessionView |
  * `chains` for the part of an hour before the first whole one (lib/server/db/chain-rollup-reads.ts).
  */
 export async function countStates(since?: Date) {
-  const pairs = await countStatePairs(since);
+  return { since: since?.toISOString() ?? null, ...foldStatePairs(await countStatePairs(since)) };
+}
+
+/** Chains per current state (and shadowed state) among chains observed in [from, to): the previous window. */
+export async function countStatesBetween(from: Date, to: Date) {
+  return foldStatePairs(await countStatePairsBetween(from, to));
+}
+
+function foldStatePairs(pairs: StatePairCount[]) {
   const states = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
   const shadowed = Object.fromEntries(STATES.map((state) => [state, 0])) as Record<State, number>;
   for (const pair of pairs) {
@@ -91,12 +99,7 @@ export async function countStates(since?: Date) {
     if (pair.shadowedState)
       shadowed[pair.shadowedState as State] = (shadowed[pair.shadowedState as State] ?? 0) + pair.chains;
   }
-  return {
-    since: since?.toISOString() ?? null,
-    total: Object.values(states).reduce((a, b) => a + b, 0),
-    states,
-    shadowed,
-  };
+  return { total: Object.values(states).reduce((a, b) => a + b, 0), states, shadowed };
 }
 
 /** The stored chain row as it is, for routing (the route test). */

@@ -1,5 +1,6 @@
 import type { SessionView } from "@/lib/dashboard/api-types";
 import { getSessionChains } from "@/lib/server/db/chains";
+import { readSessionCallTimes } from "@/lib/server/db/session-timeline";
 import { notFound } from "@/lib/server/http/api-error";
 import { apiRoute } from "@/lib/server/http/api-route";
 import { methodNotAllowed } from "@/lib/server/http/method-not-allowed";
@@ -10,9 +11,12 @@ export const dynamic = "force-dynamic";
 export const GET = apiRoute(
   { scope: "read", params: pathParams("sessionId") },
   async ({ params }): Promise<SessionView> => {
-    const session = await getSessionChains(params.sessionId);
+    const [session, calls] = await Promise.all([
+      getSessionChains(params.sessionId),
+      readSessionCallTimes(params.sessionId),
+    ]);
     if (!session) throw notFound("session");
-    return session;
+    return { ...session, calls };
   },
 );
 
