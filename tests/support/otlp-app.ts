@@ -44,7 +44,8 @@ export function otlpTestApp(env: Record<string, string> = {}) {
     get readKey() {
       return readKey;
     },
-    query: <R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, values?: unknown[]) =>
+    // biome-ignore lint/suspicious/noExplicitAny: rows are read as each test's SQL shapes them
+    query: <R extends pg.QueryResultRow = any>(text: string, values?: unknown[]) =>
       client.query<R>(text, values),
     /** One count of a `select count(*)::int as n …` query. */
     async count(text: string, values?: unknown[]) {

@@ -49,7 +49,7 @@ export async function assembleSessions(
     const built = await rebuildSession(spans, freshKeys, result);
     if (built === undefined) continue;
     let prepared = await prepareAll(built, () => index++);
-    const refusals = prepared.filter((item) => !item.ok);
+    const refusals = prepared.filter((item): item is Refusal => !item.ok);
     if (refusals.length > 0) {
       const kept = await withoutRefusedChains(spans, rows, refusals, () => index++);
       if (kept === undefined) {
