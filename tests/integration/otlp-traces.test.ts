@@ -402,6 +402,42 @@ describe("refusals are OTLP errors and store nothing", () => {
     }).toEqual({ accepted: 2, partial: 1, invalidJson: 1, stored: 2, duplicate: 1, conflict: 1 });
   });
 
+  it("the coverage answer counts refused spans and exports by code in its window", async () => {
+    const read = async (since?: string) => {
+      const query = since ? `?since=${encodeURIComponent(since)}` : "";
+      const response = await fetch(`${otlp.baseUrl}/api/v1/coverage${query}`, {
+        headers: { authorization: `Bearer ${otlp.readKey}` },
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        otlpRefusals: { code: string; spans: number; exports: number }[];
+      };
+      return new Map(body.otlpRefusals.map((refusal) => [refusal.code, refusal]));
+    };
+    const before = await read();
+    const ids = { traceId: newTraceId(), spanId: newSpanId() };
+    expect(
+      (await send(protobufBody([mcpSpan({ method: "tools/call", tool: "a", session: "sess-cov", ...ids })])))
+        .status,
+    ).toBe(200);
+    const conflicting = [
+      mcpSpan({ method: "tools/call", tool: "b", session: "sess-cov", ...ids }),
+      mcpSpan({ method: "tools/call", tool: "c", session: "sess-cov", ...ids }),
+    ];
+    expect(rejectedSpans(await protobufAnswer(await send(protobufBody(conflicting))))).toBe(2);
+    expect((await send(Buffer.from("{not json"), JSON_TYPE)).status).toBe(400);
+    const after = await read();
+    const delta = (code: string) => ({
+      spans: (after.get(code)?.spans ?? 0) - (before.get(code)?.spans ?? 0),
+      exports: (after.get(code)?.exports ?? 0) - (before.get(code)?.exports ?? 0),
+    });
+    expect(delta("span_conflict")).toEqual({ spans: 2, exports: 1 });
+    expect(delta("invalid_json")).toEqual({ spans: 0, exports: 1 });
+    // A window that starts in a later hour holds none of them.
+    const later = await read(new Date(Date.now() + 2 * 3_600_000).toISOString());
+    expect(later.size).toBe(0);
+  });
+
   it("the native records endpoint is unaffected by the OTLP route", async () => {
     const response = await apiClient(otlp.baseUrl, otlp.key).post([]);
     expect(response.status).toBe(422);
