@@ -12,7 +12,7 @@ import {
 } from "./evidence-reader";
 import { attributeSource, errorCodeOf, failed, isoOf, type MappedSpan } from "./mapped-span";
 import { CLIENT_SIDE_CODES } from "./session-evidence";
-import { stringAttr } from "./span-values";
+import { isClientRequest, stringAttr } from "./span-values";
 
 // The MCP 2025-11-25 messages that follow a call: the server's notifications/progress, and the client's tasks/get,
 // tasks/result and tasks/cancel on the task the call created. Each is its own span, often in another trace than the
@@ -53,6 +53,8 @@ export function followUpIndex(group: readonly MappedSpan[]): FollowUpIndex {
     const method = mapped.method?.method;
     if (method === undefined || !FOLLOW_UP_METHODS.has(method)) continue;
     const { span } = mapped;
+    // A task request is the client's: a server instrumented in the session reports the same request as a server span.
+    if (method !== METHODS.progress && !isClientRequest(span)) continue;
     if (span.parentSpanId !== undefined) add(byParent, `${span.traceId}/${span.parentSpanId}`, mapped);
     if (method === METHODS.progress) {
       const token = parseJsonRpcId(span.attributes[RECEIPT.progressEventToken] ?? "");
@@ -92,7 +94,8 @@ export function progressOfSpans(
   callToken: string | number | undefined,
 ): ProgressEntry[] {
   const entries: { ms: number; entry: ProgressEntry }[] = [];
-  for (const mapped of spans) {
+  const seen = new Set<string>();
+  for (const mapped of [...spans].sort((a, b) => a.startMs - b.startMs)) {
     const source = attributeSource(mapped);
     const token =
       reader.read(source, RECEIPT.progressEventToken, parseJsonRpcId, "expected a string or an integer") ??
@@ -102,6 +105,11 @@ export function progressOfSpans(
     const entry: ProgressEntry = { at: isoOf(mapped.startMs), token, progress };
     const total = reader.read(source, RECEIPT.progressTotal, parseNumber, "expected a number");
     if (total !== undefined) entry.total = total;
+    // One notification seen from both ends (the server's send and the client's receipt, both instrumented) is one
+    // entry: a repeated value is no progress either way.
+    const key = `${typeof token}:${token}/${progress}/${total ?? ""}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
     entries.push({ ms: mapped.startMs, entry });
   }
   return entries.sort((a, b) => a.ms - b.ms).map(({ entry }) => entry);

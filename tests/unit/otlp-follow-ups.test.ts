@@ -123,6 +123,28 @@ describe("notifications/progress spans", () => {
     expect(result.reasons).not.toContain("request.progress_inconsistent");
   });
 
+  it("one notification seen from both ends (server send, client receipt) is one entry", () => {
+    const call = inFlightCall();
+    const sent = progress(5_000, 1, { token: "tok-1" });
+    sent.kind = "client";
+    const received = progress(5_002, 1, { parent: call.spanId, trace: call.traceId });
+    const { record, result } = onlyChain([...session(), call, sent, received]);
+    expect(record.call?.progress).toEqual([{ at: iso(5_000), token: "tok-1", progress: 1, total: 10 }]);
+    expect(result.reasons).not.toContain("request.progress_inconsistent");
+  });
+
+  it("a server's own tasks/get span (a server instrumented in the session) is not a second poll", () => {
+    const serverSide = taskSpan("tasks/get", 9_000, { "receipt.task.status": "completed" });
+    serverSide.kind = "server";
+    const { record } = onlyChain([
+      ...session(),
+      taskCall(),
+      taskSpan("tasks/get", 1_000, { "receipt.task.status": "working" }),
+      serverSide,
+    ]);
+    expect(record.call?.task).toMatchObject({ status: "working", polledAt: iso(1_010) });
+  });
+
   it("a notification whose value is not a number is ignored and named", () => {
     const call = inFlightCall();
     const bad = progress(5_000, 1, { parent: call.spanId, trace: call.traceId });
