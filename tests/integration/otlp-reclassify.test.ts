@@ -56,6 +56,16 @@ async function chain(chainId: string) {
   return rows[0] as { state: string; reasons: string[]; current_record_id: string };
 }
 
+/** The open problems of the last 30 days, as the problems page reads them: state and tool. */
+async function openProblems() {
+  const response = await fetch(`${otlp.baseUrl}/api/v1/problems?window=30d`, {
+    headers: { authorization: `Bearer ${otlp.readKey}` },
+  });
+  expect(response.status).toBe(200);
+  const page = (await response.json()) as { problems: { state: string; tool: string | null }[] };
+  return page.problems.map((problem) => `${problem.state}/${problem.tool}`).sort();
+}
+
 const alertsOf = async (chainId: string) =>
   (
     await otlp.query("select state, status from alerts where chain_id = $1 order by starts_at, state", [
@@ -123,6 +133,13 @@ describe("npm run reclassify", () => {
       expect(await alertsOf(record.chainId)).toEqual([{ state: "incompatible_session", status: "firing" }]);
     }
     const historyBefore = await otlp.count("select count(*)::int as n from chain_state_changes");
+    expect(await openProblems()).toEqual(
+      [
+        "incompatible_session/add",
+        "incompatible_session/echo",
+        `incompatible_session/${native.call?.tool}`,
+      ].sort(),
+    );
 
     // A dry run says what would change and writes nothing.
     const dry = reclassifyCli("--dry-run");
@@ -165,6 +182,9 @@ describe("npm run reclassify", () => {
     });
     expect(await otlp.count("select count(*)::int as n from otlp_spans where role = 'unknown'")).toBe(0);
     expect(await diffChainRollups(sql)).toEqual([]);
+    // Problems are read from the same rollups: the old reading's problems are gone, the calls' own remain (the
+    // tool error; the success without an outcome receipt), and the native chain is back to its own state.
+    expect(await openProblems()).toEqual(["tool_failed/add", "unverified/echo"]);
 
     // Once is enough: a second run finds nothing to change.
     const again = reclassifyCli();
