@@ -1,4 +1,4 @@
-import { poolSql } from "./sql";
+import { poolSql, type Sql } from "./sql";
 
 /** Refusals of one code: spans rejected alone, and exports that had one (or were refused whole). */
 export type RefusalCount = { code: string; spans: number; exports: number };
@@ -16,6 +16,16 @@ export async function addOtlpRefusals(at: Date, counts: readonly RefusalCount[])
      on conflict (bucket, code) do update
        set spans = otlp_refusals.spans + excluded.spans, exports = otlp_refusals.exports + excluded.exports`,
     [bucket, counts.map((c) => c.code), counts.map((c) => c.spans), counts.map((c) => c.exports)],
+  );
+}
+
+/** Forgets refusal counts of hours that ended before `cutoff` (retention, with the spans'), at most `limit` rows. */
+export async function deleteOtlpRefusalsBefore(sql: Sql, cutoff: Date, limit: number): Promise<number> {
+  return sql.execute(
+    `delete from otlp_refusals where (bucket, code) in (
+       select bucket, code from otlp_refusals where bucket < $1::timestamptz - interval '1 hour'
+       order by bucket limit $2)`,
+    [cutoff.toISOString(), limit],
   );
 }
 
