@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import type { CoverageCounts } from "@/lib/dashboard/api-types";
+import type { Coverage, CoverageCounts } from "@/lib/dashboard/api-types";
 import { formatCount, formatShare } from "@/lib/dashboard/format";
 import { WINDOW_SPEC } from "@/lib/dashboard/time-windows";
 import { useCoverage } from "../api/queries";
@@ -110,6 +110,9 @@ export function CoverageView() {
           </table>
         </div>
       )}
+      {coverage.data && coverage.data.otlpRefusals.length > 0 && (
+        <OtlpRefusals refusals={coverage.data.otlpRefusals} />
+      )}
       <p className="muted">
         The share counts calls that reached the outcome check (the call succeeded, or its write was
         confirmed). Pending: a verifier was declared before the call but has not reported. Unavailable: it ran
@@ -121,6 +124,45 @@ export function CoverageView() {
         and never green. Export those spans, or put the session id on them, to close it.
       </p>
     </div>
+  );
+}
+
+/** What POST /v1/traces refused in the window: spans no row above counts, by code (docs/OTLP.md, "Endpoint"). */
+function OtlpRefusals({ refusals }: { refusals: Coverage["otlpRefusals"] }) {
+  return (
+    <section className="panel" aria-labelledby="otlp-refusals">
+      <h2 id="otlp-refusals">OpenTelemetry spans refused</h2>
+      <p className="muted">
+        Spans an exporter sent to <span className="mono">/v1/traces</span> that were not stored, so no call
+        above counts them. The exporter got each code in its answer (partial success, or the whole export
+        refused).
+      </p>
+      <table className="data-table">
+        <caption className="visually-hidden">OpenTelemetry spans refused in this window, by code</caption>
+        <thead>
+          <tr>
+            <th scope="col">Code</th>
+            <th scope="col" className="num">
+              Spans
+            </th>
+            <th scope="col" className="num">
+              Exports
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {refusals.map((refusal) => (
+            <tr key={refusal.code}>
+              <th scope="row" className="mono">
+                {refusal.code}
+              </th>
+              <td className="num">{formatCount(refusal.spans)}</td>
+              <td className="num">{formatCount(refusal.exports)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </section>
   );
 }
 

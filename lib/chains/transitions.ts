@@ -54,7 +54,7 @@ export type StateChange = {
   reason: string;
   at: Date;
   recordId: string | null;
-  cause: "record" | "deadline" | "reconcile";
+  cause: "record" | "deadline" | "reconcile" | "reclassify";
 };
 
 /**

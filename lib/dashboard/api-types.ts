@@ -238,7 +238,13 @@ export type CoverageRow = CoverageCounts & {
   checks: string[];
 };
 
-export type Coverage = { since: string | null; rows: CoverageRow[]; totals: CoverageCounts };
+export type Coverage = {
+  since: string | null;
+  rows: CoverageRow[];
+  totals: CoverageCounts;
+  /** Spans and exports POST /v1/traces refused in the window, by code, most spans first. */
+  otlpRefusals: { code: string; spans: number; exports: number }[];
+};
 
 export type Facets = { servers: string[]; clients: string[]; tools: string[]; labelKeys: string[] };
 

@@ -99,7 +99,7 @@ export const RECEIPT = {
   outcomeVerifier: "receipt.outcome.verifier",
   outcomeVerdict: "receipt.outcome.verdict",
   outcomeReceipt: "receipt.outcome.receipt",
-  // Progress and task events' attributes.
+  // Progress and task events' attributes; also on notifications/progress and tasks/* spans (follow-up-spans.ts).
   progressEventToken: "receipt.progress.token",
   progressValue: "receipt.progress.value",
   progressTotal: "receipt.progress.total",
@@ -170,17 +170,19 @@ export const METHODS = {
   toolsCall: "tools/call",
   listChanged: "notifications/tools/list_changed",
   cancelled: "notifications/cancelled",
+  progress: "notifications/progress",
+  tasksGet: "tasks/get",
+  tasksResult: "tasks/result",
+  tasksCancel: "tasks/cancel",
+  tasksList: "tasks/list",
 } as const;
 
 /** Method names recognised from a span name alone (`{method}` or `{method} {target}`). */
 export const KNOWN_METHODS: ReadonlySet<string> = new Set([
   ...Object.values(METHODS),
   "ping",
-  "notifications/progress",
   "resources/list",
   "resources/read",
   "prompts/list",
   "prompts/get",
-  "tasks/get",
-  "tasks/cancel",
 ]);

@@ -4,6 +4,7 @@ import { METHODS, RECEIPT } from "./attribute-names";
 import { authEvidenceIndex } from "./auth-evidence";
 import { callEvidence } from "./call-evidence";
 import { EvidenceReader, type MappingProblem, PROBLEM_CODES, type Source } from "./evidence-reader";
+import { type FollowUpIndex, followUpIndex } from "./follow-up-spans";
 import { contentHash } from "./hashing";
 import { attributeSource, failed, isoOf, type MappedSpan, mapSpan, timesOf } from "./mapped-span";
 import { type CallReceipt, receiptSpansOf, sharedReceiptSpan, type ToolCall } from "./receipt-spans";
@@ -84,6 +85,8 @@ type SessionIndex = {
   receiptsByTrace: Map<string, MappedSpan[]>;
   /** notifications/cancelled spans by `traceId/parentSpanId`. */
   cancellationsByParent: Map<string, MappedSpan[]>;
+  /** notifications/progress and tasks/* spans of a call. */
+  followUps: FollowUpIndex;
 };
 
 function indexSession(group: MappedSpan[]): SessionIndex {
@@ -108,6 +111,7 @@ function indexSession(group: MappedSpan[]): SessionIndex {
     observedAt: observedLayersIndex(group),
     receiptsByTrace,
     cancellationsByParent,
+    followUps: followUpIndex(group),
   };
 }
 
@@ -189,11 +193,18 @@ function callRecord(reader: EvidenceReader, index: SessionIndex, chain: CallChai
     receiptSources,
     cancellations,
     toolNameHashes,
+    followUps: (keys) => index.followUps(call, keys),
   });
   const session = sessionEvidence(reader, spans, receiptSources, evidence.answered, chain.sessionId);
   const { auth, used } = index.authAt(reader, call.endMs ?? call.startMs);
   if (auth !== undefined) session.auth = auth;
-  const contributing = [...receiptSpans, ...cancellations, ...contributingSessionSpans(spans), ...used];
+  const contributing = [
+    ...receiptSpans,
+    ...cancellations,
+    ...evidence.followUps,
+    ...contributingSessionSpans(spans),
+    ...used,
+  ];
   const record: Omit<HealthRecord, "recordId"> = {
     schemaVersion: 1,
     chainId: `otlp:${call.span.traceId}:${call.span.spanId}`,

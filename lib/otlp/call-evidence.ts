@@ -12,6 +12,7 @@ import {
   parseJsonRpcId,
   type Source,
 } from "./evidence-reader";
+import { type FollowUpKeys, type FollowUps, progressOfSpans, taskOfSpans } from "./follow-up-spans";
 import { hashToolName } from "./hashing";
 import { type MappedSpan, errorCodeOf, exceptionEvents, failed, isoOf } from "./mapped-span";
 import { receiptEventEvidence } from "./receipt-events";
@@ -36,10 +37,18 @@ export type CallInput = {
   /** `notifications/cancelled` spans sent inside the call span. */
   cancellations: readonly MappedSpan[];
   toolNameHashes: readonly string[] | undefined;
+  /** The call's notifications/progress and tasks/* spans, found by its progress token and task id (or parent). */
+  followUps?: (keys: FollowUpKeys) => FollowUps;
 };
 
-/** The record's `call`, and whether the server answered it (which the session layer needs). */
-export function callEvidence(reader: EvidenceReader, input: CallInput): { call: Call; answered: boolean } {
+/**
+ * The record's `call`, whether the server answered it (which the session layer needs), and the follow-up spans
+ * it read (progress notifications, task requests).
+ */
+export function callEvidence(
+  reader: EvidenceReader,
+  input: CallInput,
+): { call: Call; answered: boolean; followUps: MappedSpan[] } {
   const { call: mapped, receiptSources: sources } = input;
   const { span } = mapped;
   const pickId = (key: string) =>
@@ -65,6 +74,20 @@ export function callEvidence(reader: EvidenceReader, input: CallInput): { call: 
   }
   const events = receiptEventEvidence(reader, sources);
   const { response, noAnswerAtMs } = responseOf(mapped);
+  const progressToken = reader.pick(
+    sources,
+    RECEIPT.progressToken,
+    parseJsonRpcId,
+    "expected a string or an integer",
+  );
+  const taskId = events.task?.id ?? pickId(RECEIPT.taskId);
+  const followUps = input.followUps?.({ progressToken, taskId }) ?? { progress: [], tasks: [] };
+  const fromSpans = taskOfSpans(reader, followUps.tasks, taskId);
+  const task =
+    fromSpans.task !== undefined &&
+    (events.task === undefined || (fromSpans.atMs ?? 0) >= Date.parse(events.task.updatedAt))
+      ? fromSpans.task
+      : events.task;
 
   const call: Call = {
     requestId,
@@ -75,7 +98,7 @@ export function callEvidence(reader: EvidenceReader, input: CallInput): { call: 
     startedAt: isoOf(mapped.startMs),
     deadlineMs,
     inactivityMs,
-    progress: events.progress,
+    progress: inArrivalOrder(events.progress, progressOfSpans(reader, followUps.progress, progressToken)),
   };
   const inCatalog =
     reader.pick(sources, RECEIPT.inCatalog, parseBool, "expected a boolean") ??
@@ -90,25 +113,31 @@ export function callEvidence(reader: EvidenceReader, input: CallInput): { call: 
     expectedOneOf(VERIFIERS),
   );
   if (verifier !== undefined) call.expectedVerifier = verifier;
-  const progressToken = reader.pick(
-    sources,
-    RECEIPT.progressToken,
-    parseJsonRpcId,
-    "expected a string or an integer",
-  );
   if (progressToken !== undefined) call.progressToken = progressToken;
 
   const cancelTimes = [
     ...events.cancelledMs,
     ...input.cancellations.map((cancel) => cancel.startMs),
+    ...(fromSpans.cancelledMs === undefined ? [] : [fromSpans.cancelledMs]),
     ...(noAnswerAtMs === undefined ? [] : [noAnswerAtMs]),
   ];
   if (cancelTimes.length > 0) call.cancelledAt = isoOf(Math.min(...cancelTimes));
-  if (response !== undefined) call.response = withResultType(reader, sources, response, events.task);
-  if (events.task !== undefined && call.response?.resultType === "task") call.task = events.task;
+  if (response !== undefined) call.response = withResultType(reader, sources, response, task);
+  if (task !== undefined && call.response?.resultType === "task") call.task = task;
   if (events.effect !== undefined) call.effect = events.effect;
   if (events.outcome !== undefined) call.outcome = events.outcome;
-  return { call, answered: response !== undefined };
+  const read = [...followUps.progress, ...followUps.tasks].sort((a, b) => a.startMs - b.startMs);
+  return { call, answered: response !== undefined, followUps: read };
+}
+
+/** Progress from Receipt's events and from notifications/progress spans, merged by time (each list is sorted). */
+function inArrivalOrder(events: Call["progress"], spans: Call["progress"]): Call["progress"] {
+  if (spans.length === 0) return events;
+  if (events.length === 0) return spans;
+  return [...events, ...spans]
+    .map((entry, index) => ({ entry, index, ms: Date.parse(entry.at) }))
+    .sort((a, b) => a.ms - b.ms || a.index - b.index)
+    .map(({ entry }) => entry);
 }
 
 /**

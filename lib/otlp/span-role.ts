@@ -1,4 +1,5 @@
 import { mayChallenge } from "./auth-evidence";
+import { FOLLOW_UP_METHODS } from "./follow-up-spans";
 import { mapSpan } from "./mapped-span";
 import { SESSION_METHODS } from "./session-evidence";
 import type { OtlpSpan } from "./span";
@@ -6,7 +7,7 @@ import type { OtlpSpan } from "./span";
 /**
  * What of its session a (redacted) span can change, so that an export re-assembles only the chains its spans can
  * change. `session`: a handshake, catalog or list-changed span, which every chain of the session that started
- * after it reads. `challenge`: a span an auth challenge is read from, which makes every answered request of the
+ * after it reads; or a progress notification or tasks/* span, which the call it follows reads whatever its trace. `challenge`: a span an auth challenge is read from, which makes every answered request of the
  * session matter to every chain (its resolution). `local`: any other span, read only by the chains of its own
  * trace (the call itself, its parent, an enclosing receipt span, its cancellations).
  */
@@ -16,7 +17,9 @@ export function spanRoleOf(span: OtlpSpan): SpanRole {
   const mapped = mapSpan(span);
   if (mapped === undefined) return "local"; // no usable time: no chain reads it
   if (mayChallenge(mapped)) return "challenge";
-  return SESSION_METHODS.has(mapped.method?.method ?? "") ? "session" : "local";
+  const method = mapped.method?.method ?? "";
+  // A progress notification or task request is found by its token or task id, often in another trace than its call.
+  return SESSION_METHODS.has(method) || FOLLOW_UP_METHODS.has(method) ? "session" : "local";
 }
 
 /** A span with its role, as a session's re-assembly reads it. */

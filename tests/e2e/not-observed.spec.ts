@@ -51,7 +51,7 @@ test("an unseen handshake and tool list are drawn 'Not observed', with what woul
 test("coverage lists the share of calls with unseen layers per server and tool", async ({ page }) => {
   await signIn(page);
   await page.goto("/coverage?window=all");
-  const table = page.getByRole("table");
+  const table = page.getByRole("table", { name: "Outcome coverage per server and tool" });
   await expect(table.getByRole("columnheader", { name: "Unseen layers" })).toBeVisible();
   const row = table.getByRole("row").filter({ has: page.getByRole("rowheader", { name: /sampled_export/ }) });
   await expect(row.locator('[data-column="unseen-layers"]')).toContainText("100%");

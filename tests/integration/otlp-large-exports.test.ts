@@ -1,17 +1,10 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
+import { describe, expect, it } from "vitest";
+import { apiClient } from "@/tests/support/app-server";
+import { otlpTestApp } from "@/tests/support/otlp-app";
 import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { buildRecords, type OtlpSpan } from "@/lib/otlp";
-import {
-  jsonBody,
-  mcpSpan,
-  postTraces,
-  protobufBody,
-  readProtobufResponse,
-} from "@/tests/support/otlp-exports";
+import { jsonBody, mcpSpan, protobufBody, readProtobufResponse } from "@/tests/support/otlp-exports";
 import { legacyRecord } from "@/tests/support/record-builders";
-import { createTestDatabase } from "@/tests/support/test-database";
 
 // Exports at the edge of what one request may hold, against PostgreSQL's default lock table
 // (max_locks_per_transaction 64): they are stored whole or refused with a 4xx, and never fail anyone else. And a
@@ -20,31 +13,9 @@ import { createTestDatabase } from "@/tests/support/test-database";
 
 const SESSION_LIMIT = 1000;
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let app: RunningApp;
-let client: pg.Client;
-let key: string;
-let readKey: string;
+const otlp = otlpTestApp({ RECEIPT_OTLP_MAX_SESSION_SPANS: String(SESSION_LIMIT) });
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
-  readKey = await createTestKey(db.url, "scraper", ["read"]);
-  app = await startApp(db.url, {
-    RECEIPT_DISABLE_WORKERS: "1",
-    RECEIPT_OTLP_MAX_SESSION_SPANS: String(SESSION_LIMIT),
-  });
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await app?.stop();
-  await db?.drop();
-});
-
-const count = async (sql: string, values: unknown[] = []) =>
-  Number((await client.query(sql, values)).rows[0].n);
+const count = otlp.count;
 
 /** A native batch of `size` records, each its own chain. */
 function nativeBatch(prefix: string, size: number) {
@@ -57,7 +28,7 @@ function nativeBatch(prefix: string, size: number) {
 
 describe("an export of thousands of sessions and chains", () => {
   it("is stored whole while native batches sent meanwhile all succeed", async () => {
-    const { rows } = await client.query("select current_setting('max_locks_per_transaction') as v");
+    const { rows } = await otlp.query("select current_setting('max_locks_per_transaction') as v");
     expect(rows[0].v).toBe("64");
     const SESSIONS = 6000;
     // One tools/call span a session: a session, a chain and a record each, 18,000 keys to serialise writers on.
@@ -66,8 +37,8 @@ describe("an export of thousands of sessions and chains", () => {
     );
     const body = protobufBody(spans);
     expect(body.length).toBeLessThan(5 * 1024 * 1024);
-    const native = apiClient(app.baseUrl, key);
-    const exportAnswer = postTraces(app.baseUrl, key, body);
+    const native = apiClient(otlp.baseUrl, otlp.key);
+    const exportAnswer = otlp.post(body);
     // Native batches from other clients, some sent while the export holds its locks.
     const batches = await Promise.all(
       Array.from({ length: 12 }, async (_, b) => {
@@ -90,7 +61,7 @@ describe("an export of thousands of sessions and chains", () => {
 });
 
 async function sendOk(spans: ReadableSpan[]) {
-  const response = await postTraces(app.baseUrl, key, protobufBody(spans));
+  const response = await otlp.post(protobufBody(spans));
   expect(response.status).toBe(200);
   const answer = readProtobufResponse(new Uint8Array(await response.arrayBuffer()));
   expect(Number(String(answer.partialSuccess?.rejectedSpans ?? 0))).toBe(0);
@@ -98,9 +69,7 @@ async function sendOk(spans: ReadableSpan[]) {
 
 /** Spans read back to re-assemble sessions (receipt_otlp_session_spans_read_total), from /metrics. */
 async function spansReadBack(): Promise<number> {
-  const response = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${readKey}` } });
-  expect(response.status).toBe(200);
-  const line = (await response.text())
+  const line = (await otlp.metrics())
     .split("\n")
     .find((candidate) => candidate.startsWith("receipt_otlp_session_spans_read_total "));
   return line === undefined ? 0 : Number(line.split(" ")[1]);
@@ -114,7 +83,7 @@ const calls = (session: string, from: number, n: number) =>
 
 /** The records the mapping builds from every span stored in the session of `span`: what a whole rebuild stores. */
 async function wholeSessionRecords(span: ReadableSpan) {
-  const { rows } = await client.query<{ span: OtlpSpan }>(
+  const { rows } = await otlp.query<{ span: OtlpSpan }>(
     `select span from otlp_spans
       where session_key = (select session_key from otlp_spans where span_id = $1)`,
     [span.spanContext().spanId],
@@ -124,7 +93,7 @@ async function wholeSessionRecords(span: ReadableSpan) {
 
 /** Each chain of `records` as stored: its current record id, and how many records it has had. */
 async function storedChains(records: { chainId: string }[]) {
-  const { rows } = await client.query<{ chain_id: string; current_record_id: string; record_count: number }>(
+  const { rows } = await otlp.query<{ chain_id: string; current_record_id: string; record_count: number }>(
     "select chain_id, current_record_id, record_count from chains where chain_id = any($1::text[])",
     [records.map((record) => record.chainId)],
   );
@@ -133,7 +102,7 @@ async function storedChains(records: { chainId: string }[]) {
 
 describe("native batches at their size limit, many at once", () => {
   it("all succeed: 2,000 chain and record keys each no longer fill the lock table", async () => {
-    const native = apiClient(app.baseUrl, key);
+    const native = apiClient(otlp.baseUrl, otlp.key);
     const statuses = await Promise.all(
       Array.from({ length: 8 }, async (_, b) => (await native.post(nativeBatch(`full-${b}`, 1000))).status),
     );
@@ -192,7 +161,7 @@ describe("a session grown export by export", () => {
     const session = "stored-before-roles";
     const first = calls(session, 0, 30);
     await sendOk([mcpSpan({ method: "initialize", session, startMs: 0, durationMs: 20 }), ...first]);
-    await client.query(
+    await otlp.query(
       "update otlp_spans set role = 'unknown' where session_key = (select session_key from otlp_spans where span_id = $1)",
       [first[0]?.spanContext().spanId],
     );
@@ -213,7 +182,7 @@ describe("a session grown export by export", () => {
     await sendOk(calls(session, 0, SESSION_LIMIT - 200));
     const spansBefore = await count("select count(*)::int as n from otlp_spans");
     const recordsBefore = await count("select count(*)::int as n from health_records");
-    const over = await postTraces(app.baseUrl, key, jsonBody(calls(session, 900, 201)), {
+    const over = await otlp.post(jsonBody(calls(session, 900, 201)), {
       "content-type": "application/json",
     });
     expect(over.status).toBe(422);
@@ -228,7 +197,7 @@ describe("a session grown export by export", () => {
     expect(await count("select count(*)::int as n from otlp_spans")).toBe(spansBefore);
     expect(await count("select count(*)::int as n from health_records")).toBe(recordsBefore);
     await sendOk(calls(session, 900, 200)); // up to the limit exactly is accepted
-    const protobuf = await postTraces(app.baseUrl, key, protobufBody(calls(session, 1200, 1)));
+    const protobuf = await otlp.post(protobufBody(calls(session, 1200, 1)));
     expect(protobuf.status).toBe(422);
     expect(protobuf.headers.get("receipt-error-code")).toBe("session_span_limit");
   });

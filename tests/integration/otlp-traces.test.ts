@@ -1,6 +1,6 @@
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
+import { describe, expect, it } from "vitest";
+import { apiClient } from "@/tests/support/app-server";
+import { otlpTestApp } from "@/tests/support/otlp-app";
 import {
   gzip,
   jsonBody,
@@ -12,35 +12,15 @@ import {
   readProtobufResponse,
   readStatus,
 } from "@/tests/support/otlp-exports";
-import { createTestDatabase } from "@/tests/support/test-database";
 import { buildRecords, redactSpan } from "@/lib/otlp";
 import { normaliseExport } from "@/lib/server/otlp/normalise-spans";
 import { decodeExportRequest } from "@/lib/server/otlp/otlp-proto";
 
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
-let app: RunningApp;
-let client: pg.Client;
-let key: string;
-let readOnlyKey: string;
+const otlp = otlpTestApp();
 
-beforeAll(async () => {
-  db = await createTestDatabase();
-  key = await createTestKey(db.url, "otel-agent", ["ingest"]);
-  readOnlyKey = await createTestKey(db.url, "reader", ["read"]);
-  app = await startApp(db.url, { RECEIPT_DISABLE_WORKERS: "1" });
-  client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-});
-afterAll(async () => {
-  await client?.end();
-  await app?.stop();
-  await db?.drop();
-});
-
-const count = async (table: string) =>
-  Number((await client.query(`select count(*)::int as n from ${table}`)).rows[0].n);
+const count = (table: string) => otlp.count(`select count(*)::int as n from ${table}`);
 const counts = async () => ({ spans: await count("otlp_spans"), records: await count("health_records") });
-const send = (body: Buffer, headers?: Record<string, string>) => postTraces(app.baseUrl, key, body, headers);
+const send = otlp.post;
 const JSON_TYPE = { "content-type": "application/json" };
 
 async function protobufAnswer(response: Response) {
@@ -69,11 +49,11 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
     const after = await counts();
     expect(after.spans).toBe(before.spans + 1);
     expect(after.records).toBeGreaterThan(before.records);
-    const stored = await client.query("select span::text as span from otlp_spans where span_id = $1", [
+    const stored = await otlp.query("select span::text as span from otlp_spans where span_id = $1", [
       span.spanContext().spanId,
     ]);
     expect(stored.rows).toHaveLength(1);
-    const dump = await client.query(
+    const dump = await otlp.query(
       "select (select string_agg(span::text, '') from otlp_spans) || (select string_agg(body::text, '') from health_records) as t",
     );
     expect(dump.rows[0].t).not.toContain(secretArgs);
@@ -105,7 +85,7 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
     const first = mcpSpan({ method: "tools/call", tool: "echo", session: "sess-conflict", ...ids });
     expect((await send(protobufBody([first]))).status).toBe(200);
     const hash = async () =>
-      (await client.query("select content_hash from otlp_spans where span_id = $1", [ids.spanId])).rows;
+      (await otlp.query("select content_hash from otlp_spans where span_id = $1", [ids.spanId])).rows;
     const storedHash = await hash();
     const before = await counts();
     const other = mcpSpan({ method: "tools/call", tool: "other-tool", session: "sess-conflict", ...ids });
@@ -175,7 +155,54 @@ describe("POST /v1/traces stores spans and ingests their chains", () => {
     expect(rejectedSpans(answer)).toBe(1);
     expect(answer.partialSuccess?.errorMessage).toContain("secret_detected");
     expect((await counts()).spans).toBe(before.spans + 1);
-    const dump = await client.query(
+    const dump = await otlp.query(
+      "select (select coalesce(string_agg(span::text, ''), '') from otlp_spans) || (select string_agg(body::text, '') from health_records) as t",
+    );
+    expect(dump.rows[0].t).not.toContain(token);
+  });
+
+  it("a call whose record the secret guard refuses costs its own chain, not the session's other calls", async () => {
+    const before = await counts();
+    const session = "sess-one-bad-call";
+    const traceId = newTraceId();
+    const token = `ghp_${"C".repeat(36)}`;
+    const init = mcpSpan({ method: "initialize", session, traceId, startMs: 0 });
+    const good = mcpSpan({ method: "tools/call", tool: "echo", session, traceId, startMs: 1_000 });
+    // The tool named only in the span's name (`{method} {target}`): what the span scan passes, the record's refuses.
+    const bad = mcpSpan({
+      method: "tools/call",
+      name: `tools/call ${token}`,
+      session,
+      traceId,
+      startMs: 2_000,
+    });
+    const later = mcpSpan({ method: "tools/call", tool: "add", session, traceId, startMs: 3_000 });
+    const response = await send(protobufBody([init, good, bad, later]));
+    expect(response.status).toBe(200);
+    const answer = await protobufAnswer(response);
+    expect(rejectedSpans(answer)).toBe(1);
+    expect(answer.partialSuccess?.errorMessage).toContain("record_secret_detected");
+    expect(answer.partialSuccess?.errorMessage).toContain("the session's other chains are kept");
+    const after = await counts();
+    expect(after.spans).toBe(before.spans + 3);
+    expect(after.records).toBe(before.records + 2);
+    const stored = await otlp.query("select span_id from otlp_spans where trace_id = $1 order by span_id", [
+      traceId,
+    ]);
+    const ids = (spans: { spanContext: () => { spanId: string } }[]) =>
+      spans.map((span) => span.spanContext().spanId).sort();
+    expect(stored.rows.map((row) => row.span_id)).toEqual(ids([init, good, later]));
+    const chains = await otlp.query("select chain_id from chains where chain_id like $1 order by chain_id", [
+      `otlp:${traceId}:%`,
+    ]);
+    expect(chains.rows.map((row) => row.chain_id)).toEqual(
+      ids([good, later]).map((spanId) => `otlp:${traceId}:${spanId}`),
+    );
+    // The refused call sent again alone is refused again; the stored chains are unchanged.
+    const again = await send(protobufBody([bad]));
+    expect(rejectedSpans(await protobufAnswer(again))).toBe(1);
+    expect(await counts()).toEqual(after);
+    const dump = await otlp.query(
       "select (select coalesce(string_agg(span::text, ''), '') from otlp_spans) || (select string_agg(body::text, '') from health_records) as t",
     );
     expect(dump.rows[0].t).not.toContain(token);
@@ -202,7 +229,7 @@ describe("kept values are scanned as stored", () => {
     expect(answer.partialSuccess.errorMessage).toContain("secret_detected");
     expect(answer.partialSuccess.errorMessage).toContain("receipt.effect.receipt");
     expect((await counts()).spans).toBe(before.spans + 1);
-    const dump = await client.query("select coalesce(string_agg(span::text, ''), '') as t from otlp_spans");
+    const dump = await otlp.query("select coalesce(string_agg(span::text, ''), '') as t from otlp_spans");
     expect(dump.rows[0].t).not.toContain(token);
   });
 });
@@ -215,7 +242,7 @@ describe("records stored before", () => {
     const spans = normaliseExport(decodeExportRequest(body)).spans.map(redactSpan);
     const { records } = buildRecords(spans);
     expect(records.length).toBeGreaterThan(0);
-    expect((await apiClient(app.baseUrl, key).post(records)).status).toBe(200);
+    expect((await apiClient(otlp.baseUrl, otlp.key).post(records)).status).toBe(200);
     const before = await counts();
     const response = await send(body);
     expect(response.status).toBe(200);
@@ -244,10 +271,10 @@ describe("spans of one session across exports", () => {
     expect(after.spans).toBe(before.spans + 1);
     expect(after.records).toBe(before.records + 1); // the chain's record now carries its initialize
     expect(await count("chains")).toBe(chainsBefore + 1);
-    const latest = await client.query(
+    const latest = await otlp.query(
       "select record_id, chain_id from health_records order by seq desc limit 1",
     );
-    const chain = await client.query("select current_record_id from chains where chain_id = $1", [
+    const chain = await otlp.query("select current_record_id from chains where chain_id = $1", [
       latest.rows[0].chain_id,
     ]);
     expect(chain.rows[0].current_record_id).toBe(latest.rows[0].record_id);
@@ -262,7 +289,7 @@ describe("spans of one session across exports", () => {
       const answers = await Promise.all(sent.map((span) => send(protobufBody([span]))));
       expect(answers.map((r) => r.status)).toEqual([200, 200, 200]);
       // The stored span keeps mcp.session.id only as a hash: find the spans by their ids.
-      const spans = await client.query("select span from otlp_spans where span_id = any($1)", [
+      const spans = await otlp.query("select span from otlp_spans where span_id = any($1)", [
         sent.map((span) => span.spanContext().spanId),
       ]);
       expect(spans.rows).toHaveLength(3);
@@ -270,7 +297,7 @@ describe("spans of one session across exports", () => {
       const { records } = buildRecords(spans.rows.map((row) => row.span));
       const ids = (records as { recordId: string }[]).map((record) => record.recordId);
       expect(ids.length).toBeGreaterThan(0);
-      const stored = await client.query("select record_id from health_records where record_id = any($1)", [
+      const stored = await otlp.query("select record_id from health_records where record_id = any($1)", [
         ids,
       ]);
       expect(stored.rows).toHaveLength(ids.length);
@@ -284,12 +311,12 @@ describe("refusals are OTLP errors and store nothing", () => {
   it("401 without a key or with a bad one, as a google.rpc.Status; 403 without the ingest scope", async () => {
     const before = await counts();
     for (const bad of [undefined, "rcpt_not-a-real-key"]) {
-      const response = await postTraces(app.baseUrl, bad, body());
+      const response = await postTraces(otlp.baseUrl, bad, body());
       expect(response.status).toBe(401);
       expect(response.headers.get("receipt-error-code")).toBe("unauthorized");
       expect(readStatus(new Uint8Array(await response.arrayBuffer())).code).toBe(16);
     }
-    const forbidden = await postTraces(app.baseUrl, readOnlyKey, jsonBody([]), JSON_TYPE);
+    const forbidden = await postTraces(otlp.baseUrl, otlp.readKey, jsonBody([]), JSON_TYPE);
     expect(forbidden.status).toBe(403);
     expect(await forbidden.json()).toMatchObject({ code: 7, error: { code: "forbidden" } });
     expect(await counts()).toEqual(before);
@@ -340,13 +367,7 @@ describe("refusals are OTLP errors and store nothing", () => {
   });
 
   it("/metrics counts exports and spans by outcome, and rejected spans by code", async () => {
-    const scrape = async () => {
-      const response = await fetch(`${app.baseUrl}/metrics`, {
-        headers: { authorization: `Bearer ${readOnlyKey}` },
-      });
-      expect(response.status).toBe(200);
-      return response.text();
-    };
+    const scrape = otlp.metrics;
     /** A sample's value (0 when the series does not exist yet). */
     const value = (text: string, series: string) => {
       const line = text.split("\n").find((candidate) => candidate.startsWith(`${series} `));
@@ -381,8 +402,44 @@ describe("refusals are OTLP errors and store nothing", () => {
     }).toEqual({ accepted: 2, partial: 1, invalidJson: 1, stored: 2, duplicate: 1, conflict: 1 });
   });
 
+  it("the coverage answer counts refused spans and exports by code in its window", async () => {
+    const read = async (since?: string) => {
+      const query = since ? `?since=${encodeURIComponent(since)}` : "";
+      const response = await fetch(`${otlp.baseUrl}/api/v1/coverage${query}`, {
+        headers: { authorization: `Bearer ${otlp.readKey}` },
+      });
+      expect(response.status).toBe(200);
+      const body = (await response.json()) as {
+        otlpRefusals: { code: string; spans: number; exports: number }[];
+      };
+      return new Map(body.otlpRefusals.map((refusal) => [refusal.code, refusal]));
+    };
+    const before = await read();
+    const ids = { traceId: newTraceId(), spanId: newSpanId() };
+    expect(
+      (await send(protobufBody([mcpSpan({ method: "tools/call", tool: "a", session: "sess-cov", ...ids })])))
+        .status,
+    ).toBe(200);
+    const conflicting = [
+      mcpSpan({ method: "tools/call", tool: "b", session: "sess-cov", ...ids }),
+      mcpSpan({ method: "tools/call", tool: "c", session: "sess-cov", ...ids }),
+    ];
+    expect(rejectedSpans(await protobufAnswer(await send(protobufBody(conflicting))))).toBe(2);
+    expect((await send(Buffer.from("{not json"), JSON_TYPE)).status).toBe(400);
+    const after = await read();
+    const delta = (code: string) => ({
+      spans: (after.get(code)?.spans ?? 0) - (before.get(code)?.spans ?? 0),
+      exports: (after.get(code)?.exports ?? 0) - (before.get(code)?.exports ?? 0),
+    });
+    expect(delta("span_conflict")).toEqual({ spans: 2, exports: 1 });
+    expect(delta("invalid_json")).toEqual({ spans: 0, exports: 1 });
+    // A window that starts in a later hour holds none of them.
+    const later = await read(new Date(Date.now() + 2 * 3_600_000).toISOString());
+    expect(later.size).toBe(0);
+  });
+
   it("the native records endpoint is unaffected by the OTLP route", async () => {
-    const response = await apiClient(app.baseUrl, key).post([]);
+    const response = await apiClient(otlp.baseUrl, otlp.key).post([]);
     expect(response.status).toBe(422);
   });
 });

@@ -168,6 +168,7 @@ beforeAll(async () => {
       (await count("chains where chain_id like $1", [`%:old-%`])) === 0 &&
       (await count(`${heldWeek.name}`)) === 1 &&
       (await count("otlp_spans where session_key = 'idle'")) === 0 &&
+      (await count("otlp_refusals where code = 'old_code'")) === 0 &&
       (await count("notification_groups where group_key = 'g-emptied'")) === 0 &&
       (await count("set_aside_items where item_key = 'fp-old'")) === 0 &&
       (await count("user_sessions where expires_at < now()")) === 0 &&
@@ -221,6 +222,15 @@ async function seedSpansGroupsAndSetAside() {
         values ($1, 's', $2, 'h', '{}', $3)`,
       [traceId, session, new Date(now - daysAgo * DAY)],
     );
+  }
+  for (const [code, daysAgo] of [
+    ["old_code", 40],
+    ["recent_code", 1],
+  ] as const) {
+    await client.query("insert into otlp_refusals (bucket, code, spans, exports) values ($1, $2, 3, 1)", [
+      new Date(Math.floor((now - daysAgo * DAY) / 3_600_000) * 3_600_000),
+      code,
+    ]);
   }
   await client.query(
     `insert into notification_group_members (group_key, fingerprint) values ('g-emptied', 'fp-old'),
@@ -351,6 +361,11 @@ describe("retention", () => {
   it("deletes an idle OTLP session's spans, and keeps every span of a session still receiving them", async () => {
     const { rows } = await client.query<{ trace_id: string }>("select trace_id from otlp_spans order by 1");
     expect(rows.map((row) => row.trace_id)).toEqual(["t3", "t4", "t5"]);
+  });
+
+  it("forgets the counts of OTLP refusals as old as the spans it deletes", async () => {
+    const { rows } = await client.query<{ code: string }>("select code from otlp_refusals order by 1");
+    expect(rows.map((row) => row.code)).toEqual(["recent_code"]);
   });
 
   it("deletes notification groups left empty and unchanged, and keeps groups with a firing alert", async () => {

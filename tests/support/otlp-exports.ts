@@ -21,6 +21,8 @@ export type SpanSpec = {
   method: "tools/call" | "initialize" | "tools/list" | "resources/list";
   session: string;
   tool?: string;
+  /** The span's name, when not `{method} {tool}` (the conventions' name, which a tool-less span's target comes from). */
+  name?: string;
   traceId?: string;
   spanId?: string;
   startMs?: number;
@@ -43,7 +45,7 @@ export function mcpSpan(spec: SpanSpec): ReadableSpan {
     idGenerator: { generateTraceId: () => traceId, generateSpanId: () => spanId },
   });
   const start = T0_MS + (spec.startMs ?? 0);
-  const name = spec.tool ? `${spec.method} ${spec.tool}` : spec.method;
+  const name = spec.name ?? (spec.tool ? `${spec.method} ${spec.tool}` : spec.method);
   const span = provider.getTracer("mcp-test-instrumentation", "1.0.0").startSpan(name, {
     kind: SpanKind.CLIENT,
     startTime: new Date(start),

@@ -31,7 +31,7 @@ const ceilTo = (at: Date, ms: number) => new Date(Math.ceil(at.getTime() / ms) *
  */
 export async function outcomeCoverage(
   since?: Date,
-): Promise<Omit<Coverage, "rows"> & { rows: Omit<CoverageRow, "checks">[] }> {
+): Promise<Omit<Coverage, "rows" | "otlpRefusals"> & { rows: Omit<CoverageRow, "checks">[] }> {
   const wholeHoursFrom = since ? ceilTo(since, HOUR_MS) : null;
   const wholeDaysFrom = since ? ceilTo(since, DAY_MS) : null;
   const partialHour =

@@ -48,21 +48,21 @@ export async function assembleSessions(
     const spans = [...(sessions.storedBySession.get(sessionKey) ?? []), ...rows];
     const built = await rebuildSession(spans, freshKeys, result);
     if (built === undefined) continue;
-    const prepared: ReturnType<typeof prepareRecord>[] = [];
-    for (const record of built) {
-      prepared.push(prepareRecord(record, index++));
-      if (index % SPANS_A_PASS === 0) await yieldToEventLoop();
-    }
-    const refusal = prepared.find((item) => !item.ok);
-    if (refusal && !refusal.ok) {
-      const issue = refusal.issues[0];
-      refuseSession(
-        result,
-        freshKeys,
-        `record_${refusal.code}`,
-        `the session's record is refused: ${issue ? `${issue.code} at ${issue.path}` : refusal.code}`,
-      );
-      continue;
+    let prepared = await prepareAll(built, () => index++);
+    const refusals = prepared.filter((item): item is Refusal => !item.ok);
+    if (refusals.length > 0) {
+      const kept = await withoutRefusedChains(spans, rows, refusals, () => index++);
+      if (kept === undefined) {
+        const first = refusals[0] as Refusal;
+        refuseSession(result, freshKeys, `record_${first.code}`, refusalMessage("session", first));
+        continue;
+      }
+      for (const { row, refusal } of kept.refused) {
+        if (result.refused.has(spanKey(row))) continue;
+        result.refused.add(spanKey(row));
+        result.rejected.push(rejection(row, `record_${refusal.code}`, refusalMessage("chain", refusal)));
+      }
+      prepared = kept.prepared;
     }
     bySession.set(
       sessionKey,
@@ -76,6 +76,70 @@ export async function assembleSessions(
     for (const records of bySession.values()) result.records.push(...records);
   }
   return result;
+}
+
+type Prepared = ReturnType<typeof prepareRecord>;
+type Refusal = Extract<Prepared, { ok: false }> & { chainId: string };
+
+/** The native validation of each rebuilt record, the event loop free every SPANS_A_PASS records. */
+async function prepareAll(records: unknown[], nextIndex: () => number): Promise<(Prepared | Refusal)[]> {
+  const prepared: (Prepared | Refusal)[] = [];
+  for (const [n, record] of records.entries()) {
+    const item = prepareRecord(record, nextIndex());
+    prepared.push(item.ok ? item : { ...item, chainId: (record as { chainId: string }).chainId });
+    if ((n + 1) % SPANS_A_PASS === 0) await yieldToEventLoop();
+  }
+  return prepared;
+}
+
+function refusalMessage(scope: "chain" | "session", refusal: Refusal) {
+  const issue = refusal.issues[0];
+  const why = issue ? `${issue.code} at ${issue.path}` : refusal.code;
+  return scope === "chain"
+    ? `the chain's record is refused: ${why}; the session's other chains are kept`
+    : `the session's record is refused: ${why}`;
+}
+
+/**
+ * Refusal per chain, as the native path refuses per record: when every refused record is a call chain whose call
+ * span this export brought, those call spans and the new spans under them are refused and the session is rebuilt
+ * without them, keeping its other chains. Answers undefined — refuse the session's new spans whole — when a refused
+ * record is the session's own, its call span was stored before (what broke it is a span other chains read), or the
+ * rebuild still holds a refused record.
+ */
+async function withoutRefusedChains(
+  spans: RoledSpan[],
+  fresh: SpanRow[],
+  refusals: Refusal[],
+  nextIndex: () => number,
+): Promise<{ prepared: Prepared[]; refused: { row: SpanRow; refusal: Refusal }[] } | undefined> {
+  const freshByKey = new Map(fresh.map((row) => [spanKey(row), row]));
+  const refused: { row: SpanRow; refusal: Refusal }[] = [];
+  for (const refusal of refusals) {
+    const match = /^otlp:([0-9a-f]{32}):([0-9a-f]{16})$/.exec(refusal.chainId);
+    const call = match ? freshByKey.get(`${match[1]}/${match[2]}`) : undefined;
+    if (call === undefined) return undefined;
+    refused.push({ row: call, refusal });
+    for (const row of fresh) {
+      if (row.traceId === call.traceId && row.span.parentSpanId === call.spanId)
+        refused.push({ row, refusal });
+    }
+  }
+  const dropped = new Set(refused.map(({ row }) => spanKey(row)));
+  const scratch: Assembled = {
+    records: [],
+    storedAlready: 0,
+    rejected: [],
+    warnings: [],
+    refused: new Set(),
+  };
+  const rest = spans.filter((item) => !dropped.has(spanKey(item.span)));
+  const freshKeys = new Set(fresh.map(spanKey).filter((key) => !dropped.has(key)));
+  const built = await rebuildSession(rest, freshKeys, scratch);
+  if (built === undefined) return undefined;
+  const prepared = await prepareAll(built, nextIndex);
+  if (prepared.some((item) => !item.ok)) return undefined;
+  return { prepared, refused };
 }
 
 /**

@@ -22,6 +22,7 @@ import { dedupeWithinBatch, storeRecordsIn } from "../ingest/store-records";
 import { assembleSessions } from "./assemble-sessions";
 import type { SpanRejection } from "./normalise-spans";
 import { countExport, countRefusedExport } from "./otlp-metrics";
+import { keepRefusals, keepRefusedExport } from "./otlp-refusals";
 import { readExport } from "./read-export";
 import { readSessionSpansToRebuild } from "./session-spans";
 
@@ -43,9 +44,11 @@ export async function ingestTraces(request: Request): Promise<TracesResult> {
   try {
     const result = await receiveTraces(request);
     countExport(result);
+    await keepRefusals(result.rejected);
     return result;
   } catch (error) {
     countRefusedExport(error);
+    await keepRefusedExport(error);
     throw error;
   }
 }

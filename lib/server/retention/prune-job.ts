@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { FORGET_FAILURES_AFTER_MS } from "@/lib/auth/sign-in-backoff";
 import { batchBounds, nextBatch, pauseAfterStep } from "@/lib/retention/step-pacing";
 import { deleteEmptiedRollupRows } from "../db/chain-rollups";
+import { deleteOtlpRefusalsBefore } from "../db/otlp-refusals";
 import { deleteIdleSessionSpans } from "../db/otlp-spans";
 import {
   deleteChains,
@@ -111,7 +112,9 @@ export async function pruneStep(
   await inTransaction(async (sql) => {
     if (!(await tryLockPruning(sql))) return;
     step.spans = await deleteIdleSessionSpans(sql, spanCutoff, settings.batch);
-    step.workLeft ||= step.spans > 0;
+    // What /v1/traces refused is kept as long as what it stored (the coverage page's counts).
+    const refusals = await deleteOtlpRefusalsBefore(sql, spanCutoff, settings.batch);
+    step.workLeft ||= step.spans > 0 || refusals === settings.batch;
   });
   await inTransaction(async (sql) => {
     if (!(await tryLockPruning(sql))) return;

@@ -142,11 +142,13 @@ export class CallTracker {
     // On the call path: a copy of the call, and the session and catalog layers shared with the previous records
     // while they are unchanged (frozen), instead of a deep clone of everything. Records kept for
     // `assertRetrySafe` then cost the agent's heap (and its garbage collector) little more than their call.
+    const catalog = shared(this.ctx.catalog, this.ctx.catalog.snapshot());
     const record = buildRecord({
       chainId: this.chainId,
       phase,
       session: shared(this.ctx.session, this.ctx.session.snapshot()),
-      catalog: shared(this.ctx.catalog, this.ctx.catalog.snapshot()),
+      catalog,
+      observed: this.ctx.session.observed(catalog !== undefined),
       call: copyCall(this.call),
       labels: this.labels ?? this.ctx.labels,
       observedAt: Math.max(Date.now(), this.expiredAfter ?? 0),

@@ -54,7 +54,10 @@ type CommonConnectOptions = {
 };
 /** SDK 1.x (`@modelcontextprotocol/sdk`): the legacy revisions, up to 2025-11-25. */
 export type ConnectOptions<C extends V1ClientLike = V1ClientLike> = CommonConnectOptions & {
-  /** Bring your own SDK 1.x client (it must not be connected yet); any copy of the SDK will do. */
+  /**
+   * Bring your own SDK 1.x client; any copy of the SDK will do. Best not connected yet: a client connected already
+   * is observed from here on (its records say `observed.handshake: false`, and `catalog: false` until a tools/list).
+   */
   client?: C;
 };
 /** SDK 2.x (`@modelcontextprotocol/client`): also the modern 2026-07-28 revision. */
@@ -142,13 +145,23 @@ export function createCollector(options: CollectorOptions) {
         (new (sdkV1().Client)(options.clientInfo, {
           capabilities: options.capabilities ?? {},
         }) as unknown as C);
+      // A client connected before it was wrapped keeps its connection: the tap goes on the transport it uses, and the
+      // collector is a partial observer (its records say the handshake was not observed).
+      const connected = (client as { transport?: TransportLike }).transport;
+      const tapped = connected ?? transport;
       const session = await openSession({
-        ...common(transport, connect),
-        transport,
-        transportKind: connect.transportKind ?? v1TransportKind(transport),
+        ...common(tapped, connect),
+        transport: tapped,
+        transportKind: connect.transportKind ?? v1TransportKind(tapped),
         protocol: v1Protocol(),
         client: v1SessionClient(client),
         connect: () => client.connect(transport, { timeout: timeoutOf(connect) }),
+        ...(connected !== undefined && {
+          attached: {
+            server: (client as { getServerVersion?: () => unknown }).getServerVersion?.(),
+            capabilities: client.getServerCapabilities(),
+          },
+        }),
       });
       sessions.set(client, session);
       recordDirectCalls(client, "v1", (call) => collector.callTool(client, call));

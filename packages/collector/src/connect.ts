@@ -37,6 +37,11 @@ export type OpenSessionInput = {
   connect: () => Promise<void>;
   /** A modern session whose probe the tap did not see (SDK 2.x probes stdio on a sibling process). */
   discover?: () => Promise<unknown>;
+  /**
+   * A client that was connected before it was wrapped: `connect` is not called, and the record says the handshake
+   * was not observed (and the catalog, until a tools/list crosses the tap), with what the SDK kept of the server.
+   */
+  attached?: { server: unknown; capabilities: unknown };
 };
 
 /**
@@ -59,8 +64,9 @@ export async function openSession(input: OpenSessionInput): Promise<LiveSession>
   if (input.protocol.era === "modern") observeProbeAnswers(input.transport, tap, session.state);
   const catalog = new CatalogTracker(input.client, tap, input.catalogOptions);
   const chainId = `${session.id}.connect`;
+  if (input.attached) session.attachConnected(input.attached.server, input.attached.capabilities);
   try {
-    await input.connect();
+    if (!input.attached) await input.connect();
   } catch (error) {
     // SDK 2.x may have probed on a process the tap never saw: its typed -32022 is still the server's answer.
     const rejected = error as { code?: unknown; data?: unknown };
@@ -84,11 +90,13 @@ export async function openSession(input: OpenSessionInput): Promise<LiveSession>
     await input.discover().catch(() => undefined); // without it the record lacks the server's versions, nothing worse
   if (input.readCatalog && input.client.serverCapabilities()?.tools)
     await catalog.refresh().catch(() => undefined); // unread stays absent: the classifier says catalog.not_read
+  const catalogSnapshot = catalog.snapshot();
   const record = buildRecord({
     chainId,
     phase: "connect",
     session: session.snapshot(),
-    catalog: catalog.snapshot(),
+    catalog: catalogSnapshot,
+    observed: session.observed(catalogSnapshot !== undefined),
     labels: input.labels,
   });
   const state = classify(record).state;

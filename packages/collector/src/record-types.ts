@@ -99,4 +99,6 @@ export type CollectorRecord = {
   session: SessionEvidence;
   catalog?: CatalogEvidence;
   call?: CallEvidence;
+  /** Contract v1.2: the layers the collector did not see (a client wrapped after it connected). */
+  observed?: { handshake?: boolean; catalog?: boolean };
 };

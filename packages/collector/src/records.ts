@@ -44,6 +44,7 @@ export function buildRecord(parts: {
   session: SessionEvidence;
   catalog?: CatalogEvidence;
   call?: CallEvidence;
+  observed?: CollectorRecord["observed"];
   labels?: Record<string, string>;
   observedAt?: number;
   /** The parts are fresh copies already (the call path's snapshots): skip the deep clone. */
@@ -59,6 +60,7 @@ export function buildRecord(parts: {
   if (parts.labels && Object.keys(parts.labels).length > 0) record.labels = { ...parts.labels };
   if (parts.catalog) record.catalog = parts.catalog;
   if (parts.call) record.call = parts.call;
+  if (parts.observed) record.observed = { ...parts.observed };
   // Records are snapshots: detach them from the live state that keeps changing.
   return parts.detached ? record : structuredClone(record);
 }

@@ -22,6 +22,8 @@ const UNIDENTIFIED = { name: "unknown", version: "unknown" };
  */
 export class SessionRecorder {
   readonly state: SessionState;
+  /** False for a client wrapped after it connected: its handshake crossed the wire before the tap was on it. */
+  private handshakeSeen = true;
 
   constructor(
     readonly id: string,
@@ -60,6 +62,24 @@ export class SessionRecorder {
       if (method === "notifications/initialized") this.state.initializedAt = at;
     });
     observeModernWire(tap, this.state);
+  }
+
+  /**
+   * A client that connected before the collector wrapped it: its handshake is not observed (contract v1.2), so
+   * only what the SDK kept of it is recorded — who the server said it is and its capabilities — never a version
+   * or an `initializedAt` the collector did not see.
+   */
+  attachConnected(server: unknown, capabilities: unknown): void {
+    this.handshakeSeen = false;
+    this.state.answered = true;
+    if (server) this.state.server = peerInfo(server);
+    this.state.serverCapabilities = capabilityPaths(capabilities);
+  }
+
+  /** The record's `observed`: undefined while the collector saw the whole session (it saw the handshake). */
+  observed(catalogSeen: boolean): { handshake: false; catalog?: false } | undefined {
+    if (this.handshakeSeen) return undefined;
+    return catalogSeen ? { handshake: false } : { handshake: false, catalog: false };
   }
 
   snapshot(): SessionEvidence {
