@@ -27,7 +27,7 @@ import {
   watchDevServer,
   watchProcess,
 } from "../lib/server/launcher";
-import { spawnNext } from "../lib/server/next-server";
+import { APP_SERVER, spawnNext } from "../lib/server/next-server";
 
 const mode = process.argv[2] === "dev" ? "dev" : "start";
 const root = path.resolve(import.meta.dirname, "..");
@@ -68,7 +68,9 @@ const noAdminYet = !env.RECEIPT_ADMIN_PASSWORD && (await needsFirstRunSetup());
 const rekeyed = await rekeyLegacyGroups(); // data step after the schema migrations: old path-based group keys
 if (rekeyed > 0) console.error(`receipt: re-keyed ${rekeyed} notification groups to stable route ids`);
 await getPrisma().$disconnect(); // the launcher's own queries are done; the app has its own pool
-if (mode === "start" && !existsSync(path.join(root, ".next/BUILD_ID"))) {
+// A build made before the production server was bundled with it (APP_SERVER) is made again, once.
+const built = [".next/BUILD_ID", APP_SERVER].every((file) => existsSync(path.join(root, file)));
+if (mode === "start" && !built) {
   console.error("receipt: no production build yet; building once (npm run build rebuilds)");
   const code = await new Promise<number>((resolve) => {
     spawn("npm", ["run", "build"], { cwd: root, stdio: "inherit", env: childEnv }).on("exit", (c) =>
