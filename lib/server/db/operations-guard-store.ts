@@ -1,5 +1,12 @@
 import type { AttemptFacts, LeaseFacts } from "@/lib/operations/status";
-import { type DecisionEntry, type OperationRow, toOperation, type OperationSqlRow } from "./operations-store";
+import {
+  type AttemptSqlRow,
+  type DecisionEntry,
+  type OperationRow,
+  type OperationSqlRow,
+  toAttempt,
+  toOperation,
+} from "./operations-store";
 import { prepared, type Sql } from "./sql";
 
 // The retry guard's fast path (lib/server/operations/operations-service.ts): one statement reads everything a
@@ -16,18 +23,6 @@ export type GuardFacts = {
   operation: OperationRow | null;
   attempts: AttemptFacts[];
   version: LeaseVersion;
-};
-
-type AttemptJson = {
-  chain_id: string;
-  state: string;
-  reasons: string[];
-  retry_safe: boolean | null;
-  shadowed_state: string | null;
-  tool: string | null;
-  server_name: string | null;
-  observed_at: string;
-  first_seen_at: string;
 };
 
 // Not prepared: the attempts' plan depends on the key's chains (sql.ts).
@@ -47,23 +42,13 @@ export async function readGuardFacts(sql: Sql, key: string): Promise<GuardFacts>
       exists: boolean;
       granted_version: string | null;
       settled_version: string | null;
-      attempts: AttemptJson[];
+      attempts: AttemptSqlRow[];
     }
   >(READ_GUARD_FACTS, [key]);
   if (!row) throw new Error("the guard's read returned no row");
   return {
     operation: row.exists ? toOperation(row) : null,
-    attempts: row.attempts.map((attempt) => ({
-      chainId: attempt.chain_id,
-      state: attempt.state,
-      reasons: attempt.reasons,
-      retrySafe: attempt.retry_safe,
-      shadowedState: attempt.shadowed_state,
-      tool: attempt.tool,
-      serverName: attempt.server_name,
-      observedAt: new Date(attempt.observed_at),
-      firstSeenAt: new Date(attempt.first_seen_at),
-    })),
+    attempts: row.attempts.map(toAttempt),
     version: { grantedAt: row.granted_version, settledAt: row.settled_version },
   };
 }

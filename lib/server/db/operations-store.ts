@@ -73,34 +73,39 @@ export async function readOperation(sql: Sql, key: string): Promise<OperationRow
   return rows[0] ? toOperation(rows[0]) : null;
 }
 
+/** An attempt's columns; its times are text when they come through json_build_object (operations-guard-store.ts). */
+export type AttemptSqlRow = {
+  chain_id: string;
+  state: string;
+  reasons: string[];
+  retry_safe: boolean | null;
+  shadowed_state: string | null;
+  tool: string | null;
+  server_name: string | null;
+  observed_at: Date | string;
+  first_seen_at: Date | string;
+};
+
+export const toAttempt = (row: AttemptSqlRow): AttemptFacts => ({
+  chainId: row.chain_id,
+  state: row.state,
+  reasons: row.reasons,
+  retrySafe: row.retry_safe,
+  shadowedState: row.shadowed_state,
+  tool: row.tool,
+  serverName: row.server_name,
+  observedAt: new Date(row.observed_at),
+  firstSeenAt: new Date(row.first_seen_at),
+});
+
 /** The chains whose current record carries the key, oldest first (chains_operation_key_observed_at_idx). */
 export async function readOperationAttempts(sql: Sql, key: string): Promise<AttemptFacts[]> {
-  const rows = await sql.query<{
-    chain_id: string;
-    state: string;
-    reasons: string[];
-    retry_safe: boolean | null;
-    shadowed_state: string | null;
-    tool: string | null;
-    server_name: string | null;
-    observed_at: Date;
-    first_seen_at: Date;
-  }>(
+  const rows = await sql.query<AttemptSqlRow>(
     `select chain_id, state, reasons, retry_safe, shadowed_state, tool, server_name, observed_at, first_seen_at
       from chains where operation_key = $1 order by observed_at, chain_id`,
     [key],
   );
-  return rows.map((row) => ({
-    chainId: row.chain_id,
-    state: row.state,
-    reasons: row.reasons,
-    retrySafe: row.retry_safe,
-    shadowedState: row.shadowed_state,
-    tool: row.tool,
-    serverName: row.server_name,
-    observedAt: row.observed_at,
-    firstSeenAt: row.first_seen_at,
-  }));
+  return rows.map(toAttempt);
 }
 
 /** Grants the lease from the database's clock, so consumption compares like with like (chains.first_seen_at). */
