@@ -1,3 +1,4 @@
+import type { ChainRow } from "@/lib/chains/transitions";
 import type { Sql } from "./sql";
 
 // Reads and writes of the one-off rebuild (`npm run reclassify`): stored OTLP sessions in key order, and chains with
@@ -27,22 +28,22 @@ export async function updateSpanRoles(
 }
 
 /** A chain as stored: its current record's body (text) and the classification its columns hold. */
-export type StoredChainRow = {
-  chainId: string;
-  currentSeq: bigint;
-  currentRecordId: string;
-  recordCount: number;
-  evaluatedAt: Date;
-  state: string;
-  layer: string;
-  reasons: string[];
-  retrySafe: boolean | null;
-  evidence: string | null;
-  shadowedState: string | null;
-  shadowedReason: string | null;
-  nextCheckAt: Date | null;
-  bodyText: string;
-};
+export type StoredChainRow = Pick<
+  ChainRow,
+  | "chainId"
+  | "currentSeq"
+  | "currentRecordId"
+  | "recordCount"
+  | "evaluatedAt"
+  | "state"
+  | "layer"
+  | "reasons"
+  | "retrySafe"
+  | "evidence"
+  | "shadowedState"
+  | "shadowedReason"
+  | "nextCheckAt"
+> & { bodyText: string };
 
 /** Chains after `after` in id order, at most `limit`, with their current record; the caller holds their locks. */
 export async function readChainsAfter(sql: Sql, after: string, limit: number): Promise<StoredChainRow[]> {
