@@ -67,6 +67,11 @@ const { values } = parseArgs({
 });
 const port = Number(values.port);
 const hostname = values.hostname as string;
+// As `next start` does: the app reads its own port from PORT (the outbound guard refuses sends to this app's address),
+// Next.js its origin from __NEXT_PRIVATE_ORIGIN.
+process.env.PORT = String(port);
+process.env.__NEXT_PRIVATE_ORIGIN = `http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`;
+process.env.NEXT_RUNTIME = "nodejs";
 // The launcher and its tests know the app's process by the title `next start` gives it.
 process.title = "next-server (receipt)";
 
