@@ -16,16 +16,17 @@ async function connectedEverything() {
   return { client, transport };
 }
 
+/** A collector recording into memory, as the agent named `name`, with no heartbeat. */
+function memoryCollector(name: string) {
+  const sink = new MemorySink();
+  return { sink, receipt: createCollector({ sink, clientInfo: { name, version: "1.0.0" }, heartbeatMs: 0 }) };
+}
+
 const ends = (records: CollectorRecord[]) => records.filter((record) => record.recordId.endsWith(":end"));
 
 describe("wrapping a client that is connected already", () => {
   it("without reading the catalog: the handshake and the catalog are not observed, the call is recorded", async () => {
-    const sink = new MemorySink();
-    const receipt = createCollector({
-      sink,
-      clientInfo: { name: "attached", version: "1.0.0" },
-      heartbeatMs: 0,
-    });
+    const { sink, receipt } = memoryCollector("attached");
     const { client, transport } = await connectedEverything();
     try {
       const wrapped = await receipt.connect(transport, { client, readCatalog: false });
@@ -50,12 +51,7 @@ describe("wrapping a client that is connected already", () => {
   }, 30_000);
 
   it("reading the catalog: once a tools/list crosses the tap, the catalog is observed; the handshake still is not", async () => {
-    const sink = new MemorySink();
-    const receipt = createCollector({
-      sink,
-      clientInfo: { name: "attached", version: "1.0.0" },
-      heartbeatMs: 0,
-    });
+    const { sink, receipt } = memoryCollector("attached");
     const { client, transport } = await connectedEverything();
     try {
       await receipt.connect(transport, { client });
@@ -80,12 +76,7 @@ describe("wrapping a client that is connected already", () => {
   }, 30_000);
 
   it("a client connected through the collector is observed whole: no `observed`", async () => {
-    const sink = new MemorySink();
-    const receipt = createCollector({
-      sink,
-      clientInfo: { name: "whole", version: "1.0.0" },
-      heartbeatMs: 0,
-    });
+    const { sink, receipt } = memoryCollector("whole");
     const client = await receipt.connect(stdio(EVERYTHING_BIN, ["stdio"]));
     try {
       await client.callTool({ name: "echo", arguments: { message: "whole" } });
