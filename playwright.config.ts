@@ -4,10 +4,16 @@ import { E2E_ADMIN } from "./tests/e2e/support/credentials";
 import { e2ePort } from "./tests/e2e/support/free-port";
 import { E2E_OIDC_CLIENT } from "./tests/e2e/support/oidc";
 
-// Debian's Chromium where it exists (CI and this machine cannot download Playwright's own build);
-// Playwright's bundled browser on a developer machine that has one.
-const debianChromium = "/usr/bin/chromium";
-const launchOptions = existsSync(debianChromium)
+// Debian's Chromium where it exists (CI and this machine cannot download Playwright's own build); Playwright's bundled
+// browser on a developer machine that has one. Headless runs take Debian's `chromium-headless-shell`, the same Chromium
+// release built as the headless shell Playwright itself runs headless: it draws a frame only when asked, and took half
+// the CPU of `chromium --headless` over the same specs (docs/BENCHMARKS.md, "Test loop"). `--headed` needs the full one.
+const headed =
+  process.argv.includes("--headed") || process.argv.includes("--ui") || Boolean(process.env.PWDEBUG);
+const debianChromium = [...(headed ? [] : ["/usr/bin/chromium-headless-shell"]), "/usr/bin/chromium"].find(
+  (candidate) => existsSync(candidate),
+);
+const launchOptions = debianChromium
   ? {
       executablePath: debianChromium,
       args: [
