@@ -109,6 +109,9 @@ for (let index = 0; buildStatus === 0 && index < shards; index++) {
       // No trace of every test (a quarter of the browser's CPU): a failure prints its error and screenshot, and the
       // spec run alone (`npx playwright test <spec>`) records the trace.
       RECEIPT_E2E_TRACE: "off",
+      // Nor the full-page screenshots `snap` saves for a person to look at (a spec run alone takes them): about 1 s of
+      // CPU each; the page still has to settle at both widths.
+      RECEIPT_E2E_SCREENS: "off",
     },
   });
 }

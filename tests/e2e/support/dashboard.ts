@@ -59,15 +59,19 @@ export async function ingest(request: APIRequestContext, records: HealthRecord[]
 export const PHONE = { width: 390, height: 844 };
 export const DESKTOP = { width: 1280, height: 900 };
 
+/** `npm test` takes no pictures (RECEIPT_E2E_SCREENS=off): nobody looks at them there, and they cost CPU. */
+const takeScreens = process.env.RECEIPT_E2E_SCREENS !== "off";
+
 /**
  * Saves test-results/screens/<name>-1280.png and <name>-390.png (full page), waiting for loading placeholders to
- * go so the picture shows data, not skeletons.
+ * go so the picture shows data, not skeletons. Without pictures, the page still has to settle at both widths.
  */
 export async function snap(page: Page, name: string) {
-  mkdirSync("test-results/screens", { recursive: true });
+  if (takeScreens) mkdirSync("test-results/screens", { recursive: true });
   for (const viewport of [DESKTOP, PHONE]) {
     await page.setViewportSize(viewport);
     await expect(page.getByRole("status").filter({ hasText: /^Loading/ })).toHaveCount(0);
+    if (!takeScreens) continue;
     await page.waitForTimeout(300); // the chart lays out after a resize
     await page.screenshot({ path: `test-results/screens/${name}-${viewport.width}.png`, fullPage: true });
   }
