@@ -18,7 +18,11 @@ const config: NextConfig = {
   // the build does not repeat that work.
   typescript: { ignoreBuildErrors: true },
   // RECEIPT_BUILD_CACHE=0 (.ci/run, a clean clone that never builds again): no Turbopack cache written for next time.
-  experimental: { turbopackFileSystemCacheForBuild: process.env.RECEIPT_BUILD_CACHE !== "0" },
+  experimental: {
+    turbopackFileSystemCacheForBuild: process.env.RECEIPT_BUILD_CACHE !== "0",
+    // RECEIPT_PRELOAD_ROUTES=0 (the tests' apps, vitest.config.ts): each route's code loads on its first request.
+    preloadEntriesOnStart: process.env.RECEIPT_PRELOAD_ROUTES !== "0",
+  },
   // Pages get their per-request CSP (with its nonce) from proxy.ts; what proxy.ts does not see gets a fixed one.
   async headers() {
     const resourcePolicy = [{ key: "Content-Security-Policy", value: RESOURCE_CONTENT_SECURITY_POLICY }];

@@ -37,6 +37,8 @@ const ZServerEnv = z.object({
 const ZJobsEnv = z.object({
   /** "1": this instance runs no background job (another instance does). */
   RECEIPT_DISABLE_WORKERS: flag("0"),
+  /** Read by next.config.ts as the server starts; declared here so a bad value stops the app with its name. */
+  RECEIPT_PRELOAD_ROUTES: flag("1"),
   RECEIPT_DEADLINE_TICK_MS: ms(1000, 10),
   /** How often the rollup deltas appended by chain writes are folded into the rollups. */
   RECEIPT_ROLLUP_FOLD_MS: ms(1000, 10),
