@@ -14,7 +14,7 @@ export function failureReason(error: unknown): string {
 // failure (40), out of resources (53), a shutdown or a cancelled statement (57). The run fails and is tried again.
 const TRANSIENT_SQLSTATE = /^(08|40|53|57)/;
 
-function rethrowIfTransient(error: unknown): void {
+export function rethrowIfTransient(error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && TRANSIENT_SQLSTATE.test(code)) throw error;
 }
