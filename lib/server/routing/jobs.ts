@@ -3,6 +3,7 @@ import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { sendDueDeliveries } from "./delivery-worker";
 import { flushDueGroups } from "./group-flush";
 import { routeOutboxEvents } from "./outbox-processor";
+import { type CurrentRouting, currentRouting } from "./routing-config";
 import { alertSettings } from "./settings";
 import { observeWake, timeStage } from "./stage-timing";
 
@@ -15,20 +16,26 @@ const OUTBOX_BATCH = 2000;
 /** Outbox → groups → deliveries. Routing first, so a group flushed in this run already has this run's alerts. */
 async function routeAndFlush(): Promise<void> {
   observeWake("wake_routing", ROUTING_JOB);
+  // The routing config is read once a run (its newest version's id, one lookup): a save during the run wakes the
+  // job again, so the next run routes and flushes with it.
+  let routing: Promise<CurrentRouting> | undefined;
+  const routingNow = () => {
+    routing ??= currentRouting();
+    return routing;
+  };
   try {
     // Drain what accumulated (bounded: another instance holding the outbox lock makes this return 0).
-    for (let round = 0; round < 50; round++)
-      if (
-        (await timeStage(
-          "outbox",
-          () => routeOutboxEvents(),
-          (n) => n > 0,
-        )) < OUTBOX_BATCH
-      )
-        break;
+    for (let round = 0; round < 50; round++) {
+      const routed = await timeStage(
+        "outbox",
+        () => routeOutboxEvents(new Date(), OUTBOX_BATCH, routingNow),
+        (n) => n > 0,
+      );
+      if (routed < OUTBOX_BATCH) break;
+    }
     await timeStage(
       "group",
-      () => flushDueGroups(),
+      () => flushDueGroups(new Date(), undefined, routingNow),
       (n) => n > 0,
     );
   } finally {
