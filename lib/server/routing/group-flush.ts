@@ -18,7 +18,7 @@ import { activeSilences } from "../db/routing-silences";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
-import { failureReason, writeIsolated } from "../db/isolated-writes";
+import { failureReason, withWholeWritesFirst } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { assigneeCopies } from "./assignee-copies";
@@ -65,33 +65,35 @@ export async function flushDueGroups(
   };
   let notifications = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const { claimed, sent } = await inTransaction(async (sql) => {
-      const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
-      const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
-      const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-      const decided: Decided[] = [];
-      const failed: SetAside[] = [];
-      for (const group of groups) {
-        try {
-          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
-          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-          decided.push({ group, plan });
-        } catch (error) {
-          failed.push({ key: group.groupKey, reason: failureReason(error) });
+    const { claimed, sent } = await withWholeWritesFirst((writeBatch) =>
+      inTransaction(async (sql) => {
+        const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
+        const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
+        const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
+        const decided: Decided[] = [];
+        const failed: SetAside[] = [];
+        for (const group of groups) {
+          try {
+            const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+            const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
+            decided.push({ group, plan });
+          } catch (error) {
+            failed.push({ key: group.groupKey, reason: failureReason(error) });
+          }
         }
-      }
-      const { written, failures } = await writeIsolated(sql, decided, (some) =>
-        writeFlushes(sql, some, routing.compiled, now),
-      );
-      for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
-      await setGroupsAside(sql, failed);
-      await clearSetAside(
-        sql,
-        JOB,
-        written.map((item) => item.group.groupKey),
-      );
-      return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
-    });
+        const { written, failures } = await writeBatch(sql, decided, (some) =>
+          writeFlushes(sql, some, routing.compiled, now),
+        );
+        for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
+        await setGroupsAside(sql, failed);
+        await clearSetAside(
+          sql,
+          JOB,
+          written.map((item) => item.group.groupKey),
+        );
+        return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
+      }),
+    );
     notifications += sent;
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }

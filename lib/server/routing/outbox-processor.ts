@@ -3,7 +3,7 @@ import { addGroupMembers } from "../db/routing-groups";
 import { outboxHasPending, takeOutboxEvents } from "../db/routing-outbox";
 import { clearSetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
-import { writeIsolated } from "../db/isolated-writes";
+import { withWholeWritesFirst } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { mergeMemberships, planMemberships } from "./group-membership";
@@ -24,30 +24,32 @@ export async function routeOutboxEvents(
 ): Promise<number> {
   if (!(await outboxHasPending())) return 0;
   const routing = await routingNow();
-  return inTransaction(async (sql) => {
-    const events = await takeOutboxEvents(sql, limit);
-    if (events.length === 0) return 0;
-    const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
-    const rows = await readAlertsByFingerprint(sql, fingerprints);
-    const planned = planIsolated(rows, (some) =>
-      some.map((row) => ({
-        fingerprint: row.fingerprint,
-        groups: planMemberships(routing.compiled, [alertOf(row)]),
-      })),
-    );
-    const { written, failures } = await writeIsolated(sql, planned.results, (items) =>
-      addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
-    );
-    const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
-      key: item.fingerprint,
-      reason,
-    }));
-    await setAside(sql, JOB, failed);
-    await clearSetAside(
-      sql,
-      JOB,
-      written.map((item) => item.fingerprint),
-    );
-    return events.length;
-  });
+  return withWholeWritesFirst((writeBatch) =>
+    inTransaction(async (sql) => {
+      const events = await takeOutboxEvents(sql, limit);
+      if (events.length === 0) return 0;
+      const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
+      const rows = await readAlertsByFingerprint(sql, fingerprints);
+      const planned = planIsolated(rows, (some) =>
+        some.map((row) => ({
+          fingerprint: row.fingerprint,
+          groups: planMemberships(routing.compiled, [alertOf(row)]),
+        })),
+      );
+      const { written, failures } = await writeBatch(sql, planned.results, (items) =>
+        addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
+      );
+      const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
+        key: item.fingerprint,
+        reason,
+      }));
+      await setAside(sql, JOB, failed);
+      await clearSetAside(
+        sql,
+        JOB,
+        written.map((item) => item.fingerprint),
+      );
+      return events.length;
+    }),
+  );
 }
