@@ -1,6 +1,7 @@
 import { type AttemptOutcome, recordAttempts } from "../db/routing-deliveries";
 import { setDeliveriesAside } from "./set-deliveries-aside";
 import { failureReason } from "../db/isolated-writes";
+import { timeStage } from "./stage-timing";
 
 // Attempt outcomes are written in batches: the first outcome opens a short window, and everything that finishes in
 // it (or up to BATCH outcomes) is written with one insert and one update. One write at a time, so a burst of sends
@@ -45,7 +46,11 @@ export class AttemptRecorder {
       const batch = this.buffer.splice(0, BATCH);
       const notWritten = new Set<bigint>();
       try {
-        const { failures } = await recordAttempts(batch);
+        const { failures } = await timeStage(
+          "record",
+          () => recordAttempts(batch),
+          () => true,
+        );
         for (const failure of failures) notWritten.add(failure.item);
         await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
       } catch (error) {

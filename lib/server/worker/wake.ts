@@ -6,7 +6,24 @@ type Wakeable = () => void;
 /** The alert jobs' names (background.ts runs them under these names). */
 export const ALERT_JOBS = { routing: "alert-routing", delivery: "delivery" } as const;
 
-const registry = globalThis as unknown as { receiptWakeables?: Map<string, Wakeable> };
+const registry = globalThis as unknown as {
+  receiptWakeables?: Map<string, Wakeable>;
+  receiptWokenAt?: Map<string, number>;
+};
+
+/** When each job was first woken since its last run started (performance.now()), for its wake-up stage timing. */
+function wokenAt(): Map<string, number> {
+  registry.receiptWokenAt ??= new Map();
+  return registry.receiptWokenAt;
+}
+
+/** Milliseconds from the job's first wake-up not yet taken to now, or null when it was not woken (its tick). */
+export function takeWakeDelayMs(name: string): number | null {
+  const at = wokenAt().get(name);
+  if (at === undefined) return null;
+  wokenAt().delete(name);
+  return performance.now() - at;
+}
 
 function wakeables(): Map<string, Wakeable> {
   registry.receiptWakeables ??= new Map();
@@ -23,9 +40,12 @@ export function registerWakeable(name: string, wake: Wakeable): void {
  * disabled): the safety tick and other instances' LISTEN connections cover it.
  */
 export function wakeJob(name: string): void {
-  wakeables().get(name)?.();
+  const wake = wakeables().get(name);
+  if (!wake) return;
+  if (!wokenAt().has(name)) wokenAt().set(name, performance.now());
+  wake();
 }
 
 export function wakeAllJobs(): void {
-  for (const wake of wakeables().values()) wake();
+  for (const name of wakeables().keys()) wakeJob(name);
 }
