@@ -7,9 +7,18 @@ import { startEmbeddedPostgres } from "@/lib/server/db/embedded";
 import { applyMigrations } from "@/lib/server/db/migrate";
 import { databaseUrl } from "@/tests/support/test-database";
 
+type Shared = { adminUrl: string; template: string; teardown: () => Promise<void> };
+
+/**
+ * Both integration projects ("integration", "integration-env") call this setup in the one Vitest process, at once.
+ * They share one server and template: kept on globalThis because each project may load this module anew, and
+ * Prisma's migration engine must not run twice at once.
+ */
+const shared = globalThis as { receiptIntegrationSetup?: { ready: Promise<Shared>; users: number } };
+
 // Integration tests use a real PostgreSQL: the server at DATABASE_URL when set, else a throwaway embedded cluster.
 // One migrated template database; each test file clones its own copy from it.
-export default async function setup(project: TestProject) {
+async function prepare(): Promise<Shared> {
   let adminUrl: string;
   let stopServer = async () => {};
   const given = process.env.DATABASE_URL;
@@ -30,12 +39,28 @@ export default async function setup(project: TestProject) {
   await admin.query(`drop database if exists "${template}" with (force)`);
   await admin.query(`create database "${template}"`);
   await applyMigrations(databaseUrl(adminUrl, template));
+  return {
+    adminUrl,
+    template,
+    teardown: async () => {
+      await admin.query(`drop database if exists "${template}" with (force)`).catch(() => {});
+      await admin.end();
+      await stopServer();
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  const entry = (shared.receiptIntegrationSetup ??= { ready: prepare(), users: 0 });
+  entry.users += 1;
+  const { adminUrl, template } = await entry.ready;
   project.provide("adminUrl", adminUrl);
   project.provide("templateDatabase", template);
 
   return async () => {
-    await admin.query(`drop database if exists "${template}" with (force)`).catch(() => {});
-    await admin.end();
-    await stopServer();
+    entry.users -= 1;
+    if (entry.users > 0) return;
+    shared.receiptIntegrationSetup = undefined;
+    await (await entry.ready).teardown();
   };
 }
