@@ -3,11 +3,11 @@
 // one closing line summed from the runners' JSON reports.
 //
 // After the build, Playwright (RECEIPT_E2E_SHARDS processes, default 1; each its own app, embedded PostgreSQL, ports
-// and output folder) and then Vitest (RECEIPT_VITEST_WORKERS workers, default 2). RECEIPT_TESTS_SIDE_BY_SIDE=1 runs
-// them at once, Playwright at a lower CPU priority (nice 10, inherited by its app, database and Chromium) so Vitest,
-// which holds the timing bounds, goes first. Measured on the 2-core machine (docs/BENCHMARKS.md, "Test loop"): the
-// suites need about 30 minutes of CPU, so side by side saturates both cores and finishes about as late; apps and
-// launchers then start slowly enough to miss their tests' bounds. One after another stays the default.
+// and output folder) and Vitest (RECEIPT_VITEST_WORKERS workers, default 2) run side by side, Playwright at a lower CPU
+// priority (nice 10, inherited by its app, database and Chromium) so Vitest, which holds the timing bounds and is the
+// longer of the two, goes first; Playwright takes the cycles Vitest leaves. Measured on the 2-core machine
+// (docs/BENCHMARKS.md, "Test loop"): 15.3 min side by side; the suites alone add up to about 20.
+// RECEIPT_TESTS_SIDE_BY_SIDE=0 runs them one after another (Playwright first).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
@@ -32,7 +32,7 @@ const positive = (name: string, fallback: number) => {
 };
 const shards = positive("RECEIPT_E2E_SHARDS", 1);
 const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
-const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE !== "1";
+const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE === "0";
 /** Playwright's niceness beside Vitest: at 10 it gets about a tenth of a core Vitest wants, and every idle cycle. */
 const E2E_NICE = ["-n", "10"];
 
