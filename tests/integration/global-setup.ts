@@ -51,7 +51,8 @@ async function prepare(): Promise<Shared> {
 }
 
 export default async function setup(project: TestProject) {
-  const entry = (shared.receiptIntegrationSetup ??= { ready: prepare(), users: 0 });
+  shared.receiptIntegrationSetup ??= { ready: prepare(), users: 0 };
+  const entry = shared.receiptIntegrationSetup;
   entry.users += 1;
   const { adminUrl, template } = await entry.ready;
   project.provide("adminUrl", adminUrl);
