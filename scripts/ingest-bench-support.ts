@@ -160,26 +160,14 @@ export function postRecords(
  * The production build (`next start`, run `npm run build` first) on a throwaway embedded PostgreSQL, with a key,
  * started as the tests start it (the same flags, and a clear error when there is no build or it does not come up).
  */
-/** `statementStats`: the cluster runs pg_stat_statements (a restart to preload it), created in the app's database. */
-export async function startBenchApp(options: { statementStats?: boolean } = {}) {
+export async function startBenchApp() {
   const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
   // BENCH_PG_LOG=FILE: the cluster's log there, with every statement over 10 ms and every connection, by database
   // (which build's), to find what one build spends more on.
   const pgLog = process.env.BENCH_PG_LOG;
-  const startCluster = (port?: number) =>
-    startEmbeddedPostgres(path.join(dataDir, "pg"), {
-      log: pgLog ? (line) => appendFileSync(pgLog, `${line}\n`) : undefined,
-      ...(port ? { port } : {}),
-    });
-  let server = await startCluster();
-  if (options.statementStats) {
-    const setup = new pg.Client({ connectionString: server.serverUrl("postgres") });
-    await setup.connect();
-    await setup.query("alter system set shared_preload_libraries = 'pg_stat_statements'");
-    await setup.end();
-    await server.stop();
-    server = await startCluster(Number(new URL(server.serverUrl("postgres")).port));
-  }
+  const server = await startEmbeddedPostgres(path.join(dataDir, "pg"), {
+    log: pgLog ? (line) => appendFileSync(pgLog, `${line}\n`) : undefined,
+  });
   ownPostmaster = server.postmasterPid;
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
   await admin.connect();
@@ -199,12 +187,6 @@ export async function startBenchApp(options: { statementStats?: boolean } = {}) 
     return url;
   };
   const appDb = await createDatabase("bench_app");
-  if (options.statementStats) {
-    const app = new pg.Client({ connectionString: appDb });
-    await app.connect();
-    await app.query("create extension if not exists pg_stat_statements");
-    await app.end();
-  }
   process.env.DATABASE_URL = appDb;
   const { createKey } = await import("../lib/server/keys/key-service");
   const { key } = await createKey("bench", ["ingest"]);
@@ -213,7 +195,6 @@ export async function startBenchApp(options: { statementStats?: boolean } = {}) 
   return {
     baseUrl: app.baseUrl,
     key,
-    appDb,
     appPid: app.process.pid as number,
     /** The throwaway cluster's directory (removed by stop()). */
     dataDir,

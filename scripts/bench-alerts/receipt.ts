@@ -11,9 +11,8 @@ import type { HealthRecord } from "../../lib/contract";
 import type { TRoutingConfig } from "../../lib/routing/config";
 import { adminCookie } from "../../tests/support/dashboard-session";
 import { routingApi, seedRecord } from "../../tests/support/routing-helpers";
-import pg from "pg";
-import { cpuMsOf, postgresCpu, postRecords, startBenchApp } from "../ingest-bench-support";
-import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER, type Probe } from "./system";
+import { postRecords, startBenchApp } from "../ingest-bench-support";
+import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER } from "./system";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -64,27 +63,10 @@ export async function ensureBuild() {
   if (built.status !== 0) throw new Error("npm run build failed");
 }
 
-/** Sums and counts of receipt_alert_stage_seconds by stage, from the Prometheus text. */
-function stagesOf(text: string): Probe["stages"] {
-  const stages: Probe["stages"] = new Map();
-  const line = /^receipt_alert_stage_seconds_(sum|count)\{stage="([a-z_]+)"\} ([0-9.e+-]+)$/gm;
-  for (const [, kind, stage, value] of text.matchAll(line)) {
-    const entry = stages.get(stage as string) ?? { count: 0, seconds: 0 };
-    if (kind === "sum") entry.seconds = Number(value);
-    else entry.count = Number(value);
-    stages.set(stage as string, entry);
-  }
-  return stages;
-}
-
 export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
-  const app = await startBenchApp({ statementStats: true });
+  const app = await startBenchApp();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-  const stats = new pg.Client({ connectionString: app.appDb });
   try {
-    await stats.connect();
-    const { createKey } = await import("../../lib/server/keys/key-service");
-    const { key: readKey } = await createKey("bench-read", ["read"]);
     const api = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
     await api.saveConfig(routingConfig(webhookUrl, false));
     return {
@@ -99,40 +81,13 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
       async insertNoopRoute() {
         await api.saveConfig(routingConfig(webhookUrl, true));
       },
-      async probe() {
-        const scraped = await fetch(`${app.baseUrl}/metrics`, {
-          headers: { authorization: `Bearer ${readKey}` },
-        });
-        if (!scraped.ok) throw new Error(`GET /metrics answered ${scraped.status}`);
-        const rows = await stats.query<{ id: string; query: string; calls: string; ms: number }>(
-          `select queryid::text as id, query, calls, total_exec_time as ms from pg_stat_statements
-            where dbid = (select oid from pg_database where datname = current_database())
-              and query not like '%pg_stat_statements%'`,
-        );
-        const statements: Probe["statements"] = new Map(
-          rows.rows.map((r) => [r.id, { query: r.query, calls: Number(r.calls), ms: r.ms }]),
-        );
-        const commits = rows.rows
-          .filter((r) => /^commit$/i.test(r.query.trim()))
-          .reduce((n, r) => n + Number(r.calls), 0);
-        const postgresCpuMs = [...postgresCpu().values()].reduce((a, b) => a + b, 0);
-        return {
-          stages: stagesOf(await scraped.text()),
-          statements,
-          commits,
-          postgresCpuMs,
-          appCpuMs: cpuMsOf(app.appPid),
-        };
-      },
       async stop() {
         agent.destroy();
-        await stats.end().catch(() => {});
         await app.stop();
       },
     };
   } catch (error) {
     agent.destroy();
-    await stats.end().catch(() => {});
     await app.stop();
     throw error;
   }

@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Arrival, BenchReceiver } from "./receiver";
-import { type BenchAlert, benchAlerts, type BenchSystem, type Probe, probeDelta } from "./system";
+import { type BenchAlert, benchAlerts, type BenchSystem } from "./system";
 
 export type Knobs = {
   single: number;
@@ -30,9 +30,6 @@ export type Results = {
   /** Alerts firing when the route was inserted (the warm-up's and the scenario's). */
   resendFiring: number;
   resendFiringDelivered: boolean;
-  /** Receipt's stage timings and statements during the single-alert and the rate scenario. */
-  singleCost: Probe | null;
-  rateCost: Probe | null;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -86,26 +83,15 @@ export async function runScenarios(
   const lastResendMs = resent().length > 0 ? Math.max(...resent().map((a) => a.at)) - insertedAt : null;
   const firingCount = warm.length + firing.length;
 
-  // The probe after a scenario waits for its attempts to be recorded (a short batching window after the POST).
-  const probed = async <T>(work: () => Promise<T>): Promise<[T, Probe | null]> => {
-    const before = system.probe ? await system.probe() : null;
-    const result = await work();
-    if (!system.probe || !before) return [result, null];
-    await sleep(500);
-    return [result, probeDelta(await system.probe(), before)];
-  };
-
   log(`${system.name}: ${knobs.single} single alerts, one at a time`);
   const latencies: number[] = [];
   let singleMissed = 0;
-  const [, singleCost] = await probed(async () => {
-    for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
-      const respondedAt = await system.fire([alert]);
-      const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
-      if (arrived === undefined) singleMissed++;
-      else latencies.push(arrived - respondedAt);
-    }
-  });
+  for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
+    const respondedAt = await system.fire([alert]);
+    const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
+    if (arrived === undefined) singleMissed++;
+    else latencies.push(arrived - respondedAt);
+  }
 
   log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
   const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
@@ -119,15 +105,12 @@ export async function runScenarios(
 
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
   const many = benchAlerts(`${run}-rate`, knobs.deliveries);
-  let manySent = 0;
-  const [manySeen, rateCost] = await probed(async () => {
-    manySent = performance.now();
-    await fireInBatches(system, many);
-    return waitFor(
-      many.map((a) => a.id),
-      120_000,
-    );
-  });
+  const manySent = performance.now();
+  await fireInBatches(system, many);
+  const manySeen = await waitFor(
+    many.map((a) => a.id),
+    120_000,
+  );
   const lastRate = Math.max(manySent, ...manySeen.values());
   const deliveriesPerSecond = lastRate > manySent ? manySeen.size / ((lastRate - manySent) / 1000) : 0;
 
@@ -142,7 +125,5 @@ export async function runScenarios(
     lastResendMs,
     resendFiring: firingCount,
     resendFiringDelivered: firingSeen.size === firing.length,
-    singleCost,
-    rateCost,
   };
 }

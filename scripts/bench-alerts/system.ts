@@ -21,39 +21,7 @@ export type BenchSystem = {
   fire: (alerts: readonly BenchAlert[]) => Promise<number>;
   insertNoopRoute: () => Promise<void>;
   stop: () => Promise<void>;
-  /** Receipt only: its stage timings and PostgreSQL statement counters so far (a scenario reports the difference). */
-  probe?: () => Promise<Probe>;
 };
-
-/** Cumulative counters: seconds and runs per pipeline stage; per statement its calls and execution time. */
-export type Probe = {
-  stages: Map<string, { count: number; seconds: number }>;
-  statements: Map<string, { query: string; calls: number; ms: number }>;
-  commits: number;
-  postgresCpuMs: number;
-  appCpuMs: number;
-};
-
-/** What one scenario cost: the probe after minus the probe before. */
-export function probeDelta(after: Probe, before: Probe): Probe {
-  const stages = new Map<string, { count: number; seconds: number }>();
-  for (const [stage, a] of after.stages) {
-    const b = before.stages.get(stage) ?? { count: 0, seconds: 0 };
-    if (a.count > b.count) stages.set(stage, { count: a.count - b.count, seconds: a.seconds - b.seconds });
-  }
-  const statements = new Map<string, { query: string; calls: number; ms: number }>();
-  for (const [id, a] of after.statements) {
-    const b = before.statements.get(id) ?? { calls: 0, ms: 0 };
-    if (a.calls > b.calls) statements.set(id, { query: a.query, calls: a.calls - b.calls, ms: a.ms - b.ms });
-  }
-  return {
-    stages,
-    statements,
-    commits: after.commits - before.commits,
-    postgresCpuMs: after.postgresCpuMs - before.postgresCpuMs,
-    appCpuMs: after.appCpuMs - before.appCpuMs,
-  };
-}
 
 /** Receipt's own severity label, so Alertmanager's alerts carry the same one. */
 export const severityOf = (state: BenchState): string => STATE_SEVERITY[state];

@@ -54,69 +54,6 @@ describe("writeIsolated, on a real transaction", () => {
   });
 });
 
-describe("withWholeWritesFirst, on a real transaction", () => {
-  it("writes a good batch in one go, without a savepoint; a refused one runs again and isolates the bad item", async () => {
-    const { withWholeWritesFirst } = lib.isolate;
-    await query("create table whole_writes (n int not null check (n > 0))");
-    await query("create table whole_runs (run int)");
-    const statements: string[] = [];
-    let runs = 0;
-    const write = (items: number[]) =>
-      withWholeWritesFirst((writeBatch) =>
-        lib.sql.inTransaction(async (sql) => {
-          runs++;
-          // Work before the write is undone with a refused batch, and done again.
-          await sql.execute("insert into whole_runs values ($1)", [runs]);
-          const traced = {
-            ...sql,
-            execute: (...args: Parameters<typeof sql.execute>) => {
-              statements.push(String(args[0]).split(" ")[0] ?? "");
-              return sql.execute(...args);
-            },
-          };
-          return writeBatch(traced, items, async (some) => {
-            await traced.execute("insert into whole_writes select unnest($1::int[])", [[...some]]);
-          });
-        }),
-      );
-
-    expect(await write([1, 2])).toEqual({ written: [1, 2], failures: [] });
-    expect(statements).toEqual(["insert"]);
-    expect(runs).toBe(1);
-
-    statements.length = 0;
-    const outcome = await write([3, -1, 4]);
-    expect(outcome.written).toEqual([3, 4]);
-    expect(outcome.failures).toEqual([{ item: -1, reason: expect.stringMatching(/check constraint/) }]);
-    expect(runs).toBe(3); // the whole attempt, rolled back, then the isolated one
-    expect(statements.filter((s) => s === "savepoint")).toHaveLength(4); // the batch, then each item
-    expect(await query("select n from whole_writes order by n")).toEqual([
-      { n: 1 },
-      { n: 2 },
-      { n: 3 },
-      { n: 4 },
-    ]);
-    expect(await query("select run from whole_runs order by run")).toEqual([{ run: 1 }, { run: 3 }]);
-  });
-
-  it("fails on a transient error without running again", async () => {
-    const { withWholeWritesFirst } = lib.isolate;
-    const deadlock = Object.assign(new Error("deadlock detected"), { code: "40P01" });
-    let runs = 0;
-    await expect(
-      withWholeWritesFirst((writeBatch) =>
-        lib.sql.inTransaction((sql) => {
-          runs++;
-          return writeBatch(sql, [1], async () => {
-            throw deadlock;
-          });
-        }),
-      ),
-    ).rejects.toBe(deadlock);
-    expect(runs).toBe(1);
-  });
-});
-
 describe("claiming deliveries, item by item when needed", () => {
   it("never hands one delivery to two concurrent claims", async () => {
     const past = new Date(Date.now() - 1000);

@@ -135,33 +135,4 @@ describe("in-process wake-ups", () => {
     });
     expect(woken).toEqual([WAKE_CHANNELS.deliveries]);
   });
-
-  it("this instance's own commit wakes it once: its listener ignores the echo, and still hears other instances", async () => {
-    const { inTransaction } = await import("@/lib/server/db/sql");
-    const direct: WakeChannel[] = [];
-    const viaListener: WakeChannel[] = [];
-    let connected = false;
-    onWakeHere((channel) => direct.push(channel));
-    const listener = startWakeListener({
-      connectionString: db.url,
-      onWake: (channel) => viaListener.push(channel),
-      onConnected: () => {
-        connected = true;
-      },
-      maxRetryMs: 200,
-    });
-    try {
-      await until(() => connected, "the listener's connection");
-      await inTransaction((sql) => notifyWake(sql, WAKE_CHANNELS.alertOutbox));
-      expect(direct).toEqual([WAKE_CHANNELS.alertOutbox]);
-      // Another instance's commit (no tag of this one) after it: once it is heard, the echo would have been too.
-      await admin.query("select pg_notify($1, 'receipt-another-instance')", [WAKE_CHANNELS.deliveries]);
-      await until(() => viaListener.length > 0, "the other instance's notification");
-      await sleep(100);
-      expect(viaListener).toEqual([WAKE_CHANNELS.deliveries]);
-      expect(direct).toEqual([WAKE_CHANNELS.alertOutbox]);
-    } finally {
-      await listener.stop();
-    }
-  });
 });

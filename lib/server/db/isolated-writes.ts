@@ -14,7 +14,7 @@ export function failureReason(error: unknown): string {
 // failure (40), out of resources (53), a shutdown or a cancelled statement (57). The run fails and is tried again.
 const TRANSIENT_SQLSTATE = /^(08|40|53|57)/;
 
-export function rethrowIfTransient(error: unknown): void {
+function rethrowIfTransient(error: unknown): void {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === "string" && TRANSIENT_SQLSTATE.test(code)) throw error;
 }
@@ -53,40 +53,4 @@ export async function writeIsolated<T>(
     else failures.push({ item, reason: failureReason(error) });
   }
   return { written, failures };
-}
-
-/** How a transaction writes its batch: `writeIsolated`, or whole without a savepoint (`withWholeWritesFirst`). */
-export type BatchWriter = <T>(
-  sql: Sql,
-  items: readonly T[],
-  write: (items: readonly T[]) => Promise<void>,
-) => Promise<{ written: T[]; failures: Failure<T>[] }>;
-
-/** A batch written whole was refused: the transaction is aborted, and runs again writing item by item. */
-class WholeBatchRefused extends Error {}
-
-const writeWhole: BatchWriter = async (_sql, items, write) => {
-  if (items.length === 0) return { written: [], failures: [] };
-  try {
-    await write(items);
-  } catch (error) {
-    rethrowIfTransient(error);
-    throw new WholeBatchRefused("the batch was refused whole");
-  }
-  return { written: [...items], failures: [] };
-};
-
-/**
- * Runs `transaction` (which must open its own) with a writer that writes the batch whole, without the savepoint
- * and its release: two round trips fewer on the common path. When PostgreSQL or the code refuses that batch, the
- * transaction has rolled back, and it runs once more with `writeIsolated`, which sets the refused items apart. Work
- * the transaction did before the write is done again then (it must be safe to repeat, as a rolled-back one is).
- */
-export async function withWholeWritesFirst<R>(transaction: (write: BatchWriter) => Promise<R>): Promise<R> {
-  try {
-    return await transaction(writeWhole);
-  } catch (error) {
-    if (!(error instanceof WholeBatchRefused)) throw error;
-  }
-  return transaction(writeIsolated);
 }

@@ -6,7 +6,7 @@ import type { StoredAlert } from "@/lib/routing/alert-rows";
 import { getPrisma } from "./client";
 import { isoTime, jsonRows } from "./json-rows";
 import { poolSql, prepared, prismaSql, type Sql } from "./sql";
-import { WAKE_CHANNELS, wakeHereAfterCommit, wakePayload } from "./wake-notify";
+import { WAKE_CHANNELS, wakeHereAfterCommit } from "./wake-notify";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -159,7 +159,7 @@ const APPEND_OUTBOX_EVENTS = prepared(
   `with appended as (
       insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])
     )
-    select pg_notify($4, $5)`,
+    select pg_notify($4, '')`,
 );
 
 /** One statement whatever the number of events; routing on every instance is woken when the caller commits. */
@@ -170,7 +170,6 @@ export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promi
     events.map((e) => e.chainId),
     events.map((e) => e.event),
     WAKE_CHANNELS.alertOutbox,
-    wakePayload(sql),
   ]);
   wakeHereAfterCommit(sql, WAKE_CHANNELS.alertOutbox);
 }

@@ -1,6 +1,6 @@
 import { getPrisma } from "./client";
 import { jsonRows } from "./json-rows";
-import { type Failure, rethrowIfTransient, writeIsolated } from "./isolated-writes";
+import { type Failure, writeIsolated } from "./isolated-writes";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS, setItemsAside } from "./set-aside";
 import { inTransaction, poolSql, type Sql } from "./sql";
 
@@ -96,58 +96,14 @@ export async function claimDueDeliveries(
   shares: ClaimShares = { perTarget: 1_000_000_000, allowances: [], exclude: [] },
 ): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
   if (limit <= 0) return { claimed: [], failures: [] };
-  const params = [
-    now,
-    limit,
-    shares.perTarget,
-    JSON.stringify(
-      shares.allowances.map((a) => ({ channel: a.channel, target_index: a.targetIndex, free: a.free })),
-    ),
-    shares.exclude.map(String),
-    new Date(now.getTime() + leaseMs),
-  ];
-  // One round trip: pick, lock and lease in one statement (its own transaction). Only when PostgreSQL refuses it is
-  // the claim done row by row below, so the row it refuses is set aside and the others are claimed.
-  try {
-    const claimed = await poolSql().query<ClaimedDelivery>(
-      `with due as (${DUE_DELIVERIES_SQL})
-      update deliveries d set attempts = d.attempts + 1, next_attempt_at = $6 from due where d.id = due.id
-      returning ${CLAIMED_COLUMNS}`,
-      params,
-    );
-    return { claimed, failures: [] };
-  } catch (error) {
-    rethrowIfTransient(error);
-  }
   return inTransaction(async (sql) => {
-    const due = await sql.query<{ id: bigint }>(DUE_DELIVERIES_SQL, params.slice(0, 5));
-    const claimed: ClaimedDelivery[] = [];
-    const { failures } = await writeIsolated(
-      sql,
-      due.map((row) => row.id),
-      async (ids) => {
-        claimed.push(
-          ...(await sql.query<ClaimedDelivery>(
-            `update deliveries d set attempts = d.attempts + 1, next_attempt_at = $1 where d.id = any($2::bigint[])
-            returning ${CLAIMED_COLUMNS}`,
-            [params[5], ids.map(String)],
-          )),
-        );
-      },
-    );
-    return { claimed, failures };
-  });
-}
-
-const CLAIMED_COLUMNS = `d.id, d.channel, d.target_index as "targetIndex", d.url, d.body, d.headers,
-  d.signing_secret as "signingSecret", d.attempts, d.max_attempts as "maxAttempts", d.target_type as "targetType"`;
-
-// Per target with due rows, its share is read in order from the (status, channel, target_index, next_attempt_at)
-// index, skipping rows that wait for an older delivery of their group: the work is each target's share, not the
-// backlog. The due conditions are repeated on d: a row another instance claimed and committed meanwhile is
-// re-checked against them when locked (READ COMMITTED), and left alone. SKIP LOCKED applies before the limit, so
-// concurrent claims share the due rows. $1 now, $2 limit, $3 per-target share, $4 allowances, $5 ids excluded.
-const DUE_DELIVERIES_SQL = `select d.id from deliveries d
+    const due = await sql.query<{ id: bigint }>(
+      // Per target with due rows, its share is read in order from the (status, channel, target_index,
+      // next_attempt_at) index, skipping rows that wait for an older delivery of their group: the work is each
+      // target's share, not the backlog. The due conditions are repeated on d: a row another instance claimed and
+      // committed meanwhile is re-checked against them when locked (READ COMMITTED), and left alone. SKIP LOCKED
+      // applies before the limit, so concurrent claims share the due rows.
+      `select d.id from deliveries d
         join (
           select share.id, share.next_attempt_at, share.n
           from (select distinct t.channel, t.target_index from deliveries t
@@ -176,7 +132,35 @@ const DUE_DELIVERIES_SQL = `select d.id from deliveries d
         where d.status = 'pending' and d.next_attempt_at <= $1
         order by c.n, c.next_attempt_at, c.id
         limit $2
-        for update of d skip locked`;
+        for update of d skip locked`,
+      [
+        now,
+        limit,
+        shares.perTarget,
+        JSON.stringify(
+          shares.allowances.map((a) => ({ channel: a.channel, target_index: a.targetIndex, free: a.free })),
+        ),
+        shares.exclude.map(String),
+      ],
+    );
+    const claimed: ClaimedDelivery[] = [];
+    const { failures } = await writeIsolated(
+      sql,
+      due.map((row) => row.id),
+      async (ids) => {
+        claimed.push(
+          ...(await sql.query<ClaimedDelivery>(
+            `update deliveries set attempts = attempts + 1, next_attempt_at = $1 where id = any($2::bigint[])
+            returning id, channel, target_index as "targetIndex", url, body, headers,
+              signing_secret as "signingSecret", attempts, max_attempts as "maxAttempts", target_type as "targetType"`,
+            [new Date(now.getTime() + leaseMs), ids.map(String)],
+          )),
+        );
+      },
+    );
+    return { claimed, failures };
+  });
+}
 
 /** Claimed deliveries handed back unsent (their target paused): due again at `at`, the claim's attempt undone. */
 export async function releaseDeliveries(ids: bigint[], at: Date): Promise<void> {
@@ -224,32 +208,6 @@ export async function recordAttempts(
 ): Promise<{ failures: Failure<bigint>[] }> {
   if (outcomes.length === 0) return { failures: [] };
   const byId = new Map(outcomes.map((o) => [o.id, o]));
-  // One round trip for the whole batch: the attempts and the deliveries' new state in one statement (its own
-  // transaction). Only when PostgreSQL refuses it are they written again below, an outcome at a time when needed.
-  try {
-    const rows = [...byId.values()];
-    await poolSql().execute(
-      `with u as (select * from unnest($1::bigint[], $2::timestamptz[], $3::int[], $4::int[], $5::text[], $6::text[],
-          $7::timestamptz[]) as u(id, at, status_code, latency_ms, error, status, next_attempt_at)),
-        logged as (insert into delivery_attempts (delivery_id, at, status_code, latency_ms, error)
-          select id, at, status_code, latency_ms, error from u)
-      update deliveries d set status = u.status, last_error = u.error, next_attempt_at = u.next_attempt_at,
-          delivered_at = case when u.status = 'delivered' then u.at else d.delivered_at end
-        from u where d.id = u.id`,
-      [
-        rows.map((o) => String(o.id)),
-        rows.map((o) => o.at.toISOString()),
-        rows.map((o) => o.statusCode),
-        rows.map((o) => o.latencyMs),
-        rows.map((o) => o.error),
-        rows.map((o) => o.status),
-        rows.map((o) => o.nextAttemptAt.toISOString()),
-      ],
-    );
-    return { failures: [] };
-  } catch (error) {
-    rethrowIfTransient(error);
-  }
   return inTransaction(async (sql) => {
     const { failures } = await writeIsolated(sql, [...byId.keys()], async (ids) => {
       const rows = ids.map((id) => byId.get(id) as AttemptOutcome & { id: bigint });

@@ -1,5 +1,16 @@
 import { poolSql, type Sql } from "./sql";
 
+/**
+ * One outbox consumer at a time across all app instances (a transaction-scoped advisory lock; the others skip this
+ * tick). Routing an event is cheap, and a single consumer sees events in commit order without row-lock races.
+ */
+export async function tryLockOutbox(sql: Sql): Promise<boolean> {
+  const [row] = await sql.query<{ locked: boolean }>(
+    "select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked",
+  );
+  return row?.locked ?? false;
+}
+
 /** A cheap check before opening a transaction: is there anything to route? */
 export async function outboxHasPending(): Promise<boolean> {
   const [row] = await poolSql().query<{ pending: boolean }>(
@@ -11,16 +22,11 @@ export async function outboxHasPending(): Promise<boolean> {
 /**
  * The oldest events, removed in the caller's transaction: they are gone once it commits (routed), and back if it
  * rolls back. Deleting instead of marking events processed writes no new row version and no index entry per event,
- * and leaves nothing to prune. One outbox consumer at a time across all app instances: the statement first takes a
- * transaction-scoped advisory lock, and takes nothing when another instance holds it (that one routes them). Routing
- * an event is cheap, and a single consumer sees events in commit order without row-lock races.
+ * and leaves nothing to prune.
  */
 export async function takeOutboxEvents(sql: Sql, limit: number): Promise<{ fingerprint: string }[]> {
   return sql.query<{ fingerprint: string }>(
-    `with consumer as materialized (
-        select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked)
-    delete from alert_outbox where id in (select id from alert_outbox
-        where (select locked from consumer) order by id limit $1)
+    `delete from alert_outbox where id in (select id from alert_outbox order by id limit $1)
       returning fingerprint`,
     [limit],
   );

@@ -1,6 +1,6 @@
 import pg from "pg";
 import { isDatabaseUnavailable } from "./availability";
-import { ownWakeTag, WAKE_CHANNELS, type WakeChannel } from "./wake-notify";
+import { WAKE_CHANNELS, type WakeChannel } from "./wake-notify";
 
 // One dedicated connection per instance (not from the pool: a pooled connection is handed to other work and its
 // LISTEN would be lost or leak into it) that LISTENs on the wake channels. When the database drops it, it reconnects
@@ -58,8 +58,6 @@ export function startWakeListener(options: WakeListenerOptions): WakeListener {
     });
     current.on("end", () => scheduleReconnect(new Error("Connection terminated")));
     current.on("notification", (message) => {
-      // This instance's own commit, which woke its job directly already (wake-notify.ts, wakePayload).
-      if (message.payload === ownWakeTag()) return;
       if (CHANNELS.has(message.channel)) options.onWake(message.channel as WakeChannel);
     });
     try {

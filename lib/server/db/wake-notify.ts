@@ -15,28 +15,13 @@ export const WAKE_CHANNELS = {
 
 export type WakeChannel = (typeof WAKE_CHANNELS)[keyof typeof WAKE_CHANNELS];
 
-// One payload per instance and transaction: PostgreSQL folds identical notifications of one transaction into one.
-const NOTIFY = prepared("receipt_notify_wake", "select pg_notify($1, $2)");
+// An empty payload: PostgreSQL folds identical notifications of one transaction into one.
+const NOTIFY = prepared("receipt_notify_wake", "select pg_notify($1, '')");
 
 /** Wakes the channel's job on every instance once the caller's transaction commits. */
 export async function notifyWake(sql: Sql, channel: WakeChannel): Promise<void> {
-  await sql.execute(NOTIFY, [channel, wakePayload(sql)]);
+  await sql.execute(NOTIFY, [channel]);
   wakeHereAfterCommit(sql, channel);
-}
-
-/**
- * The NOTIFY payload: this instance's tag when its own commit wakes it directly (a transaction of `inTransaction`,
- * with the jobs running here), so its LISTEN connection ignores the echo instead of running the job a second time;
- * otherwise empty, and every instance's listener (this one's too) wakes on it.
- */
-export function wakePayload(sql: Sql): string {
-  return "afterCommit" in sql && local.receiptWakeHandler ? ownWakeTag() : "";
-}
-
-/** This process's tag (on globalThis: route handlers and instrumentation are bundled apart). */
-export function ownWakeTag(): string {
-  local.receiptWakeTag ??= `receipt-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
-  return local.receiptWakeTag;
 }
 
 /** This instance's part of notifyWake, for a statement that ran `pg_notify` itself (saving a round trip). */
@@ -46,7 +31,7 @@ export function wakeHereAfterCommit(sql: Sql, channel: WakeChannel): void {
 
 type WakeHandler = (channel: WakeChannel) => void;
 // On globalThis: Next.js bundles route handlers (which commit) and instrumentation (which runs the jobs) separately.
-const local = globalThis as unknown as { receiptWakeHandler?: WakeHandler; receiptWakeTag?: string };
+const local = globalThis as unknown as { receiptWakeHandler?: WakeHandler };
 
 /** Where this instance's own commits wake its jobs (background.ts; unset when the workers do not run here). */
 export function onWakeHere(handler: WakeHandler): void {

@@ -87,13 +87,6 @@ function createMetrics() {
       labelNames: ["outcome", "receiver_kind"] as const,
       registers,
     }),
-    alertStages: new Histogram({
-      name: "receipt_alert_stage_seconds",
-      help: "Time in each stage of the alert pipeline: wake_routing and wake_delivery (a commit's wake-up to the job's start), outbox (routing events into groups), group (flushing due groups into deliveries), claim, post (one webhook), record (writing a batch of attempts)",
-      labelNames: ["stage"] as const,
-      buckets: [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1, 5],
-      registers,
-    }),
     setAsideItems: new Gauge({
       name: "receipt_set_aside_items",
       help: "Items set aside now, by job (read from the database at scrape time)",

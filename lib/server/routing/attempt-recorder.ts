@@ -1,7 +1,6 @@
 import { type AttemptOutcome, recordAttempts } from "../db/routing-deliveries";
 import { setDeliveriesAside } from "./set-deliveries-aside";
 import { failureReason } from "../db/isolated-writes";
-import { timeStage } from "./stage-timing";
 
 // Attempt outcomes are written in batches: the first outcome opens a short window, and everything that finishes in
 // it (or up to BATCH outcomes) is written with one insert and one update. One write at a time, so a burst of sends
@@ -46,11 +45,7 @@ export class AttemptRecorder {
       const batch = this.buffer.splice(0, BATCH);
       const notWritten = new Set<bigint>();
       try {
-        const { failures } = await timeStage(
-          "record",
-          () => recordAttempts(batch),
-          () => true,
-        );
+        const { failures } = await recordAttempts(batch);
         for (const failure of failures) notWritten.add(failure.item);
         await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
       } catch (error) {

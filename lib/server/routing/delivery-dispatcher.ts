@@ -1,19 +1,17 @@
 import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
 import { signRequest } from "@/lib/routing/sign";
 import { createHash } from "node:crypto";
-import { performance } from "node:perf_hooks";
 import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/routing-deliveries";
 import { pauseTargetEverywhere, takeSharedToken } from "../db/routing-rate-buckets";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
-import { DeliveryLanes, type LaneAllowance, laneKey } from "./delivery-lanes";
+import { DeliveryLanes } from "./delivery-lanes";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
 import { type AlertSettings, alertSettings } from "./settings";
-import { observeStage, timeStage } from "./stage-timing";
 
 type Held = ClaimedDelivery & { rateLimit: RateLimit | null };
 
@@ -31,8 +29,6 @@ export class DeliveryDispatcher {
   private claiming = false;
   private pumpAgain = false;
   private pumpScheduled = false;
-  /** The last claim may have left due deliveries for lack of capacity (claimFilled): a freed slot claims again. */
-  private dueLeft = true;
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
   /** When this process's own retries fall due (a backoff it recorded): a claim then, not at the next safety tick. */
   private readonly retriesDue: number[] = [];
@@ -70,18 +66,16 @@ export class DeliveryDispatcher {
     this.release(this.lanes.shed(nowMs), nowMs);
     const limit = this.lanes.freeSlots();
     if (limit === 0) return 0;
-    const allowances = this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs));
-    const { claimed, failures } = await timeStage(
-      "claim",
-      () =>
-        claimDueDeliveries(now, this.settings.timeoutMs + this.settings.leaseMarginMs, limit, {
-          perTarget: this.settings.perTarget,
-          allowances,
-          exclude: [...this.held],
-        }),
-      (result) => result.claimed.length > 0,
+    const { claimed, failures } = await claimDueDeliveries(
+      now,
+      this.settings.timeoutMs + this.settings.leaseMarginMs,
+      limit,
+      {
+        perTarget: this.settings.perTarget,
+        allowances: this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs)),
+        exclude: [...this.held],
+      },
     );
-    this.dueLeft = this.claimFilled(claimed, limit, allowances);
     for (const delivery of claimed) {
       this.held.add(delivery.id);
       this.lanes.add({
@@ -92,27 +86,6 @@ export class DeliveryDispatcher {
     this.startReady();
     await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
     return claimed.length;
-  }
-
-  /**
-   * Whether due deliveries may have been left behind for lack of capacity: the claim took its limit or a target's
-   * whole allowance, or a target had none. Otherwise everything due was taken, and a finished send need not claim again (new deliveries
-   * come with a wake-up, retries with their timer, and a recorded outcome claims what waited for it).
-   */
-  private claimFilled(
-    claimed: readonly ClaimedDelivery[],
-    limit: number,
-    allowances: LaneAllowance[],
-  ): boolean {
-    // A target given nothing (at its cap, out of tokens, paused) may have due deliveries waiting for a slot.
-    if (claimed.length >= limit || allowances.some((a) => a.free <= 0)) return true;
-    const perTarget = new Map<string, number>();
-    for (const delivery of claimed)
-      perTarget.set(laneKey(delivery), (perTarget.get(laneKey(delivery)) ?? 0) + 1);
-    const allowed = new Map(allowances.map((a) => [laneKey(a), a.free]));
-    for (const [key, count] of perTarget)
-      if (count >= (allowed.get(key) ?? this.settings.perTarget)) return true;
-    return false;
   }
 
   private schedulePump(): void {
@@ -167,9 +140,7 @@ export class DeliveryDispatcher {
         },
         at.getTime(),
       );
-      const posted = performance.now();
       result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs, delivery.targetType);
-      observeStage("post", performance.now() - posted);
       decision = decideAttempt(result, delivery, settings, Date.now());
     } catch (error) {
       this.lanes.finished(delivery, Date.now());
@@ -245,7 +216,7 @@ export class DeliveryDispatcher {
 
   private afterSend(): void {
     this.startReady();
-    if (this.dueLeft) this.schedulePump();
+    this.schedulePump();
   }
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */
@@ -265,8 +236,6 @@ export class DeliveryDispatcher {
       .catch((error) => console.error("receipt: releasing paused deliveries failed:", failureReason(error)))
       .finally(() => {
         for (const id of ids) this.held.delete(id);
-        // Handed back due now (a queue shed): claimable again once the release is written.
-        if (atMs <= Date.now()) this.schedulePump();
       });
   }
 }

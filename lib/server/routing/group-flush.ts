@@ -18,13 +18,13 @@ import { activeSilences } from "../db/routing-silences";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
-import { failureReason, withWholeWritesFirst } from "../db/isolated-writes";
+import { failureReason, writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { assigneeCopies } from "./assignee-copies";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
-import { type CurrentRouting, currentRouting } from "./routing-config";
+import { currentRouting } from "./routing-config";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
 const FIRING_ALERTS_CAP = 20_000;
@@ -39,13 +39,9 @@ const JOB = SET_ASIDE_JOBS.groupFlush;
  * (until a new member arrives or an operator retries it) and the others flush. Returns the number of notifications
  * made.
  */
-export async function flushDueGroups(
-  now: Date = new Date(),
-  maxBatches = 20,
-  routingNow: () => Promise<CurrentRouting> = currentRouting,
-): Promise<number> {
+export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): Promise<number> {
   if (!(await anyGroupDue(now))) return 0;
-  const routing = await routingNow();
+  const routing = await currentRouting();
   // A silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than
   // stopping every flush; it is set aside so an operator sees it.
   const silences = planIsolated(await activeSilences(now), (some) => some.map(compileSilence));
@@ -65,35 +61,33 @@ export async function flushDueGroups(
   };
   let notifications = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
-    const { claimed, sent } = await withWholeWritesFirst((writeBatch) =>
-      inTransaction(async (sql) => {
-        const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
-        const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
-        const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-        const decided: Decided[] = [];
-        const failed: SetAside[] = [];
-        for (const group of groups) {
-          try {
-            const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
-            const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-            decided.push({ group, plan });
-          } catch (error) {
-            failed.push({ key: group.groupKey, reason: failureReason(error) });
-          }
+    const { claimed, sent } = await inTransaction(async (sql) => {
+      const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
+      const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
+      const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
+      const decided: Decided[] = [];
+      const failed: SetAside[] = [];
+      for (const group of groups) {
+        try {
+          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
+          decided.push({ group, plan });
+        } catch (error) {
+          failed.push({ key: group.groupKey, reason: failureReason(error) });
         }
-        const { written, failures } = await writeBatch(sql, decided, (some) =>
-          writeFlushes(sql, some, routing.compiled, now),
-        );
-        for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
-        await setGroupsAside(sql, failed);
-        await clearSetAside(
-          sql,
-          JOB,
-          written.map((item) => item.group.groupKey),
-        );
-        return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
-      }),
-    );
+      }
+      const { written, failures } = await writeIsolated(sql, decided, (some) =>
+        writeFlushes(sql, some, routing.compiled, now),
+      );
+      for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
+      await setGroupsAside(sql, failed);
+      await clearSetAside(
+        sql,
+        JOB,
+        written.map((item) => item.group.groupKey),
+      );
+      return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
+    });
     notifications += sent;
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }

@@ -3,41 +3,18 @@ import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { sendDueDeliveries } from "./delivery-worker";
 import { flushDueGroups } from "./group-flush";
 import { routeOutboxEvents } from "./outbox-processor";
-import { type CurrentRouting, currentRouting } from "./routing-config";
 import { alertSettings } from "./settings";
-import { observeWake, timeStage } from "./stage-timing";
 
 const { routing: ROUTING_JOB, delivery: DELIVERY_JOB } = ALERT_JOBS;
 /** A group already due after a flush is locked by another instance's flush, or beyond this run's batches. */
 const OVERDUE_RETRY_MS = 100;
-/** routeOutboxEvents's batch: a run that routed fewer took everything committed before it began. */
-const OUTBOX_BATCH = 2000;
 
 /** Outbox → groups → deliveries. Routing first, so a group flushed in this run already has this run's alerts. */
 async function routeAndFlush(): Promise<void> {
-  observeWake("wake_routing", ROUTING_JOB);
-  // The routing config is read once a run (its newest version's id, one lookup): a save during the run wakes the
-  // job again, so the next run routes and flushes with it.
-  let routing: Promise<CurrentRouting> | undefined;
-  const routingNow = () => {
-    routing ??= currentRouting();
-    return routing;
-  };
   try {
     // Drain what accumulated (bounded: another instance holding the outbox lock makes this return 0).
-    for (let round = 0; round < 50; round++) {
-      const routed = await timeStage(
-        "outbox",
-        () => routeOutboxEvents(new Date(), OUTBOX_BATCH, routingNow),
-        (n) => n > 0,
-      );
-      if (routed < OUTBOX_BATCH) break;
-    }
-    await timeStage(
-      "group",
-      () => flushDueGroups(new Date(), undefined, routingNow),
-      (n) => n > 0,
-    );
+    for (let round = 0; round < 50 && (await routeOutboxEvents()) > 0; round++);
+    await flushDueGroups();
   } finally {
     await armGroupTimer();
   }
@@ -66,13 +43,6 @@ export function alertJobs() {
     { name: ROUTING_JOB, everyMs: settings.alertTickMs, run: routeAndFlush },
     // Separate from routing: a slow receiver must not delay grouping decisions. The engine starts its sends and
     // returns; each finished send claims again by itself.
-    {
-      name: DELIVERY_JOB,
-      everyMs: settings.deliveryTickMs,
-      run: () => {
-        observeWake("wake_delivery", DELIVERY_JOB);
-        return sendDueDeliveries();
-      },
-    },
+    { name: DELIVERY_JOB, everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },
   ];
 }

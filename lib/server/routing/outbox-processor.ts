@@ -1,13 +1,13 @@
 import { readAlertsByFingerprint } from "../db/routing-alerts";
 import { addGroupMembers } from "../db/routing-groups";
-import { outboxHasPending, takeOutboxEvents } from "../db/routing-outbox";
+import { outboxHasPending, takeOutboxEvents, tryLockOutbox } from "../db/routing-outbox";
 import { clearSetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction } from "../db/sql";
-import { withWholeWritesFirst } from "../db/isolated-writes";
+import { writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { mergeMemberships, planMemberships } from "./group-membership";
-import { type CurrentRouting, currentRouting } from "./routing-config";
+import { currentRouting } from "./routing-config";
 
 const JOB = SET_ASIDE_JOBS.alertRouting;
 
@@ -17,39 +17,34 @@ const JOB = SET_ASIDE_JOBS.alertRouting;
  * or added to its groups is set aside (its events are consumed; a later change of the alert tries again) and the
  * others are routed. Returns how many events were handled.
  */
-export async function routeOutboxEvents(
-  now: Date = new Date(),
-  limit = 2000,
-  routingNow: () => Promise<CurrentRouting> = currentRouting,
-): Promise<number> {
+export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): Promise<number> {
   if (!(await outboxHasPending())) return 0;
-  const routing = await routingNow();
-  return withWholeWritesFirst((writeBatch) =>
-    inTransaction(async (sql) => {
-      const events = await takeOutboxEvents(sql, limit);
-      if (events.length === 0) return 0;
-      const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
-      const rows = await readAlertsByFingerprint(sql, fingerprints);
-      const planned = planIsolated(rows, (some) =>
-        some.map((row) => ({
-          fingerprint: row.fingerprint,
-          groups: planMemberships(routing.compiled, [alertOf(row)]),
-        })),
-      );
-      const { written, failures } = await writeBatch(sql, planned.results, (items) =>
-        addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
-      );
-      const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
-        key: item.fingerprint,
-        reason,
-      }));
-      await setAside(sql, JOB, failed);
-      await clearSetAside(
-        sql,
-        JOB,
-        written.map((item) => item.fingerprint),
-      );
-      return events.length;
-    }),
-  );
+  const routing = await currentRouting();
+  return inTransaction(async (sql) => {
+    if (!(await tryLockOutbox(sql))) return 0;
+    const events = await takeOutboxEvents(sql, limit);
+    if (events.length === 0) return 0;
+    const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
+    const rows = await readAlertsByFingerprint(sql, fingerprints);
+    const planned = planIsolated(rows, (some) =>
+      some.map((row) => ({
+        fingerprint: row.fingerprint,
+        groups: planMemberships(routing.compiled, [alertOf(row)]),
+      })),
+    );
+    const { written, failures } = await writeIsolated(sql, planned.results, (items) =>
+      addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
+    );
+    const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
+      key: item.fingerprint,
+      reason,
+    }));
+    await setAside(sql, JOB, failed);
+    await clearSetAside(
+      sql,
+      JOB,
+      written.map((item) => item.fingerprint),
+    );
+    return events.length;
+  });
 }

@@ -6,24 +6,7 @@ type Wakeable = () => void;
 /** The alert jobs' names (background.ts runs them under these names). */
 export const ALERT_JOBS = { routing: "alert-routing", delivery: "delivery" } as const;
 
-const registry = globalThis as unknown as {
-  receiptWakeables?: Map<string, Wakeable>;
-  receiptWokenAt?: Map<string, number>;
-};
-
-/** When each job was first woken since its last run started (performance.now()), for its wake-up stage timing. */
-function wokenAt(): Map<string, number> {
-  registry.receiptWokenAt ??= new Map();
-  return registry.receiptWokenAt;
-}
-
-/** Milliseconds from the job's first wake-up not yet taken to now, or null when it was not woken (its tick). */
-export function takeWakeDelayMs(name: string): number | null {
-  const at = wokenAt().get(name);
-  if (at === undefined) return null;
-  wokenAt().delete(name);
-  return performance.now() - at;
-}
+const registry = globalThis as unknown as { receiptWakeables?: Map<string, Wakeable> };
 
 function wakeables(): Map<string, Wakeable> {
   registry.receiptWakeables ??= new Map();
@@ -40,12 +23,9 @@ export function registerWakeable(name: string, wake: Wakeable): void {
  * disabled): the safety tick and other instances' LISTEN connections cover it.
  */
 export function wakeJob(name: string): void {
-  const wake = wakeables().get(name);
-  if (!wake) return;
-  if (!wokenAt().has(name)) wokenAt().set(name, performance.now());
-  wake();
+  wakeables().get(name)?.();
 }
 
 export function wakeAllJobs(): void {
-  for (const name of wakeables().keys()) wakeJob(name);
+  for (const wake of wakeables().values()) wake();
 }
