@@ -89,6 +89,15 @@ type DeliveryView = {
 const deliveries = async (channel: string): Promise<DeliveryView[]> =>
   (await admin.get(`/deliveries?channel=${channel}&limit=200`)).json.deliveries;
 
+/** The channel's first delivery once it is dead, or as it stands after 10 s. */
+async function firstDeadDelivery(channel: string): Promise<DeliveryView | undefined> {
+  let delivery: DeliveryView | undefined;
+  for (const deadline = Date.now() + 10_000; ; await sleep(100)) {
+    [delivery] = await deliveries(channel);
+    if (delivery?.status === "dead" || Date.now() >= deadline) return delivery;
+  }
+}
+
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
@@ -201,23 +210,11 @@ describe("delivery", () => {
     await post([failing("gone-1", "gone")]);
     await receiver.waitFor(() => receiver.received("/hook/gone").length >= 1, 10_000);
     // Its outcome is recorded after the POST returns: on a busy machine that took more than a fixed half second.
-    let gone: DeliveryView | undefined;
-    for (
-      const deadline = Date.now() + 10_000;
-      gone?.status !== "dead" && Date.now() < deadline;
-      await sleep(100)
-    )
-      [gone] = await deliveries("gone");
+    const gone = await firstDeadDelivery("gone");
     expect(gone).toMatchObject({ status: "dead", attempts: 1 });
     expect(receiver.received("/hook/gone")).toHaveLength(1); // refused for good: never sent again
     await post([failing("down-1", "down")]);
-    let down: DeliveryView | undefined;
-    for (
-      const deadline = Date.now() + 10_000;
-      down?.status !== "dead" && Date.now() < deadline;
-      await sleep(100)
-    )
-      [down] = await deliveries("down");
+    const down = await firstDeadDelivery("down");
     expect(down).toMatchObject({ status: "dead", attempts: 3 });
     expect(down?.attemptLog.map((a) => [a.statusCode, a.error])).toEqual(
       Array(3).fill([null, "ECONNREFUSED"]),
