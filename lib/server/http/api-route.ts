@@ -13,7 +13,13 @@ type Parsed<S extends Schema> = S extends z.ZodType ? z.infer<S> : undefined;
 /** What a route accepts: who may call it, and the zod schemas of its path segments, query string and JSON body. */
 export type RouteScope = AccessScope | "public";
 
-export type RouteSpec<S extends RouteScope, P extends Schema, Q extends Schema, B extends Schema> = {
+export type RouteSpec<
+  S extends RouteScope,
+  P extends Schema,
+  Q extends Schema,
+  B extends Schema,
+  F = undefined,
+> = {
   /** Who may call it; `public`: anyone (sign-in, setup), the handler checks what it needs itself. */
   scope: S;
   /** The dynamic path segments (`[chainId]`): one that does not parse is 404 `not_found` at `$.params.<name>`. */
@@ -26,14 +32,28 @@ export type RouteSpec<S extends RouteScope, P extends Schema, Q extends Schema, 
   body?: B;
   /** The body's size limit (default 64 KiB). */
   maxBytes?: number;
+  /**
+   * A read started from the path alone while the caller is authenticated, so the two round trips to the database
+   * overlap (the retry guard's facts); its result reaches the handler as `prefetched`. It must only read: when the
+   * caller is refused, it is dropped unseen.
+   */
+  prefetch?: (params: Parsed<P>) => Promise<F>;
 };
 
-export type RouteInput<S extends RouteScope, P extends Schema, Q extends Schema, B extends Schema> = {
+export type RouteInput<
+  S extends RouteScope,
+  P extends Schema,
+  Q extends Schema,
+  B extends Schema,
+  F = undefined,
+> = {
   request: Request;
   caller: S extends "public" ? null : Caller;
   params: Parsed<P>;
   query: Parsed<Q>;
   body: Parsed<B>;
+  /** What `prefetch` read; undefined without one. */
+  prefetched: F | undefined;
 };
 
 const REPLY = Symbol("reply");
@@ -62,7 +82,11 @@ export function apiRoute<
   P extends Schema = undefined,
   Q extends Schema = undefined,
   B extends Schema = undefined,
->(spec: RouteSpec<S, P, Q, B>, handler: (input: RouteInput<S, P, Q, B>) => Promise<R | Reply<R> | Response>) {
+  F = undefined,
+>(
+  spec: RouteSpec<S, P, Q, B, F>,
+  handler: (input: RouteInput<S, P, Q, B, F>) => Promise<R | Reply<R> | Response>,
+) {
   return async (
     request: Request,
     context: { params: Promise<Record<string, string>> },
@@ -71,15 +95,19 @@ export function apiRoute<
       const raw = await context.params;
       checkPathParams(raw);
       const params = (spec.params ? parsePathParams(spec.params, raw) : undefined) as Parsed<P>;
+      const prefetching = spec.prefetch?.(params);
+      // Read only after the caller is let in; a refused caller's read may fail unobserved.
+      prefetching?.catch(() => {});
       const caller = (
         spec.scope === "public" ? null : await authenticate(request, spec.scope as AccessScope)
-      ) as RouteInput<S, P, Q, B>["caller"];
+      ) as RouteInput<S, P, Q, B, F>["caller"];
       const url = new URL(request.url);
       const query = (spec.query ? parseQuery(spec.query, url, spec.repeatable) : undefined) as Parsed<Q>;
       const body = (
         spec.body ? parseBody(spec.body, await readJson(request, spec.maxBytes)) : undefined
       ) as Parsed<B>;
-      const result = await handler({ request, caller, params, query, body });
+      const prefetched = await prefetching;
+      const result = await handler({ request, caller, params, query, body, prefetched });
       if (result instanceof Response) return result;
       if (isReply(result)) return jsonResponse(result.data, result.status, result.headers);
       return jsonResponse(result, 200, {});

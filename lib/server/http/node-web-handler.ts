@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { requestWithBufferedBody } from "./buffered-body";
 import { RESOURCE_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./security-headers";
 
 /** A route handler as Next.js calls it: a Web Request and the path's segments in, a Web Response out. */
@@ -10,7 +11,8 @@ export type WebRouteHandler = (
 /**
  * Runs a route handler on Node's request and response, as Next.js would, with the headers next.config.ts gives every
  * API response. The body is read up to one byte past `maxBytes` and no further: a longer one reaches the handler
- * still too long, so it answers 413 as it does under Next.js, without the rest ever being buffered.
+ * still too long, so it answers 413 as it does under Next.js, without the rest ever being buffered. The handler reads it
+ * from memory (buffered-body.ts), not through a Web stream.
  */
 export async function serveWebRoute(
   incoming: IncomingMessage,
@@ -23,11 +25,11 @@ export async function serveWebRoute(
   for (let i = 0; i < incoming.rawHeaders.length; i += 2)
     headers.append(incoming.rawHeaders[i] as string, incoming.rawHeaders[i + 1] as string);
   const body = await readAtMost(incoming, maxBytes + 1);
-  const request = new Request(`http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`, {
-    method: incoming.method,
-    headers,
-    ...(body ? { body: new Uint8Array(body) } : {}),
-  });
+  const request = requestWithBufferedBody(
+    `http://${incoming.headers.host ?? "localhost"}${incoming.url ?? "/"}`,
+    { method: incoming.method, headers },
+    body,
+  );
   const response = await handler(request, { params: Promise.resolve(params) });
   const answer = Buffer.from(await response.arrayBuffer());
   for (const { key, value } of SECURITY_HEADERS) outgoing.setHeader(key, value);

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { findUnstorableStrings, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "@/lib/contract/storable";
 import { ApiError, bodyIncomplete } from "./api-error";
+import { bufferedBodyText } from "./buffered-body";
 
 export const SMALL_BODY_BYTES = 64 * 1024;
 
@@ -13,9 +14,11 @@ export async function readJson(request: Request, maxBytes = SMALL_BODY_BYTES): P
   if (contentType !== "application/json") {
     throw new ApiError(415, "unsupported_media_type", "Content-Type must be application/json");
   }
-  const text = await request.text().catch(() => {
-    throw bodyIncomplete();
-  });
+  const text =
+    bufferedBodyText(request) ??
+    (await request.text().catch(() => {
+      throw bodyIncomplete();
+    }));
   if (Buffer.byteLength(text) > maxBytes) {
     throw new ApiError(413, "payload_too_large", `the body exceeds ${maxBytes} bytes`);
   }

@@ -23,6 +23,7 @@ import {
   readOperationDecisions,
 } from "../db/operations-store";
 import {
+  type GuardFacts,
   grantLeaseIfUnchanged,
   readGuardFacts,
   storeDecisionWithoutLease,
@@ -72,13 +73,14 @@ export async function guardAttempt(
   key: string,
   request: GuardRequest,
   caller: Caller,
+  prefetched: GuardFacts | null = null,
   now = new Date(),
 ): Promise<GuardReply> {
   rejectSecrets([["$.holder", request.holder]]);
   const asked = { tool: request.tool, server: request.server ?? null };
   const actor = actorName(caller);
   const reply =
-    (await guardWithoutLock(key, request, asked, actor, now)) ??
+    (await guardWithoutLock(key, request, asked, actor, prefetched, now)) ??
     (await guardUnderLock(key, request, asked, actor, now));
   metrics().guardDecisions.inc({ decision: reply.body.decision });
   return reply;
@@ -86,16 +88,25 @@ export async function guardAttempt(
 
 type Asked = { tool: string; server: string | null };
 
+/**
+ * The guard's first statement, started by the route while the caller is authenticated (apiRoute's `prefetch`): null
+ * for a key that is not an id, which the route refuses after authentication, as before.
+ */
+export function prefetchGuardFacts(key: string): Promise<GuardFacts | null> {
+  return ZOperationKey.safeParse(key).success ? readGuardFacts(poolSql(), key) : Promise.resolve(null);
+}
+
 /** Two statements, no transaction: null when another caller changed the lease between them. */
 async function guardWithoutLock(
   key: string,
   request: GuardRequest,
   asked: Asked,
   actor: string,
+  prefetched: GuardFacts | null,
   now: Date,
 ): Promise<GuardReply | null> {
   const sql = poolSql();
-  const facts = await readGuardFacts(sql, key);
+  const facts = prefetched ?? (await readGuardFacts(sql, key));
   refuseBindingConflict(asked, facts.operation, facts.attempts);
   const status = operationStatus(facts.attempts, facts.operation?.lease ?? null, now);
   const decision = decide(status);
