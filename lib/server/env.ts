@@ -53,9 +53,9 @@ const ZJobsEnv = z.object({
   RECEIPT_CHECKS_TICK_MS: ms(10_000, 10),
   /** How long a chain no check settled waits before its checks run again. */
   RECEIPT_CHECKS_RECHECK_MS: ms(5 * 60_000, 0),
-  /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only. */
+  /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only; ingestion keys read on every request. */
   RECEIPT_WAKE_UPS: flag("1"),
-  /** Longest wait between reconnection attempts of the LISTEN connection. */
+  /** Longest wait between reconnection attempts of the LISTEN connections (wake-ups, ingestion keys). */
   RECEIPT_WAKE_RECONNECT_MAX_MS: ms(30_000, 100),
 });
 

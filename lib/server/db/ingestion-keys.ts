@@ -64,23 +64,20 @@ const FIND_ACTIVE_KEY = prepared(
       from ingestion_keys where key_hash = $1 and revoked_at is null`,
 );
 
-/** Asked on every API request with a key: one plain statement (see sql.ts), not a Prisma query. */
-export async function findActiveKeyByHash(keyHash: string) {
-  const [found] = await poolSql().query<{
-    id: string;
-    name: string;
-    scopes: string[];
-    lastUsedAt: Date | null;
-  }>(FIND_ACTIVE_KEY, [keyHash]);
+export type ActiveKey = { id: string; name: string; scopes: string[]; lastUsedAt: Date | null };
+
+/** Asked on an API request with a key the instance does not hold (keys/active-keys.ts): one plain statement. */
+export async function findActiveKeyByHash(keyHash: string): Promise<ActiveKey | null> {
+  const [found] = await poolSql().query<ActiveKey>(FIND_ACTIVE_KEY, [keyHash]);
   return found ?? null;
 }
 
-/** Last-used time is informational: written at most once a minute per key, not on every request. */
-export async function touchIngestionKey(
-  id: string,
-  lastUsedAt: Date | null,
-  now = new Date(),
-): Promise<void> {
-  if (lastUsedAt && now.getTime() - lastUsedAt.getTime() < 60_000) return;
-  await getPrisma().ingestionKey.update({ where: { id }, data: { lastUsedAt: now } });
+/**
+ * Last-used time is informational: written at most once a minute per key, not on every request. The key's
+ * `lastUsedAt` follows, so a key held in memory is not written again within the minute.
+ */
+export async function touchIngestionKey(key: ActiveKey, now = new Date()): Promise<void> {
+  if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < 60_000) return;
+  key.lastUsedAt = now;
+  await getPrisma().ingestionKey.update({ where: { id: key.id }, data: { lastUsedAt: now } });
 }

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { installKeyChangeNotifications } from "./ingestion-key-changes";
 import { ensureRecordPartitions } from "./retention-partitions";
 import { withSchemaEngine } from "./schema-engine";
 import { assertSupportedServerVersion } from "./server-version";
@@ -43,7 +44,8 @@ export function readMigrations() {
 
 /**
  * Applies every pending migration and records it in `_prisma_migrations`, then makes the weekly record partitions
- * due now (a migration's SQL is fixed text and cannot name this week's); returns the migrations applied now.
+ * due now (a migration's SQL is fixed text and cannot name this week's) and installs the ingestion-key triggers
+ * (ingestion-key-changes.ts); returns the migrations applied now.
  * Refuses (UnsupportedServerVersionError) a server older than PostgreSQL 18, before changing anything.
  * `through` stops at that migration, partitions left out (tests of a data migration start from the schema before it).
  */
@@ -65,15 +67,17 @@ export async function applyMigrations(
       return output.appliedMigrationNames;
     },
   );
-  if (!through) await makeRecordPartitions(connectionString);
+  if (!through) await afterMigrations(connectionString);
   return applied;
 }
 
-async function makeRecordPartitions(connectionString: string): Promise<void> {
+/** What a migration cannot hold: this week's record partitions, the ingestion-key triggers. */
+async function afterMigrations(connectionString: string): Promise<void> {
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
     await ensureRecordPartitions(transactionOver(client), new Date(), sqlOver(client));
+    await installKeyChangeNotifications(client);
   } finally {
     await client.end();
   }

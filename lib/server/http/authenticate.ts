@@ -1,5 +1,6 @@
 import { readSessionToken, userForToken } from "../auth/sessions";
-import { findActiveKeyByHash, touchIngestionKey } from "../db/ingestion-keys";
+import { touchIngestionKey } from "../db/ingestion-keys";
+import { findActiveKey } from "../keys/active-keys";
 import type { Scope } from "@/lib/auth/key-scopes";
 import { type Role, roleAtLeast } from "@/lib/auth/roles";
 import { bearerToken, hashKey } from "../keys/key-format";
@@ -62,7 +63,7 @@ export async function authenticate(request: Request, scope: AccessScope): Promis
 async function authenticateKey(header: string, scope: AccessScope): Promise<Caller> {
   const key = bearerToken(header);
   if (!key) throw unauthorized("Authorization must be 'Bearer <ingestion key>'");
-  const found = await findActiveKeyByHash(hashKey(key));
+  const found = await findActiveKey(hashKey(key));
   if (!found) throw unauthorized("unknown or revoked ingestion key");
   const scopes = found.scopes as Scope[];
   if (scope === "respond" || scope === "manage" || scope === "self")
@@ -70,7 +71,7 @@ async function authenticateKey(header: string, scope: AccessScope): Promise<Call
   const needed: Scope = scope === "config" || scope === "audit" ? "admin" : scope;
   const granted = scopes.includes(needed) || (needed === "read" && scopes.includes("admin"));
   if (!granted) throw forbidden(`this key lacks the '${needed}' scope`);
-  await touchIngestionKey(found.id, found.lastUsedAt);
+  await touchIngestionKey(found);
   return { kind: "key", keyId: found.id, keyName: found.name, scopes };
 }
 

@@ -1,3 +1,4 @@
+import { forgetActiveKeys } from "./active-keys";
 import { appendAuditEvent } from "../db/audit-events";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
 import { getPrisma } from "../db/client";
@@ -50,7 +51,7 @@ export async function createKey(
 
 /** Revokes the active key with this name; false when there is none (and nothing is audited). */
 export async function revokeIngestionKey(name: string, actor: AuditActor = SYSTEM_ACTOR): Promise<boolean> {
-  return getPrisma().$transaction(async (tx) => {
+  const revoked = await getPrisma().$transaction(async (tx) => {
     const now = new Date();
     const before = await revokeActiveIngestionKey(tx, name, now);
     if (!before) return false;
@@ -62,8 +63,12 @@ export async function revokeIngestionKey(name: string, actor: AuditActor = SYSTE
       before: keyRecord(before),
       after: keyRecord({ ...before, revokedAt: now }),
     });
-    return true;
+    return before.id;
   });
+  if (!revoked) return false;
+  // Every instance forgets it when the trigger's notification arrives; this one before it answers.
+  forgetActiveKeys(revoked);
+  return true;
 }
 
 export { listIngestionKeys };
