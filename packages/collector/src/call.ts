@@ -60,23 +60,25 @@ export async function runCall(ctx: CallContext, options: CallToolOptions): Promi
     throw new RangeError("inactivityMs must be a positive integer ≤ deadlineMs");
   const verifier = outcomeVerifier(options.verifyOutcome);
   const chainId = assertId(options.chainId ?? newId("chain"), "chainId");
+  // Only the fields that have a value, set in the record's order: an object that loses a key (`delete`) becomes a
+  // slow dictionary, and the call layer is copied into every record of the call.
+  const inCatalog = ctx.catalog.has(options.name);
+  const operationKey =
+    options.operationKey === undefined ? undefined : assertId(options.operationKey, "operationKey");
   const tracker = new CallTracker(
     ctx,
     chainId,
     {
       tool: options.name.slice(0, 128),
-      inCatalog: ctx.catalog.has(options.name),
+      ...(inCatalog === undefined ? {} : { inCatalog }),
       sideEffect: options.sideEffect ?? "unknown",
-      operationKey:
-        options.operationKey === undefined ? undefined : assertId(options.operationKey, "operationKey"),
-      expectedVerifier: verifier?.kind,
+      ...(operationKey === undefined ? {} : { operationKey }),
+      ...(verifier === undefined ? {} : { expectedVerifier: verifier.kind }),
       deadlineMs,
       inactivityMs,
     },
     checkLabels(options.labels),
   );
-  for (const key of ["inCatalog", "operationKey", "expectedVerifier"] as const)
-    if (tracker.call[key] === undefined) delete tracker.call[key];
   let callerAborted = false;
   const onCallerAbort = () => {
     callerAborted = !tracker.clocks.expired;

@@ -53,6 +53,11 @@ export class CatalogTracker {
     return this.snapshot() as CatalogEvidence;
   }
 
+  /** A re-discovery is running: the list is known to be stale. */
+  get rediscovering(): boolean {
+    return this.rediscovery !== undefined;
+  }
+
   /** Waits (bounded) for a pending re-discovery, so a call is not chosen from a list known to be stale. */
   async settled(timeoutMs: number): Promise<void> {
     const pending = this.rediscovery;

@@ -199,7 +199,8 @@ export function createCollector(options: CollectorOptions) {
     async callTool(client: AnyClient, call: CollectorCallOptions): Promise<CallReport> {
       if (call.retryOf !== undefined) this.assertRetrySafe(call.retryOf);
       const { client: sdk, tap, session, catalog } = live(client);
-      await catalog.settled(options.catalogWaitMs ?? 2_000);
+      // Awaited only when pending: a call is not held back by the microtasks of an empty wait.
+      if (catalog.rediscovering) await catalog.settled(options.catalogWaitMs ?? 2_000);
       // A list whose modern cache hint ran out is read again before a tool is chosen from it.
       if (catalog.expired(Date.now())) await catalog.refresh().catch(() => undefined);
       const heartbeatMs = options.heartbeatMs ?? 1_000;

@@ -44,8 +44,15 @@ export class WireTap {
     const target = transport as unknown as { send: (message: unknown, options?: unknown) => Promise<void> };
     const send = target.send.bind(transport);
     target.send = (message, options) => {
-      this.observeOutgoing(message);
-      const sent = send(message, options);
+      const at = this.now();
+      let sent: Promise<void>;
+      try {
+        sent = send(message, options);
+      } finally {
+        // Observed once the transport has it (a pipe's write is issued synchronously), so what the collector records
+        // of a call does not hold its request back; still before any answer, which is read in a later task.
+        this.observeOutgoing(message, at);
+      }
       const method = (message as Json | undefined)?.method;
       const failed = typeof method === "string" ? this.failureListeners.get(method) : undefined;
       if (failed !== undefined)
@@ -143,8 +150,7 @@ export class WireTap {
     });
   }
 
-  private observeOutgoing(message: unknown): void {
-    const at = this.now();
+  private observeOutgoing(message: unknown, at: number): void {
     const m = message as Json;
     if (typeof m.method !== "string") return;
     const params = (m.params ?? {}) as Json;
