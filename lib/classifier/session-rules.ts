@@ -47,11 +47,14 @@ export function sessionDecision(record: HealthRecord, pathCodes: ReasonCode[]): 
 /** Rules 3–6: what the handshake (or, modern, the served version) agreed. */
 function handshakeDecision(session: Session): Decision | undefined {
   const { protocol, capabilities } = session;
-  // 3.
+  // 3. A server that answered and named the versions it serves, none of them the client's (an empty list: a legacy
+  // server that does not know `server/discover`), did not fail to agree: it cannot serve this client.
   if (protocol.acceptedVersion === undefined) {
-    const reason =
-      session.server === undefined ? REASONS.SESSION_NO_ANSWER : REASONS.SESSION_NO_AGREED_VERSION;
-    return decide("incompatible_session", reason);
+    if (session.server === undefined) return decide("incompatible_session", REASONS.SESSION_NO_ANSWER);
+    const served = protocol.serverSupportedVersions;
+    if (served && !served.some((version) => protocol.clientSupportedVersions.includes(version)))
+      return decide("incompatible_session", REASONS.SESSION_VERSION_UNSUPPORTED);
+    return decide("incompatible_session", REASONS.SESSION_NO_AGREED_VERSION);
   }
   // 4.
   if (!protocol.clientSupportedVersions.includes(protocol.acceptedVersion)) {

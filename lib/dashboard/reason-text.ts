@@ -28,7 +28,7 @@ export const REASON_TEXT: Record<ReasonCode, ReasonText> = {
   },
   "session.version_unsupported": {
     title: "Protocol version not supported by the client",
-    what: "The server settled on a protocol version the client does not support (or answered -32022).",
+    what: "The server serves no protocol version the client supports: it settled on another, named only others, or answered -32022.",
     next: "Upgrade the client or pin the server to a version both support.",
   },
   "session.not_initialized": {

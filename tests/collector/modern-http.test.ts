@@ -91,7 +91,7 @@ describe("modern era over Streamable HTTP (SDK 2.x)", () => {
     expect(failure).toBeInstanceOf(SessionFailedError);
     const [record] = sink.records;
     expectValid(sink.records);
-    expectState(record, "incompatible_session", "session.no_agreed_version");
+    expectState(record, "incompatible_session", "session.version_unsupported");
     expect(record?.session.protocol).toEqual({
       era: "modern",
       requestedVersion: "2027-01-01",

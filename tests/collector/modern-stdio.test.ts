@@ -114,7 +114,7 @@ describe("SDK 2.x against servers that are not modern", () => {
         clientOptions: { versionNegotiation: { mode: { pin: "2027-01-01" } } },
       }),
     ).rejects.toBeInstanceOf(SessionFailedError);
-    expectState(sink.records[0], "incompatible_session", "session.no_agreed_version");
+    expectState(sink.records[0], "incompatible_session", "session.version_unsupported");
     expect(sink.records[0]?.session.protocol.serverSupportedVersions).toEqual([MODERN_PROTOCOL_VERSION]);
   }, 30_000);
 

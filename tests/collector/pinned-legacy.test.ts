@@ -13,7 +13,8 @@ const PIN_MODERN = { versionNegotiation: { mode: { pin: MODERN_PROTOCOL_VERSION 
 // Issue 43 §6: an SDK 2.x client pinned to 2026-07-28 against a legacy-only server (server-everything, SDK 1.x).
 // The SDK probes with server/discover; the server answers it (JSON-RPC -32601 over stdio, on a sibling process the
 // SDK spawns; HTTP 400 over Streamable HTTP) and the pinned client gives up. The server answered: the record says so
-// (session.server present), so the classifier says no version was agreed, not that nothing answered.
+// (session.server present) and that it serves no modern version (an empty serverSupportedVersions), so the classifier
+// says the client's version is unsupported (issue 43 §6), not that nothing answered.
 describe("SDK 2.x pinned to the modern revision against a legacy server", () => {
   const collector = () => {
     const sink = new MemorySink();
@@ -21,7 +22,7 @@ describe("SDK 2.x pinned to the modern revision against a legacy server", () => 
     return { sink, receipt };
   };
 
-  it("stdio (the probe runs on the SDK's sibling process): the answer is recorded → session.no_agreed_version", async () => {
+  it("stdio (the probe runs on the SDK's sibling process): the answer is recorded → session.version_unsupported", async () => {
     const { sink, receipt } = collector();
     const error = await receipt
       .connectV2(v2Stdio(EVERYTHING_BIN, ["stdio"]), { clientOptions: PIN_MODERN })
@@ -34,11 +35,12 @@ describe("SDK 2.x pinned to the modern revision against a legacy server", () => 
       era: "modern",
       requestedVersion: MODERN_PROTOCOL_VERSION,
       clientSupportedVersions: [MODERN_PROTOCOL_VERSION],
+      serverSupportedVersions: [],
     });
-    expectState(record, "incompatible_session", "session.no_agreed_version");
+    expectState(record, "incompatible_session", "session.version_unsupported");
   }, 30_000);
 
-  it("Streamable HTTP (the server answers the probe with HTTP 400): → session.no_agreed_version", async () => {
+  it("Streamable HTTP (the server answers the probe with HTTP 400): → session.version_unsupported", async () => {
     const server = await startEverythingHttp();
     try {
       const { sink, receipt } = collector();
@@ -46,7 +48,8 @@ describe("SDK 2.x pinned to the modern revision against a legacy server", () => 
         receipt.connectV2(receipt.streamableHttpV2(server.url), { clientOptions: PIN_MODERN }),
       ).rejects.toBeInstanceOf(SessionFailedError);
       expect(sink.records[0]?.session.server).toEqual({ name: "unknown", version: "unknown" });
-      expectState(sink.records[0], "incompatible_session", "session.no_agreed_version");
+      expect(sink.records[0]?.session.protocol.serverSupportedVersions).toEqual([]);
+      expectState(sink.records[0], "incompatible_session", "session.version_unsupported");
     } finally {
       await server.stop();
     }

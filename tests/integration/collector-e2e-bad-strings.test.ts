@@ -57,7 +57,7 @@ describe("a server whose self-reported strings Receipt could not store", () => {
 });
 
 describe("an SDK 2.x client pinned to 2026-07-28 against a legacy server (server-everything)", () => {
-  it("the server answered the probe: Receipt stores incompatible_session / session.no_agreed_version", async () => {
+  it("the server answered the probe: Receipt stores incompatible_session / session.version_unsupported", async () => {
     const collector = createCollectorV2({
       sink: receipt.sink,
       clientInfo: { name: "collector-e2e", version: "2.0.0" },
@@ -73,7 +73,7 @@ describe("an SDK 2.x client pinned to 2026-07-28 against a legacy server (server
       receipt,
       failed.chainId,
       "incompatible_session",
-      "session.no_agreed_version",
+      "session.version_unsupported",
     );
     expect(detail.records).toHaveLength(1);
     expect((detail.records[0] as { body: CollectorRecord }).body.session.server).toEqual({

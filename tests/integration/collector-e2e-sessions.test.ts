@@ -137,7 +137,7 @@ describe("the modern 2026-07-28 era (SDK 2.x fixture server)", () => {
           clientOptions: { versionNegotiation: { mode: { pin: "2027-01-01" } } },
         }),
       );
-      await expectChain(receipt, failure.chainId, "incompatible_session", "session.no_agreed_version");
+      await expectChain(receipt, failure.chainId, "incompatible_session", "session.version_unsupported");
     } finally {
       await client.close();
       await rm(dir, { recursive: true, force: true });

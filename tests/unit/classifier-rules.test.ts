@@ -177,6 +177,45 @@ const cases: Case[] = [
     expected: { state: "incompatible_session", reasons: [R.SESSION_NO_AGREED_VERSION], shadowed: undefined },
   },
   {
+    name: "3: server answered with versions it serves, one of them the client's, but none agreed: no agreed version",
+    rules: [3],
+    record: build((r) => {
+      delete r.session.protocol.acceptedVersion;
+      r.session.protocol.serverSupportedVersions = ["2026-07-28"];
+      r.session.protocol.clientSupportedVersions = ["2025-11-25", "2026-07-28"];
+    }, modernRecord),
+    expected: { state: "incompatible_session", reasons: [R.SESSION_NO_AGREED_VERSION] },
+  },
+  {
+    name: "3: server answered with versions it serves, none of them the client's (a -32022): version unsupported",
+    rules: [3],
+    record: build((r) => {
+      delete r.session.protocol.acceptedVersion;
+      r.session.protocol.serverSupportedVersions = ["2026-07-28"];
+      r.session.protocol.clientSupportedVersions = ["2027-01-01"];
+    }, modernRecord),
+    expected: { state: "incompatible_session", reasons: [R.SESSION_VERSION_UNSUPPORTED] },
+  },
+  {
+    name: "3: a legacy server refused server/discover (no modern version served, an empty list): version unsupported",
+    rules: [3],
+    record: build((r) => {
+      delete r.session.protocol.acceptedVersion;
+      r.session.protocol.serverSupportedVersions = [];
+    }, modernRecord),
+    expected: { state: "incompatible_session", reasons: [R.SESSION_VERSION_UNSUPPORTED] },
+  },
+  {
+    name: "3: server versions named but no server: still no answer (the server's absence is read first)",
+    rules: [3],
+    record: build((r) => {
+      delete r.session.server;
+      delete r.session.protocol.acceptedVersion;
+      r.session.protocol.serverSupportedVersions = [];
+    }, modernRecord),
+    expected: { state: "incompatible_session", reasons: [R.SESSION_NO_ANSWER] },
+  },
+  {
     name: "4: accepted version the client does not support",
     rules: [4],
     record: build((r) => {

@@ -1,6 +1,6 @@
 import { httpStatusOfError } from "./sdk/duck-typing";
 import type { SessionState } from "./session-state";
-import { UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
+import { METHOD_NOT_FOUND, UNSUPPORTED_VERSION, versionRejected } from "./session-modern";
 import { type RequestId, type TappableTransport, WireTap } from "./wire-tap";
 
 type Json = Record<string, unknown>;
@@ -10,9 +10,9 @@ const PROTOCOL_VERSION_META_KEY = "io.modelcontextprotocol/protocolVersion";
 /**
  * SDK 2.x asks `server/discover` before a modern or `auto` session starts. A server that answers the probe
  * with anything but a modern result (a legacy server: JSON-RPC -32601, or HTTP 400 over Streamable HTTP) makes a
- * pinned client fail: the server did answer, and the record must say so (`session.server` present, so the
- * classifier says `session.no_agreed_version`, never `session.no_answer`). A probe that got no answer (a timeout)
- * leaves the session unanswered.
+ * pinned client fail: the server did answer, and the record must say so (`session.server` present, and an empty
+ * `serverSupportedVersions`: it serves no modern version, so the classifier says `session.version_unsupported`, never
+ * `session.no_answer`). A probe that got no answer (a timeout) leaves the session unanswered.
  *
  * Two places the tap of the session's own transport does not see: an HTTP error status (the transport's `send`
  * rejects, no message arrives), and the SDK's stdio probe, which runs on a disposable sibling process it builds
@@ -23,8 +23,10 @@ export function observeProbeAnswers(transport: TappableTransport, tap: WireTap, 
   tap.onSendFailed(DISCOVER, (error) => {
     const status = httpStatusOfError(error);
     // 401/403 is the authorization layer's (needs_auth); a 5xx may be a gateway with no server behind it.
-    if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403)
+    if (status !== undefined && status >= 400 && status < 500 && status !== 401 && status !== 403) {
       state.answered = true;
+      state.discoverRefused = true;
+    }
   });
   tapSiblingProbe(transport, state);
 }
@@ -38,6 +40,7 @@ function recordDiscoverAnswers(tap: WireTap, state: SessionState): void {
       state.answered = true;
       if (response.error?.code === UNSUPPORTED_VERSION)
         versionRejected(state, response.error.data, typeof version === "string" ? version : undefined);
+      else if (response.error?.code === METHOD_NOT_FOUND) state.discoverRefused = true;
     });
   });
 }

@@ -11,6 +11,8 @@ const CLIENT_CAPABILITIES_META_KEY = "io.modelcontextprotocol/clientCapabilities
 const SERVER_INFO_META_KEY = "io.modelcontextprotocol/serverInfo";
 /** JSON-RPC code of "unsupported protocol version"; its data names the versions the server speaks. */
 export const UNSUPPORTED_VERSION = -32022;
+/** JSON-RPC's "method not found": a legacy server's answer to `server/discover`. */
+export const METHOD_NOT_FOUND = -32601;
 /** Requests still waiting for an answer, remembered at most (a server that never answers must not grow this). */
 const MAX_PENDING = 1_000;
 
@@ -55,6 +57,8 @@ function answered(state: SessionState, request: { method: string; version: strin
   if (response.error) {
     if (response.error.code === UNSUPPORTED_VERSION)
       versionRejected(state, response.error.data, request.version);
+    else if (response.error.code === METHOD_NOT_FOUND && request.method === "server/discover")
+      state.discoverRefused = true;
     return;
   }
   // Any result means the server served that request at the version it carried.

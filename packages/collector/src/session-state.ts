@@ -12,4 +12,9 @@ export type SessionState = {
   answered: boolean;
   /** A `server/discover` result crossed this session's wire. */
   discovered: boolean;
+  /**
+   * The server refused `server/discover` as a method it does not know (JSON-RPC -32601; over Streamable HTTP an HTTP
+   * 4xx other than 401/403): a legacy server, which serves none of the modern versions.
+   */
+  discoverRefused?: boolean;
 };

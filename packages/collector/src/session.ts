@@ -114,6 +114,14 @@ export class SessionRecorder {
       session.protocol.acceptedVersion = state.acceptedVersion;
     const supported = state.serverSupportedVersions?.filter((version) => VERSION.test(version));
     if (supported && supported.length > 0) session.protocol.serverSupportedVersions = supported;
+    // A modern session refused by a legacy server (it does not know `server/discover`): it serves none of the
+    // modern versions, the empty list the classifier reads as `session.version_unsupported` (contract rule 3).
+    else if (
+      state.era === "modern" &&
+      state.discoverRefused &&
+      session.protocol.acceptedVersion === undefined
+    )
+      session.protocol.serverSupportedVersions = [];
     if (state.era === "legacy" && state.initializedAt !== undefined)
       session.protocol.initializedAt = iso(state.initializedAt);
     const auth = options.auth;
