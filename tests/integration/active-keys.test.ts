@@ -119,4 +119,27 @@ describe("ingestion keys held by the app", () => {
     expect(await heldByTheApp(again, "after-outage")).toBe(true);
     expect(app.output()).toContain("ingestion-key listener reconnected");
   });
+
+  it("with the triggers disabled, a reconnected app holds nothing (and says so); enabled again, it holds keys", async () => {
+    const reconnect = async () => {
+      await client.query(
+        "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'receipt-key-listener' and datname = current_database()",
+      );
+      await new Promise((resolve) => setTimeout(resolve, 1_000)); // it retries after 250 ms, then checks the triggers
+    };
+    await client.query("alter table ingestion_keys disable trigger ingestion_keys_changed");
+    try {
+      await reconnect();
+      const key = await createTestKey(db.url, "no-triggers");
+      expect((await ask(key)).status).toBe(201);
+      expect(await heldByTheApp(key, "no-triggers")).toBe(false);
+      expect(app.output()).toContain("the ingestion-key triggers are missing");
+    } finally {
+      await client.query("alter table ingestion_keys enable trigger ingestion_keys_changed");
+    }
+    await reconnect();
+    const key = await createTestKey(db.url, "triggers-back");
+    expect((await ask(key)).status).toBe(201);
+    expect(await heldByTheApp(key, "triggers-back")).toBe(true);
+  });
 });

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import type { Sql } from "./sql";
 
 /** The channel every change that may refuse an ingestion key is told on: the key's id, or '' for every key. */
 export const KEY_CHANGES_CHANNEL = "receipt_ingestion_keys";
@@ -26,4 +27,16 @@ create or replace trigger ingestion_keys_truncated after truncate on ingestion_k
 
 export async function installKeyChangeNotifications(client: pg.ClientBase): Promise<void> {
   await client.query(INSTALL);
+}
+
+const TRIGGERS = ["ingestion_keys_changed", "ingestion_keys_deleted", "ingestion_keys_truncated"];
+
+/** Whether every trigger is in place and enabled: a database the migrations did not run on has none. */
+export async function keyChangeNotificationsInstalled(sql: Sql): Promise<boolean> {
+  const [row] = await sql.query<{ enabled: number }>(
+    `select count(*)::int as enabled from pg_trigger
+      where tgrelid = 'ingestion_keys'::regclass and tgname = any($1::text[]) and tgenabled <> 'D'`,
+    [TRIGGERS],
+  );
+  return row?.enabled === TRIGGERS.length;
 }

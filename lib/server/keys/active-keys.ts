@@ -1,6 +1,7 @@
-import { KEY_CHANGES_CHANNEL } from "../db/ingestion-key-changes";
+import { KEY_CHANGES_CHANNEL, keyChangeNotificationsInstalled } from "../db/ingestion-key-changes";
 import { type ActiveKey, findActiveKeyByHash } from "../db/ingestion-keys";
 import { type NotificationListener, startNotificationListener } from "../db/notification-listener";
+import { poolSql } from "../db/sql";
 import { readEnv } from "../env";
 
 // The active ingestion keys this app process has authenticated, by hash: a request with a key it holds costs no
@@ -8,8 +9,9 @@ import { readEnv } from "../env";
 // - A trigger notifies every change that can refuse a key, by any path: the API, the CLI, plain SQL
 //   (db/ingestion-key-changes.ts). The process forgets the key when the notification arrives, milliseconds
 //   after the commit; the process that revoked it forgets it before answering (forgetActiveKeys).
-// - Nothing is held while the LISTEN connection is not in place (starting, lost, reconnecting): every request then
-//   reads the database, as without this cache. A (re)connection forgets everything, since notifications sent while
+// - Nothing is held while the LISTEN connection is not in place (starting, lost, reconnecting), nor where the
+//   triggers are missing or disabled (a database the migrations did not run on): every request then reads the
+//   database, as without this cache. A (re)connection forgets everything, since notifications sent while
 //   it was away are lost.
 // - A read that began before a change and ended after it is not kept (the generation moved on).
 // - A key is held HOLD_MS at most, against a connection that died without a word.
@@ -24,13 +26,23 @@ type State = {
   listening: boolean;
   /** Moves on with every change heard and every (re)connection. */
   generation: number;
+  /** Moves on with every connection made or lost. */
+  connections: number;
+  /** The missing triggers were logged. */
+  warned?: boolean;
   byHash: Map<string, Held>;
 };
 
 // On globalThis: the app's fast lanes (scripts/app-server.ts) and Next.js's bundle each load their own copy of
 // this module, and both must see one cache and one listener.
 const shared = globalThis as unknown as { receiptActiveKeys?: State };
-shared.receiptActiveKeys ??= { listener: null, listening: false, generation: 0, byHash: new Map() };
+shared.receiptActiveKeys ??= {
+  listener: null,
+  listening: false,
+  generation: 0,
+  connections: 0,
+  byHash: new Map(),
+};
 const state = shared.receiptActiveKeys;
 
 /** Starts holding keys in this process, once: the app's server process does (instrumentation.ts). */
@@ -47,9 +59,23 @@ export function holdActiveKeys(): void {
     onNotification: (_channel, payload) => forgetActiveKeys(payload || undefined),
     onConnected: () => {
       forgetActiveKeys();
-      state.listening = true;
+      const connection = ++state.connections;
+      // Held only where every change is told: a database whose triggers are missing or disabled holds nothing.
+      keyChangeNotificationsInstalled(poolSql())
+        .then((installed) => {
+          if (connection !== state.connections) return; // lost meanwhile: the next connection decides
+          state.listening = installed;
+          if (!installed && !state.warned) {
+            state.warned = true;
+            console.error(
+              "receipt: the ingestion-key triggers are missing (run the migrations: npm run db:migrate); keys are read from the database on every request",
+            );
+          }
+        })
+        .catch(() => {});
     },
     onLost: () => {
+      state.connections++;
       state.listening = false;
       forgetActiveKeys();
     },
