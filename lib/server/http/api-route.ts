@@ -96,7 +96,8 @@ export function apiRoute<
       checkPathParams(raw);
       const params = (spec.params ? parsePathParams(spec.params, raw) : undefined) as Parsed<P>;
       const prefetching = spec.prefetch?.(params);
-      // Read only after the caller is let in; a refused caller's read may fail unobserved.
+      // Runs beside the authentication; its result is used only once the caller is let in, and a refused caller's
+      // read may fail unobserved.
       prefetching?.catch(() => {});
       const caller = (
         spec.scope === "public" ? null : await authenticate(request, spec.scope as AccessScope)
