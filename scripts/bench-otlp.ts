@@ -12,6 +12,12 @@
  * after another, each export's time and the 12th's over the 1st's (target: within 2×), while GET /api/health is
  * polled every 20 ms: its slowest answer, beside the slowest of the same poll on an idle server, is how long the
  * event loop was held. A warm-up export to another session goes first. `BENCH_SESSION_ONLY=1` runs this case alone.
+ *
+ * Then exports of the largest size taken (issue 39): JSON and protobuf bodies just under 5 MiB, one after another
+ * (`BENCH_MAX_SIZE_EXPORTS` of each, default 5), each between two scrapes of /metrics: the app's own
+ * `nodejs_eventloop_lag_max_seconds` says the longest the event loop was held while it took the export (target: no
+ * stretch over ~50 ms); the same between two scrapes 2 s apart with nothing sent is the idle figure.
+ * `BENCH_MAX_SIZE_ONLY=1` runs this case alone.
  */
 import http from "node:http";
 import { gunzipSync } from "node:zlib";
@@ -28,6 +34,7 @@ import {
   CALLS_PER_SESSION,
   SESSIONS_PER_EXPORT,
   makeExports as makeExportsOf,
+  makeMaxSizeExport,
   makeSessionGrowth,
   nativeTwin,
 } from "./otlp-bench-data";
@@ -35,6 +42,8 @@ import {
 const CHAINS = Number(process.env.BENCH_CHAINS ?? 12_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SESSION_ONLY = process.env.BENCH_SESSION_ONLY === "1";
+const MAX_SIZE_ONLY = process.env.BENCH_MAX_SIZE_ONLY === "1";
+const MAX_SIZE_EXPORTS = Number(process.env.BENCH_MAX_SIZE_EXPORTS ?? 5);
 const GROWTH_EXPORTS = 12;
 const GROWTH_SPANS = 1000;
 
@@ -202,9 +211,69 @@ async function compareWithNative() {
   console.log(`OTLP cost: ${(nativeRate / otlpRate).toFixed(2)}× the native path (target ≤ 1.5×)`);
 }
 
+/** The longest the app's event loop was held since the previous call, from its own /metrics. */
+async function longestEventLoopStretchMs(readKey: string): Promise<number> {
+  const response = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${readKey}` } });
+  const text = await response.text();
+  const line = text
+    .split("\n")
+    .find((candidate) => candidate.startsWith("nodejs_eventloop_lag_max_seconds "));
+  if (!response.ok || !line) throw new Error(`no event loop figure on /metrics (HTTP ${response.status})`);
+  return Number(line.split(" ")[1]) * 1000;
+}
+
+/** Exports just under 5 MiB, JSON and protobuf in turn, each between two scrapes of the event loop's longest delay. */
+async function maxSizeExports() {
+  const { createKey } = await import("../lib/server/keys/key-service");
+  const { key: readKey } = await createKey("bench-read", ["read"]);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const types = { json: "application/json", protobuf: "application/x-protobuf" } as const;
+  const figures = { json: [] as number[], protobuf: [] as number[], idle: [] as number[] };
+  const seconds = { json: [] as number[], protobuf: [] as number[] };
+  let spans = { json: 0, protobuf: 0 };
+  try {
+    for (let round = -1; round < MAX_SIZE_EXPORTS; round++) {
+      await longestEventLoopStretchMs(readKey);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      if (round >= 0) figures.idle.push(await longestEventLoopStretchMs(readKey));
+      for (const encoding of ["json", "protobuf"] as const) {
+        const made = makeMaxSizeExport(`bench-max-${encoding}-${round}`, encoding);
+        spans = { ...spans, [encoding]: made.spans };
+        await longestEventLoopStretchMs(readKey);
+        const started = performance.now();
+        await post(agent, `${baseUrl}/v1/traces`, key, made.body, types[encoding]);
+        const stretch = await longestEventLoopStretchMs(readKey);
+        if (round < 0) continue; // the first round warms the server up
+        seconds[encoding].push((performance.now() - started) / 1000);
+        figures[encoding].push(stretch);
+      }
+    }
+  } finally {
+    agent.destroy();
+  }
+  const row = (values: number[]) =>
+    `${Math.round(median(values))} | ${Math.round(Math.max(...values))} | ${values.map(Math.round).join(", ")}`;
+  console.log(
+    `Exports just under 5 MiB, ${MAX_SIZE_EXPORTS} of each, one after another; the event loop's longest stretch`,
+  );
+  console.log("| body | median ms | max ms | each | seconds an export (median) |");
+  console.log("|---|---|---|---|---|");
+  for (const encoding of ["json", "protobuf"] as const) {
+    console.log(
+      `| ${encoding}, ${spans[encoding].toLocaleString("en")} spans | ${row(figures[encoding])} | ${median(seconds[encoding]).toFixed(2)} |`,
+    );
+  }
+  console.log(`| nothing sent, 2 s | ${row(figures.idle)} | |`);
+}
+
 try {
-  if (!SESSION_ONLY) await compareWithNative();
-  await growOneSession();
+  if (MAX_SIZE_ONLY) {
+    await maxSizeExports();
+  } else {
+    if (!SESSION_ONLY) await compareWithNative();
+    await growOneSession();
+    await maxSizeExports();
+  }
 } finally {
   await bench.stop();
 }

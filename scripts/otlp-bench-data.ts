@@ -1,6 +1,6 @@
 /** The OTLP side of `bench:otlp`: sessions of MCP client spans as exporters send them, and their native twins. */
 import { SpanKind } from "@opentelemetry/api";
-import { ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
+import { JsonTraceSerializer, ProtobufTraceSerializer } from "@opentelemetry/otlp-transformer";
 import {
   BasicTracerProvider,
   InMemorySpanExporter,
@@ -10,6 +10,7 @@ import { buildRecords, redactSpan, sessionKeyOf } from "../lib/otlp";
 import type { OtlpSpan } from "../lib/otlp/span";
 import { normaliseExport } from "../lib/server/otlp/normalise-spans";
 import { decodeExportRequest } from "../lib/server/otlp/otlp-proto";
+import { MAX_EXPORT_BYTES } from "../lib/server/otlp/read-export";
 import { IN_FLIGHT } from "./ingest-bench-support";
 
 export const CALLS_PER_SESSION = 4;
@@ -111,4 +112,56 @@ export function makeSessionGrowth(session: string, exports: number, spans: numbe
     exporter.reset();
   }
   return bodies;
+}
+
+/**
+ * One export as close under the 5 MiB limit as whole sessions get it (`MAX_EXPORT_BYTES`), in either encoding: sessions
+ * of an initialize and four tools/call spans named `prefix`-n, so each body stores new chains.
+ */
+export function makeMaxSizeExport(
+  prefix: string,
+  encoding: "json" | "protobuf",
+): { body: Buffer; spans: number } {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracer = provider.getTracer("bench-mcp-instrumentation", "1.0.0");
+  const serializer = encoding === "json" ? JsonTraceSerializer : ProtobufTraceSerializer;
+  const serialize = (sessions: number) => {
+    exporter.reset();
+    for (let s = 0; s < sessions; s++) {
+      const attributes = {
+        "mcp.session.id": `${prefix}-${s}`,
+        "mcp.protocol.version": "2025-06-18",
+        "network.transport": "tcp",
+      };
+      const span = (name: string, extra: Record<string, string>, at: number) =>
+        tracer
+          .startSpan(name, {
+            kind: SpanKind.CLIENT,
+            startTime: new Date(T0_MS + at),
+            attributes: { ...attributes, ...extra },
+          })
+          .end(new Date(T0_MS + at + 50));
+      span("initialize", { "mcp.method.name": "initialize" }, 0);
+      for (let c = 1; c <= CALLS_PER_SESSION; c++) {
+        span(
+          "tools/call echo",
+          {
+            "mcp.method.name": "tools/call",
+            "gen_ai.tool.name": "echo",
+            "gen_ai.operation.name": "execute_tool",
+            "gen_ai.tool.call.arguments": '{"text":"hello"}',
+            "jsonrpc.request.id": String(c),
+          },
+          1000 * c,
+        );
+      }
+    }
+    return Buffer.from(serializer.serializeRequest(exporter.getFinishedSpans()) ?? []);
+  };
+  const sample = serialize(20).length / 20;
+  let sessions = Math.floor((MAX_EXPORT_BYTES * 0.995) / sample);
+  let body = serialize(sessions);
+  while (body.length > MAX_EXPORT_BYTES) body = serialize(--sessions);
+  return { body, spans: sessions * (CALLS_PER_SESSION + 1) };
 }

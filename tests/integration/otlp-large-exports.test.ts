@@ -202,3 +202,45 @@ describe("a session grown export by export", () => {
     expect(protobuf.headers.get("receipt-error-code")).toBe("session_span_limit");
   });
 });
+
+describe("JSON bodies of megabytes, parsed in steps", () => {
+  it("an OTLP/JSON export of 4,000 sessions (over 2 MiB: parsed in steps) is stored whole", async () => {
+    const spans = Array.from({ length: 4000 }, (_, i) =>
+      mcpSpan({ method: "tools/call", tool: "echo", session: `json-wide-${i}`, startMs: i }),
+    );
+    const body = jsonBody(spans);
+    expect(body.length).toBeGreaterThan(2 * 1024 * 1024);
+    expect(body.length).toBeLessThan(5 * 1024 * 1024);
+    const chainsBefore = await count("select count(*)::int as n from chains where chain_id like 'otlp:%'");
+    const response = await otlp.post(body, { "content-type": "application/json" });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({});
+    expect(await count("select count(*)::int as n from chains where chain_id like 'otlp:%'")).toBe(
+      chainsBefore + 4000,
+    );
+  });
+
+  it("5 MiB of nested brackets: 400 invalid_json naming the depth, from /v1/traces and /api/v1/records", async () => {
+    const bomb = Buffer.from(`${"[".repeat(2_500_000)}${"]".repeat(2_500_000)}`);
+    const traces = await otlp.post(bomb, { "content-type": "application/json" });
+    expect(traces.status).toBe(400);
+    expect(await traces.json()).toMatchObject({
+      code: 3,
+      error: { code: "invalid_json", message: "JSON nested deeper than 512 levels" },
+    });
+    const records = await fetch(`${otlp.baseUrl}/api/v1/records`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${otlp.key}`, "content-type": "application/json" },
+      body: bomb,
+    });
+    expect(records.status).toBe(400);
+    expect(await records.json()).toMatchObject({
+      error: {
+        code: "invalid_json",
+        issues: [
+          { path: "$", code: "invalid_json", message: "the body: JSON nested deeper than 512 levels" },
+        ],
+      },
+    });
+  });
+});

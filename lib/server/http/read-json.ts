@@ -1,7 +1,9 @@
+import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import type { z } from "zod";
 import { findUnstorableStrings, UNSTORABLE_STRING, UNSTORABLE_STRING_MESSAGE } from "@/lib/contract/storable";
 import { ApiError, bodyIncomplete } from "./api-error";
 import { bufferedBodyText } from "./buffered-body";
+import { JsonTooDeepError, parseJsonInSteps } from "./json-in-steps";
 
 export const SMALL_BODY_BYTES = 64 * 1024;
 
@@ -24,10 +26,11 @@ export async function readJson(request: Request, maxBytes = SMALL_BODY_BYTES): P
   }
   let body: unknown;
   try {
-    body = JSON.parse(text);
-  } catch {
-    throw new ApiError(400, "invalid_json", "the body is not valid JSON", [
-      { path: "$", code: "invalid_json", message: "not JSON" },
+    body = await parseJsonInSteps(text, yieldToEventLoop); // a batch of megabytes must not hold the event loop
+  } catch (error) {
+    const deep = error instanceof JsonTooDeepError;
+    throw new ApiError(400, "invalid_json", deep ? error.message : "the body is not valid JSON", [
+      { path: "$", code: "invalid_json", message: deep ? error.message : "not JSON" },
     ]);
   }
   const unstorable = findUnstorableStrings(body);

@@ -1,4 +1,4 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 
 // Receipt's Prometheus metrics, served at GET /metrics (lib/server/metrics/scrape.ts). Counters live in this process
 // (they restart at zero, as Prometheus expects of counters); gauges that describe the database are read at scrape
@@ -7,6 +7,9 @@ import { Counter, Gauge, Histogram, Registry } from "prom-client";
 function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
+  // The process's own: CPU, memory, GC pauses and the event loop's delay (`nodejs_eventloop_lag_max_seconds`, the
+  // longest since the last scrape, sampled every 10 ms): a request that holds the loop shows there.
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
   return {
     registry,
     recordsIngested: new Counter({

@@ -3,6 +3,7 @@ import { buildRecords, type MappingProblem, mappingPasses, PROBLEM_CODES, type R
 import { type SpanRow, spanKey } from "../db/otlp-spans";
 import { readStoredBodies } from "../db/records";
 import type { TransactionSql } from "../db/sql";
+import { eventLoopPace } from "../event-loop-pace";
 import { type PreparedRecord, prepareRecord, sameContent } from "../ingest/prepare-records";
 import type { SpanRejection } from "./normalise-spans";
 import type { SessionSpans } from "./session-spans";
@@ -43,7 +44,9 @@ export async function assembleSessions(
   const result: Assembled = { records: [], storedAlready: 0, rejected: [], warnings: [], refused: new Set() };
   const bySession = new Map<string, PreparedRecord[]>();
   let index = 0; // records of one export are numbered across sessions: the chain store orders ties by it
+  const pace = eventLoopPace(); // thousands of small sessions: each yields nowhere on its own
   for (const [sessionKey, rows] of freshBySession) {
+    await pace();
     const freshKeys = new Set(rows.map(spanKey));
     const spans = [...(sessions.storedBySession.get(sessionKey) ?? []), ...rows];
     const built = await rebuildSession(spans, freshKeys, result);
@@ -221,7 +224,9 @@ async function setStoredRecordsAside(
     sql,
     all.map((item) => item.record.recordId),
   );
+  const pace = eventLoopPace();
   for (const [sessionKey, records] of bySession) {
+    await pace();
     const stored = records.filter((item) => bodyOf.has(item.record.recordId));
     const conflict = stored.find((item) => {
       const body = bodyOf.get(item.record.recordId) as string;

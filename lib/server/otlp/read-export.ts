@@ -2,6 +2,7 @@ import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import { ApiError } from "../http/api-error";
+import { JsonTooDeepError, parseJsonInSteps } from "../http/json-in-steps";
 import { readBodyLimited } from "../http/read-body";
 import { decodeExportRequestInSteps } from "./otlp-proto";
 import { type NormalisedExport, normaliseExportInSteps } from "./normalise-spans";
@@ -69,9 +70,12 @@ async function decodeProtobuf(body: Buffer): Promise<NormalisedExport> {
 async function decodeJson(body: Buffer): Promise<NormalisedExport> {
   let request: unknown;
   try {
-    request = JSON.parse(body.toString("utf8"));
-  } catch {
-    throw undecodable("invalid_json", "the body is not valid JSON");
+    request = await parseJsonInSteps(body.toString("utf8"), yieldToEventLoop);
+  } catch (error) {
+    throw undecodable(
+      "invalid_json",
+      error instanceof JsonTooDeepError ? error.message : "the body is not valid JSON",
+    );
   }
   return normaliseExportInSteps(request, yieldToEventLoop, SPANS_BETWEEN_YIELDS);
 }
