@@ -3,10 +3,11 @@
 // one closing line summed from the runners' JSON reports.
 //
 // After the build, Playwright (RECEIPT_E2E_SHARDS processes, default 1; each its own app, embedded PostgreSQL, ports
-// and output folder) and Vitest (RECEIPT_VITEST_WORKERS workers, default 2) run side by side, Playwright at a lower CPU
+// and output folder) and Vitest (RECEIPT_VITEST_WORKERS workers, default 3) run side by side, Playwright at a lower CPU
 // priority (nice 10, inherited by its app, database and Chromium) so Vitest, which holds the timing bounds and is the
-// longer of the two, goes first; Playwright takes the cycles Vitest leaves. Measured on the 2-core machine
-// (docs/BENCHMARKS.md, "Test loop"): 15.3 min side by side; the suites alone add up to about 20.
+// longer of the two, goes first; Playwright takes the cycles Vitest leaves. Three Vitest workers on two cores: its
+// files spend much of their time waiting on the apps, databases and CLIs they start, and two workers left a third of
+// the machine idle; a clean-clone `npm test` went from 780 to 687 s (docs/BENCHMARKS.md, "Test loop").
 // RECEIPT_TESTS_SIDE_BY_SIDE=0 runs them one after another (Playwright first).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -31,7 +32,7 @@ const positive = (name: string, fallback: number) => {
   return value;
 };
 const shards = positive("RECEIPT_E2E_SHARDS", 1);
-const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 2);
+const vitestWorkers = positive("RECEIPT_VITEST_WORKERS", 3);
 const sequential = process.env.RECEIPT_TESTS_SIDE_BY_SIDE === "0";
 /** Playwright's niceness beside Vitest: at 10 it gets about a tenth of a core Vitest wants, and every idle cycle. */
 const E2E_NICE = ["-n", "10"];
