@@ -64,7 +64,7 @@ type DecisionFields = Omit<DecisionEntry, "at" | "id" | "leaseUntil">;
 /** A decision that grants nothing (wait, reconcile first, already committed), as it is stored. */
 export type RefusalEntry = DecisionFields & { key: string };
 
-// Refusals stored together (lib/server/operations/decision-groups.ts), in the order they were decided; each key is bound
+// Refusals stored together (lib/server/operations/refusal-groups.ts), in the order they were decided; each key is bound
 // to the tool and server of its first refusal when it had no row.
 const STORE_REFUSALS = prepared(
   "receipt_guard_store_refusals",
@@ -93,64 +93,45 @@ export async function storeRefusals(sql: Sql, entries: readonly RefusalEntry[]):
   ]);
 }
 
-/** A `proceed` to store with its lease, granted only if the lease is still `expected`. */
-export type GrantEntry = RefusalEntry & { leaseMs: number; expected: LeaseVersion };
-
-// Leases granted together (decision-groups.ts: never two of one key in a group), each only where the lease is still
-// the one its caller read (its grant and settlement times as text, both null for no lease or no row): a racing caller
-// that granted or settled it first makes that row a no-op (INSERT … ON CONFLICT re-checks the WHERE against the row
-// it waited for), and so does a row another tool bound meanwhile; that caller then decides again under the row's lock.
+// The lease is granted only where it is still the one read ($6, $7: its grant and settlement times as text, both
+// null for no lease or no row): a racing caller that granted or settled it first makes this a no-op (INSERT … ON CONFLICT
+// re-checks the WHERE against the row it waited for), and so does a row another tool bound meanwhile; the caller
+// then decides again under the row's lock.
 const GRANT_IF_UNCHANGED = prepared(
-  "receipt_guard_grants_if_unchanged",
-  `with asked as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::double precision[], $6::text[],
-        $7::text[], $8::text[], $9::text[])
-      with ordinality u(operation_key, tool, server, holder, lease_ms, granted_version, settled_version, status, actor, n)),
-  granted as (
+  "receipt_guard_grant_if_unchanged",
+  `with granted as (
     insert into operations as o (operation_key, tool, server, lease_holder, lease_granted_at, lease_until)
-      select operation_key, tool, server, holder, now(), now() + make_interval(secs => lease_ms / 1000)
-        from asked order by n
+      values ($1, $2, $3, $4, now(), now() + make_interval(secs => $5::double precision / 1000))
     on conflict (operation_key) do update set lease_holder = excluded.lease_holder,
         lease_granted_at = excluded.lease_granted_at, lease_until = excluded.lease_until, lease_effect = null,
         lease_effect_receipt = null, lease_effect_by = null, lease_effect_at = null
-      where o.lease_granted_at::text is not distinct from
-          (select a.granted_version from asked a where a.operation_key = o.operation_key)
-        and o.lease_effect_at::text is not distinct from
-          (select a.settled_version from asked a where a.operation_key = o.operation_key)
-        and o.tool = excluded.tool and (excluded.server is null or o.server is null or o.server = excluded.server)
-    returning operation_key, lease_granted_at, lease_until),
+      where o.lease_granted_at::text is not distinct from $6 and o.lease_effect_at::text is not distinct from $7
+        and o.tool = $2 and ($3::text is null or o.server is null or o.server = $3)
+    returning lease_granted_at, lease_until),
   decided as (
     insert into operation_decisions (operation_key, decision, status, holder, tool, server, lease_until, actor)
-      select a.operation_key, 'proceed', a.status, a.holder, a.tool, a.server, g.lease_until, a.actor
-        from asked a join granted g on g.operation_key = a.operation_key order by a.n)
-  select operation_key, lease_granted_at, lease_until from granted`,
+      select $1, 'proceed', $8, $4, $2, $3, lease_until, $9 from granted)
+  select lease_granted_at, lease_until from granted`,
 );
 
-/**
- * Grants each entry's lease and stores its `proceed`, in one statement for the group: an entry's lease, or null when
- * its lease changed since it was read. The group's keys must differ.
- */
-export async function grantLeasesIfUnchanged(
+/** Grants the lease and stores the `proceed` in one statement, if the lease is still `expected`; else null. */
+export async function grantLeaseIfUnchanged(
   sql: Sql,
-  entries: readonly GrantEntry[],
-): Promise<(LeaseFacts | null)[]> {
-  const rows = await sql.query<{ operation_key: string; lease_granted_at: Date; lease_until: Date }>(
-    GRANT_IF_UNCHANGED,
-    [
-      entries.map((entry) => entry.key),
-      entries.map((entry) => entry.tool),
-      entries.map((entry) => entry.server),
-      entries.map((entry) => entry.holder),
-      entries.map((entry) => entry.leaseMs),
-      entries.map((entry) => entry.expected.grantedAt),
-      entries.map((entry) => entry.expected.settledAt),
-      entries.map((entry) => entry.status),
-      entries.map((entry) => entry.actor),
-    ],
-  );
-  const granted = new Map(rows.map((row) => [row.operation_key, row]));
-  return entries.map((entry) => {
-    const row = granted.get(entry.key);
-    return row ? { holder: entry.holder, grantedAt: row.lease_granted_at, until: row.lease_until } : null;
-  });
+  key: string,
+  entry: DecisionFields,
+  leaseMs: number,
+  expected: LeaseVersion,
+): Promise<LeaseFacts | null> {
+  const [row] = await sql.query<{ lease_granted_at: Date; lease_until: Date }>(GRANT_IF_UNCHANGED, [
+    key,
+    entry.tool,
+    entry.server,
+    entry.holder,
+    leaseMs,
+    expected.grantedAt,
+    expected.settledAt,
+    entry.status,
+    entry.actor,
+  ]);
+  return row ? { holder: entry.holder, grantedAt: row.lease_granted_at, until: row.lease_until } : null;
 }

@@ -22,16 +22,9 @@ import {
   readOperationAttempts,
   readOperationDecisions,
 } from "../db/operations-store";
-import {
-  type GrantEntry,
-  type GuardFacts,
-  grantLeasesIfUnchanged,
-  type RefusalEntry,
-  readGuardFacts,
-  storeRefusals,
-} from "../db/operations-guard-store";
+import { type GuardFacts, grantLeaseIfUnchanged, readGuardFacts } from "../db/operations-guard-store";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
-import { groupWriter } from "./decision-groups";
+import { storeRefusal } from "./refusal-groups";
 import { ApiError } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
@@ -99,17 +92,6 @@ export function prefetchGuardFacts(key: string): Promise<GuardFacts | null> {
   return ZOperationKey.safeParse(key).success ? readGuardFacts(poolSql(), key) : Promise.resolve(null);
 }
 
-// The fast path's writes, stored with the others of the moment (decision-groups.ts): a grant waits for the next group
-// when one of its key is already in this one.
-const grantInGroup = groupWriter(
-  (group: GrantEntry[]) => grantLeasesIfUnchanged(poolSql(), group),
-  (entry) => entry.key,
-);
-const storeRefusalInGroup = groupWriter(async (group: RefusalEntry[]) => {
-  await storeRefusals(poolSql(), group);
-  return group.map(() => undefined);
-});
-
 /** Two statements, no transaction: null when another caller changed the lease between them. */
 async function guardWithoutLock(
   key: string,
@@ -126,14 +108,14 @@ async function guardWithoutLock(
   const decision = decide(status);
   const entry = { decision, status, holder: request.holder, tool: asked.tool, server: asked.server, actor };
   if (decision === "proceed") {
-    const lease = await grantInGroup({ key, ...entry, leaseMs: request.leaseMs, expected: facts.version });
+    const lease = await grantLeaseIfUnchanged(sql, key, entry, request.leaseMs, facts.version);
     if (!lease) return null;
     return replyOf(sql, key, decision, status, facts.operation, facts.attempts, lease, now);
   }
   // Stored with the other refusals of the moment; the receipts of `already_committed` are read meanwhile.
   const [reply] = await Promise.all([
     replyOf(sql, key, decision, status, facts.operation, facts.attempts, facts.operation?.lease ?? null, now),
-    storeRefusalInGroup({ key, ...entry }),
+    storeRefusal({ key, ...entry }),
   ]);
   return reply;
 }
