@@ -61,35 +61,23 @@ export async function readGuardFacts(sql: Sql, key: string): Promise<GuardFacts>
 
 type DecisionFields = Omit<DecisionEntry, "at" | "id" | "leaseUntil">;
 
-/** A decision that grants nothing (wait, reconcile first, already committed), as it is stored. */
-export type RefusalEntry = DecisionFields & { key: string };
-
-// Refusals stored together (lib/server/operations/refusal-groups.ts), in the order they were decided; each key is bound
-// to the tool and server of its first refusal when it had no row.
-const STORE_REFUSALS = prepared(
-  "receipt_guard_store_refusals",
-  `with asked as (
-    select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
-      with ordinality u(operation_key, tool, server, decision, status, holder, actor, n)),
-  bound as (
-    insert into operations (operation_key, tool, server)
-      select distinct on (operation_key) operation_key, tool, server from asked order by operation_key, n
-    on conflict do nothing)
+const STORE_REFUSAL = prepared(
+  "receipt_guard_store_refusal",
+  `with bound as (insert into operations (operation_key, tool, server) values ($1, $2, $3) on conflict do nothing)
   insert into operation_decisions (operation_key, decision, status, holder, tool, server, lease_until, actor)
-    select operation_key, decision, status, holder, tool, server, null, actor from asked order by n`,
+    values ($1, $4, $5, $6, $2, $3, null, $7)`,
 );
 
-/** Refusals and the keys' bindings where they had none: one statement for the group, whatever its size. */
-export async function storeRefusals(sql: Sql, entries: readonly RefusalEntry[]): Promise<void> {
-  const column = <K extends keyof RefusalEntry>(name: K) => entries.map((entry) => entry[name]);
-  await sql.execute(STORE_REFUSALS, [
-    column("key"),
-    column("tool"),
-    column("server"),
-    column("decision"),
-    column("status"),
-    column("holder"),
-    column("actor"),
+/** A decision that grants nothing (wait, reconcile first, already committed), and the key's binding if it had none. */
+export async function storeDecisionWithoutLease(sql: Sql, key: string, entry: DecisionFields): Promise<void> {
+  await sql.execute(STORE_REFUSAL, [
+    key,
+    entry.tool,
+    entry.server,
+    entry.decision,
+    entry.status,
+    entry.holder,
+    entry.actor,
   ]);
 }
 

@@ -22,9 +22,13 @@ import {
   readOperationAttempts,
   readOperationDecisions,
 } from "../db/operations-store";
-import { type GuardFacts, grantLeaseIfUnchanged, readGuardFacts } from "../db/operations-guard-store";
+import {
+  type GuardFacts,
+  grantLeaseIfUnchanged,
+  readGuardFacts,
+  storeDecisionWithoutLease,
+} from "../db/operations-guard-store";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
-import { storeRefusal } from "./refusal-groups";
 import { ApiError } from "../http/api-error";
 import { actorName, type Caller } from "../http/authenticate";
 import { rejectSecrets } from "../http/reject-secrets";
@@ -107,17 +111,12 @@ async function guardWithoutLock(
   const status = operationStatus(facts.attempts, facts.operation?.lease ?? null, now);
   const decision = decide(status);
   const entry = { decision, status, holder: request.holder, tool: asked.tool, server: asked.server, actor };
+  let lease = facts.operation?.lease ?? null;
   if (decision === "proceed") {
-    const lease = await grantLeaseIfUnchanged(sql, key, entry, request.leaseMs, facts.version);
+    lease = await grantLeaseIfUnchanged(sql, key, entry, request.leaseMs, facts.version);
     if (!lease) return null;
-    return replyOf(sql, key, decision, status, facts.operation, facts.attempts, lease, now);
-  }
-  // Stored with the other refusals of the moment; the receipts of `already_committed` are read meanwhile.
-  const [reply] = await Promise.all([
-    replyOf(sql, key, decision, status, facts.operation, facts.attempts, facts.operation?.lease ?? null, now),
-    storeRefusal({ key, ...entry }),
-  ]);
-  return reply;
+  } else await storeDecisionWithoutLease(sql, key, entry);
+  return replyOf(sql, key, decision, status, facts.operation, facts.attempts, lease, now);
 }
 
 /** One transaction holding the operation's row lock: the status is read and the lease granted under it. */
