@@ -328,4 +328,40 @@ describe("racing callers", () => {
       ]);
     }
   });
+  it("90 racing refusals on 30 keys no guard call bound yet: each stored before its answer, each key bound once", async () => {
+    // In doubt from the start: timed-out writes recorded without a guard call, so their keys have no row yet and the
+    // first stored refusal binds each to its tool.
+    const timeouts = Array.from({ length: 30 }, (_, i) =>
+      attemptRecord("effect_unknown", `grouped:${i}`, `gr${i}`),
+    );
+    await ingest(...timeouts);
+    const tool = toolOf(timeouts[0] as HealthRecord);
+    const storedWhenAnswered: number[] = [];
+    const responses = await Promise.all(
+      ["agent-1", "agent-2", "agent-3"].flatMap((holder) =>
+        timeouts.map(async (timeout) => {
+          const key = timeout.call?.operationKey as string;
+          const response = await guard(key, { tool, holder, leaseMs: 60_000 });
+          const stored = await sql.query(
+            "select count(*)::int as n from operation_decisions where operation_key = $1 and holder = $2",
+            [key, holder],
+          );
+          storedWhenAnswered.push(stored.rows[0].n);
+          return { status: response.status, body: await response.json() };
+        }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(90).fill(409));
+    expect(new Set(responses.map((r) => r.body.error.code))).toEqual(new Set(["operation_in_doubt"]));
+    expect(storedWhenAnswered).toEqual(Array(90).fill(1));
+    const stored = await sql.query(
+      `select (select count(*) from operations where operation_key like 'grouped:%' and tool = $1)::int as bound,
+        (select count(*) from operation_decisions where operation_key like 'grouped:%'
+          and decision = 'reconcile_first' and status = 'in_doubt')::int as refusals,
+        (select count(distinct (operation_key, holder)) from operation_decisions
+          where operation_key like 'grouped:%')::int as askers`,
+      [tool],
+    );
+    expect(stored.rows[0]).toEqual({ bound: 30, refusals: 90, askers: 90 });
+  });
 });
