@@ -1,13 +1,13 @@
 /**
  * `JSON.parse` in steps, so a large body does not hold the event loop in one stretch: a 5 MiB OTLP export took
- * 41–57 ms in one `JSON.parse`, and 5 MiB of nested brackets 1.2 s (V8's time grows with the depth).
+ * 41–57 ms in one `JSON.parse`, and 2 MiB of nested brackets 1.2 s (V8's time grows with the depth).
  *
  * One pass finds the structure (strings are skipped with `indexOf`), and every piece of the text small enough is
  * still parsed by `JSON.parse`: a container whose content fits in `pieceChars` is left as text for its parent, and a
  * larger one is built from runs of such children, each parsed as one array or object. What is accepted is exactly
  * what `JSON.parse` accepts, and a text parsed in steps is nested at most `MAX_JSON_DEPTH` deep; a generator, it
  * yields after about `pieceChars` of work. The steps cost 1.4–2.2× one `JSON.parse`, hence the direct path for the
- * common sizes; streaming JSON parsers on npm tokenize every character in JavaScript, several times more.
+ * common sizes. Streaming JSON parsers on npm tokenize every character in JavaScript instead.
  */
 
 export type JsonStepSizes = {
