@@ -288,7 +288,7 @@ describe("racing callers", () => {
 
   it("racing to retry writes proven absent (a lease already granted and consumed): still one proceed per key", async () => {
     // The lease each retry replaces carries microseconds; a grant goes through only while the lease is the one its
-    // caller read, so the losers decide again under the row lock and wait.
+    // caller read, so the losers read and decide again (then, losing twice, under the row lock) and wait.
     const timeouts = Array.from({ length: 20 }, (_, i) =>
       attemptRecord("effect_unknown", `regrant:${i}`, `rg${i}`),
     );

@@ -66,7 +66,8 @@ export type GuardReply = { body: GuardAnswer; status: number; code?: string; ret
 /**
  * `POST /api/v1/operations/{key}/attempts`. Racing callers on one key get exactly one `proceed`: the fast path reads
  * the facts in one statement and grants a lease only if the lease is still the one it read (compare and set, in the
- * statement that stores the decision); when it is not, the caller decides again under the operation's row lock.
+ * statement that stores the decision); when it is not, the caller reads and decides once more, and after a second loss
+ * under the operation's row lock.
  * Every decision is stored. A tool or server other than the key's is refused (409) and not stored.
  */
 export async function guardAttempt(
@@ -79,14 +80,18 @@ export async function guardAttempt(
   rejectSecrets([["$.holder", request.holder]]);
   const asked = { tool: request.tool, server: request.server ?? null };
   const actor = actorName(caller);
+  // A caller that lost the lease's compare-and-set reads the facts again and decides once more without a lock (the
+  // winner's lease now answers it `wait`: two statements, where the locked path takes seven); only a second loss
+  // takes the lock, so a caller always ends.
   const reply =
     (await guardWithoutLock(key, request, asked, actor, prefetched, now)) ??
+    (await guardWithoutLock(key, request, asked, actor, null, now)) ??
     (await guardUnderLock(key, request, asked, actor, now));
   metrics().guardDecisions.inc({ decision: reply.body.decision });
   return reply;
 }
 
-type Asked = { tool: string; server: string | null };
+export type Asked = { tool: string; server: string | null };
 
 /**
  * The guard's first statement, started by the route while the caller is authenticated (apiRoute's `prefetch`): null
@@ -119,8 +124,11 @@ async function guardWithoutLock(
   return replyOf(sql, key, decision, status, facts.operation, facts.attempts, lease, now);
 }
 
-/** One transaction holding the operation's row lock: the status is read and the lease granted under it. */
-function guardUnderLock(
+/**
+ * One transaction holding the operation's row lock: the status is read and the lease granted under it. The last resort
+ * of a caller that lost the compare-and-set twice (exported for its test: a race rarely reaches it).
+ */
+export function guardUnderLock(
   key: string,
   request: GuardRequest,
   asked: Asked,
