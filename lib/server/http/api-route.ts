@@ -110,8 +110,8 @@ export function apiRoute<
       const prefetched = await prefetching;
       const result = await handler({ request, caller, params, query, body, prefetched });
       if (result instanceof Response) return result;
-      if (isReply(result)) return jsonResponse(result.data, result.status, result.headers);
-      return jsonResponse(result, 200, {});
+      if (isReply(result)) return jsonResponse(result.data, result.status, result.headers, request);
+      return jsonResponse(result, 200, {}, request);
     } catch (error) {
       if (error instanceof ApiError) return finishUnreadBody(request, error.toResponse());
       if (isDatabaseUnavailable(error)) {

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { requestWithBufferedBody } from "./buffered-body";
+import { bufferedAnswer, requestWithBufferedBody } from "./buffered-body";
 import { RESOURCE_CONTENT_SECURITY_POLICY, SECURITY_HEADERS } from "./security-headers";
 
 /** A route handler as Next.js calls it: a Web Request and the path's segments in, a Web Response out. */
@@ -12,7 +12,7 @@ export type WebRouteHandler = (
  * Runs a route handler on Node's request and response, as Next.js would, with the headers next.config.ts gives every
  * API response. The body is read up to one byte past `maxBytes` and no further: a longer one reaches the handler
  * still too long, so it answers 413 as it does under Next.js, without the rest ever being buffered. The handler reads it
- * from memory (buffered-body.ts), not through a Web stream.
+ * from memory (buffered-body.ts), not through a Web stream, and a JSON answer comes back the same way.
  */
 export async function serveWebRoute(
   incoming: IncomingMessage,
@@ -31,7 +31,8 @@ export async function serveWebRoute(
     body,
   );
   const response = await handler(request, { params: Promise.resolve(params) });
-  const answer = Buffer.from(await response.arrayBuffer());
+  const kept = bufferedAnswer(response);
+  const answer = kept === undefined ? Buffer.from(await response.arrayBuffer()) : Buffer.from(kept);
   for (const { key, value } of SECURITY_HEADERS) outgoing.setHeader(key, value);
   outgoing.setHeader("content-security-policy", RESOURCE_CONTENT_SECURITY_POLICY);
   response.headers.forEach((value, key) => {
