@@ -12,7 +12,7 @@ import type { TRoutingConfig } from "../../lib/routing/config";
 import { adminCookie } from "../../tests/support/dashboard-session";
 import { routingApi, seedRecord } from "../../tests/support/routing-helpers";
 import { postRecords, startBenchApp } from "../ingest-bench-support";
-import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER } from "./system";
+import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER, parseStageTotals } from "./system";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -67,7 +67,8 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
   const app = await startBenchApp();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
   try {
-    const api = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
+    const cookie = await adminCookie(app.baseUrl);
+    const api = routingApi(app.baseUrl, cookie);
     await api.saveConfig(routingConfig(webhookUrl, false));
     return {
       name: "Receipt",
@@ -77,6 +78,11 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
       async fire(alerts) {
         await postRecords(agent, app.baseUrl, app.key, JSON.stringify({ records: alerts.map(recordFor) }));
         return performance.now();
+      },
+      async stages() {
+        const scrape = await fetch(`${app.baseUrl}/metrics`, { headers: { cookie } });
+        if (!scrape.ok) throw new Error(`GET /metrics answered ${scrape.status}`);
+        return parseStageTotals(await scrape.text());
       },
       async insertNoopRoute() {
         await api.saveConfig(routingConfig(webhookUrl, true));

@@ -4,7 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Arrival, BenchReceiver } from "./receiver";
-import { type BenchAlert, benchAlerts, type BenchSystem } from "./system";
+import { type BenchAlert, benchAlerts, type BenchSystem, type StageTimes, stagesBetween } from "./system";
 
 export type Knobs = {
   single: number;
@@ -30,10 +30,21 @@ export type Results = {
   /** Alerts firing when the route was inserted (the warm-up's and the scenario's). */
   resendFiring: number;
   resendFiringDelivered: boolean;
+  /** Receipt's stages (`receipt_alert_stage_seconds`) during the single alerts and the rate run. */
+  stages: { single: StageTimes; rate: StageTimes } | null;
 };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BATCH = 100;
+
+/** Runs `scenario` and what the system's stages took meanwhile (the last attempt recorded after its webhook). */
+async function withStages<T>(system: BenchSystem, scenario: () => Promise<T>) {
+  const before = await system.stages?.();
+  const result = await scenario();
+  if (!before || !system.stages) return { result, stages: null };
+  await sleep(500);
+  return { result, stages: stagesBetween(before, await system.stages()) };
+}
 
 async function fireInBatches(system: BenchSystem, alerts: BenchAlert[]) {
   for (let i = 0; i < alerts.length; i += BATCH) await system.fire(alerts.slice(i, i + BATCH));
@@ -86,12 +97,14 @@ export async function runScenarios(
   log(`${system.name}: ${knobs.single} single alerts, one at a time`);
   const latencies: number[] = [];
   let singleMissed = 0;
-  for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
-    const respondedAt = await system.fire([alert]);
-    const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
-    if (arrived === undefined) singleMissed++;
-    else latencies.push(arrived - respondedAt);
-  }
+  const single = await withStages(system, async () => {
+    for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
+      const respondedAt = await system.fire([alert]);
+      const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
+      if (arrived === undefined) singleMissed++;
+      else latencies.push(arrived - respondedAt);
+    }
+  });
 
   log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
   const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
@@ -105,12 +118,15 @@ export async function runScenarios(
 
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
   const many = benchAlerts(`${run}-rate`, knobs.deliveries);
-  const manySent = performance.now();
-  await fireInBatches(system, many);
-  const manySeen = await waitFor(
-    many.map((a) => a.id),
-    120_000,
-  );
+  let manySent = 0;
+  const { result: manySeen, stages: rateStages } = await withStages(system, async () => {
+    manySent = performance.now();
+    await fireInBatches(system, many);
+    return waitFor(
+      many.map((a) => a.id),
+      120_000,
+    );
+  });
   const lastRate = Math.max(manySent, ...manySeen.values());
   const deliveriesPerSecond = lastRate > manySent ? manySeen.size / ((lastRate - manySent) / 1000) : 0;
 
@@ -125,5 +141,6 @@ export async function runScenarios(
     lastResendMs,
     resendFiring: firingCount,
     resendFiringDelivered: firingSeen.size === firing.length,
+    stages: single.stages && rateStages ? { single: single.stages, rate: rateStages } : null,
   };
 }

@@ -21,7 +21,35 @@ export type BenchSystem = {
   fire: (alerts: readonly BenchAlert[]) => Promise<number>;
   insertNoopRoute: () => Promise<void>;
   stop: () => Promise<void>;
+  /** Receipt's `receipt_alert_stage_seconds` so far, by stage: sum (s) and count. */
+  stages?: () => Promise<StageTotals>;
 };
+
+export type StageTotals = Map<string, { sum: number; count: number }>;
+
+/** The stage histogram's sums and counts in a Prometheus text scrape. */
+export function parseStageTotals(scrape: string): StageTotals {
+  const totals: StageTotals = new Map();
+  for (const match of scrape.matchAll(
+    /^receipt_alert_stage_seconds_(sum|count)\{stage="([a-z_]+)"\} (\S+)$/gm,
+  )) {
+    const [, field, stage, value] = match as unknown as [string, "sum" | "count", string, string];
+    const entry = totals.get(stage) ?? { sum: 0, count: 0 };
+    entry[field] = Number(value);
+    totals.set(stage, entry);
+  }
+  return totals;
+}
+
+/** What each stage took between two scrapes: its mean in ms and how many were observed. */
+export function stagesBetween(before: StageTotals, after: StageTotals) {
+  return [...after].map(([stage, { sum, count }]) => {
+    const earlier = before.get(stage) ?? { sum: 0, count: 0 };
+    const n = count - earlier.count;
+    return { stage, count: n, meanMs: n > 0 ? ((sum - earlier.sum) / n) * 1000 : null };
+  });
+}
+export type StageTimes = ReturnType<typeof stagesBetween>;
 
 /** Receipt's own severity label, so Alertmanager's alerts carry the same one. */
 export const severityOf = (state: BenchState): string => STATE_SEVERITY[state];

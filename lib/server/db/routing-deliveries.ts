@@ -67,6 +67,8 @@ export type ClaimedDelivery = {
   maxAttempts: number;
   /** webhook, slack, pagerduty */
   targetType: string;
+  /** When the flush wrote it. */
+  createdAt: Date;
 };
 
 /**
@@ -152,7 +154,8 @@ export async function claimDueDeliveries(
           ...(await sql.query<ClaimedDelivery>(
             `update deliveries set attempts = attempts + 1, next_attempt_at = $1 where id = any($2::bigint[])
             returning id, channel, target_index as "targetIndex", url, body, headers,
-              signing_secret as "signingSecret", attempts, max_attempts as "maxAttempts", target_type as "targetType"`,
+              signing_secret as "signingSecret", attempts, max_attempts as "maxAttempts", target_type as "targetType",
+              created_at as "createdAt"`,
             [new Date(now.getTime() + leaseMs), ids.map(String)],
           )),
         );

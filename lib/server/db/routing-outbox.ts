@@ -24,10 +24,13 @@ export async function outboxHasPending(): Promise<boolean> {
  * rolls back. Deleting instead of marking events processed writes no new row version and no index entry per event,
  * and leaves nothing to prune.
  */
-export async function takeOutboxEvents(sql: Sql, limit: number): Promise<{ fingerprint: string }[]> {
-  return sql.query<{ fingerprint: string }>(
+export async function takeOutboxEvents(
+  sql: Sql,
+  limit: number,
+): Promise<{ fingerprint: string; createdAt: Date }[]> {
+  return sql.query<{ fingerprint: string; createdAt: Date }>(
     `delete from alert_outbox where id in (select id from alert_outbox order by id limit $1)
-      returning fingerprint`,
+      returning fingerprint, created_at as "createdAt"`,
     [limit],
   );
 }

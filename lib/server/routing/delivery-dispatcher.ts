@@ -5,6 +5,7 @@ import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../
 import { pauseTargetEverywhere, takeSharedToken } from "../db/routing-rate-buckets";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
+import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
 import { DeliveryLanes } from "./delivery-lanes";
@@ -66,6 +67,7 @@ export class DeliveryDispatcher {
     this.release(this.lanes.shed(nowMs), nowMs);
     const limit = this.lanes.freeSlots();
     if (limit === 0) return 0;
+    const claimStarted = performance.now();
     const { claimed, failures } = await claimDueDeliveries(
       now,
       this.settings.timeoutMs + this.settings.leaseMarginMs,
@@ -76,6 +78,14 @@ export class DeliveryDispatcher {
         exclude: [...this.held],
       },
     );
+    if (claimed.length > 0) {
+      observeStage("claim", (performance.now() - claimStarted) / 1000);
+      // A retry's wait includes its backoff: only first attempts say how long a new delivery waited for a claim.
+      observeWaits(
+        "delivery_wait",
+        claimed.filter((delivery) => delivery.attempts === 1).map((delivery) => delivery.createdAt),
+      );
+    }
     for (const delivery of claimed) {
       this.held.add(delivery.id);
       this.lanes.add({
@@ -140,7 +150,9 @@ export class DeliveryDispatcher {
         },
         at.getTime(),
       );
+      const posted = performance.now();
       result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs, delivery.targetType);
+      observeStage("post", (performance.now() - posted) / 1000);
       decision = decideAttempt(result, delivery, settings, Date.now());
     } catch (error) {
       this.lanes.finished(delivery, Date.now());
@@ -150,6 +162,7 @@ export class DeliveryDispatcher {
       return;
     }
     this.lanes.finished(delivery, Date.now());
+    const answered = performance.now();
     if (decision.pauseTargetUntilMs !== null) this.pauseTarget(delivery, decision.pauseTargetUntilMs);
     this.recorder.add({
       id: delivery.id,
@@ -160,6 +173,7 @@ export class DeliveryDispatcher {
       status: decision.status,
       nextAttemptAt: new Date(decision.nextAttemptMs),
       onRecorded: (written) => {
+        if (written) observeStage("record", (performance.now() - answered) / 1000);
         this.held.delete(delivery.id);
         if (written && decision.status === "pending") this.claimAt(decision.nextAttemptMs);
         if (written)

@@ -25,6 +25,7 @@ import { assigneeCopies } from "./assignee-copies";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
 import { currentRouting } from "./routing-config";
+import { timeStage } from "./alert-stages";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
 const FIRING_ALERTS_CAP = 20_000;
@@ -41,6 +42,14 @@ const JOB = SET_ASIDE_JOBS.groupFlush;
  */
 export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): Promise<number> {
   if (!(await anyGroupDue(now))) return 0;
+  return timeStage(
+    "flush",
+    () => flushGroups(now, maxBatches),
+    (notifications) => notifications > 0,
+  );
+}
+
+async function flushGroups(now: Date, maxBatches: number): Promise<number> {
   const routing = await currentRouting();
   // A silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than
   // stopping every flush; it is set aside so an operator sees it.

@@ -7,7 +7,8 @@ import { writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { mergeMemberships, planMemberships } from "./group-membership";
-import { currentRouting } from "./routing-config";
+import { type CurrentRouting, currentRouting } from "./routing-config";
+import { observeWaits, timeStage } from "./alert-stages";
 
 const JOB = SET_ASIDE_JOBS.alertRouting;
 
@@ -20,10 +21,22 @@ const JOB = SET_ASIDE_JOBS.alertRouting;
 export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): Promise<number> {
   if (!(await outboxHasPending())) return 0;
   const routing = await currentRouting();
+  return timeStage(
+    "route",
+    () => routeTaken(routing, now, limit),
+    (handled) => handled > 0,
+  );
+}
+
+async function routeTaken(routing: CurrentRouting, now: Date, limit: number): Promise<number> {
   return inTransaction(async (sql) => {
     if (!(await tryLockOutbox(sql))) return 0;
     const events = await takeOutboxEvents(sql, limit);
     if (events.length === 0) return 0;
+    observeWaits(
+      "outbox_wait",
+      events.map((event) => event.createdAt),
+    );
     const fingerprints = [...new Set(events.map((e) => e.fingerprint))];
     const rows = await readAlertsByFingerprint(sql, fingerprints);
     const planned = planIsolated(rows, (some) =>
