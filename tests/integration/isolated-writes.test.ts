@@ -7,6 +7,7 @@ let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let lib: {
   sql: typeof import("@/lib/server/db/sql");
   deliveries: typeof import("@/lib/server/db/routing-deliveries");
+  claims: typeof import("@/lib/server/db/routing-delivery-claims");
   isolate: typeof import("@/lib/server/db/isolated-writes");
 };
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
   lib = {
     sql: await import("@/lib/server/db/sql"),
     deliveries: await import("@/lib/server/db/routing-deliveries"),
+    claims: await import("@/lib/server/db/routing-delivery-claims"),
     isolate: await import("@/lib/server/db/isolated-writes"),
   };
 });
@@ -72,7 +74,7 @@ describe("claiming deliveries, item by item when needed", () => {
     }));
     const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, past));
     const claims = await Promise.all(
-      Array.from({ length: 4 }, () => lib.deliveries.claimDueDeliveries(new Date(), 60_000, 15)),
+      Array.from({ length: 4 }, () => lib.claims.claimDueDeliveries(new Date(), 60_000, 15)),
     );
     const claimed = claims
       .flatMap((claim) => claim.claimed.map((d) => d.id))
@@ -80,5 +82,34 @@ describe("claiming deliveries, item by item when needed", () => {
     expect(claimed).toHaveLength(40);
     expect(new Set(claimed).size).toBe(40);
     expect(claims.flatMap((claim) => claim.failures)).toEqual([]);
+  });
+
+  it("a row PostgreSQL refuses (its attempt counter at the integer's limit) fails alone; the others are claimed", async () => {
+    const past = new Date(Date.now() - 1000);
+    const rows = ["p-0", "p-1", "p-2"].map((groupKey) => ({
+      groupKey,
+      channel: "poison",
+      targetIndex: 0,
+      targetType: "webhook",
+      url: "http://127.0.0.1:9/unused",
+      body: "{}",
+      headers: {},
+      signingSecret: null,
+      kind: "notification" as const,
+      alertFingerprints: [],
+      maxAttempts: 3,
+    }));
+    const [first, poisoned, last] = await lib.sql.inTransaction((sql) =>
+      lib.deliveries.insertDeliveries(sql, rows, past),
+    );
+    await query("update deliveries set attempts = 2147483647 where id = $1", [poisoned]);
+    const { claimed, failures } = await lib.claims.claimDueDeliveries(new Date(), 60_000, 10);
+    expect(claimed.map((d) => d.id).sort()).toEqual([first, last].sort());
+    expect(claimed.every((d) => d.attempts === 1 && d.createdAt instanceof Date)).toBe(true);
+    expect(failures).toEqual([{ item: poisoned, reason: expect.stringMatching(/out of range/) }]);
+    // Nothing of the refused row was written: it is still due, with its counter as it was.
+    expect(await query("select attempts from deliveries where id = $1", [poisoned])).toEqual([
+      { attempts: 2147483647 },
+    ]);
   });
 });

@@ -14,9 +14,14 @@ export function failureReason(error: unknown): string {
 // failure (40), out of resources (53), a shutdown or a cancelled statement (57). The run fails and is tried again.
 const TRANSIENT_SQLSTATE = /^(08|40|53|57)/;
 
-function rethrowIfTransient(error: unknown): void {
+/** An error that says nothing about the rows (see above): the run fails and is tried again. */
+export function isTransientError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string" && TRANSIENT_SQLSTATE.test(code)) throw error;
+  return typeof code === "string" && TRANSIENT_SQLSTATE.test(code);
+}
+
+function rethrowIfTransient(error: unknown): void {
+  if (isTransientError(error)) throw error;
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MemberAlert } from "@/lib/routing/alert-rows";
 import { STORED_ALERT_SQL } from "./routing-alerts";
-import { poolSql, type Sql } from "./sql";
+import { poolSql, prepared, type Sql } from "./sql";
 
 // Notification groups (Alertmanager's aggregation groups), persisted so timing survives restarts and is shared by
 // every app instance. The outbox processor adds members; the flush (groups claimed with FOR UPDATE SKIP LOCKED)
@@ -17,24 +17,11 @@ export type GroupMembers = {
   groupIntervalMs: number;
 };
 
-/**
- * Adds members, creating groups as needed, and schedules each group's next evaluation for its first flush tick at or
- * after now (nextGroupAction's cadence: firstSeenAt + groupWait, then every groupInterval), when the change can first
- * be sent. Not sooner: an evaluation reads and routes every member, seconds of CPU for a group of tens of thousands,
- * and one that cannot send is wasted. An earlier wake-up a flush planned (a delayed alert's ready time, a muted
- * alert's re-check) is kept. A group left empty starts afresh: a new first alert waits groupWait again instead of
- * inheriting an old group's clock. (The read of the current row is not locked; a stale read can only make the
- * evaluation earlier, never later.)
- */
-export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Date): Promise<void> {
-  if (groups.length === 0) return;
-  // Sorted: two writers that lock several groups always take them in the same order.
-  const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
-  const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
-  // The group rows first: a flush holding one of them (FOR UPDATE) makes this wait until it has committed, so the
-  // members added below are never in the set that flush decided about.
-  await sql.execute(
-    `insert into notification_groups as g (group_key, receiver, route_path, labels, first_seen_at, last_sent_at,
+// Prepared: routing runs them for every alert, and their plans cannot depend on the rows (inserts from arrays, an
+// EXISTS on the next_action_at index).
+const ADD_GROUPS = prepared(
+  "receipt_add_groups",
+  `insert into notification_groups as g (group_key, receiver, route_path, labels, first_seen_at, last_sent_at,
       last_sent_fingerprints, next_action_at, updated_at)
     select u.group_key, u.receiver, u.route_path, u.labels, $1, null, '{}',
       case when cur.group_key is null
@@ -59,33 +46,52 @@ export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Dat
       receiver = excluded.receiver, route_path = excluded.route_path, labels = excluded.labels,
       next_action_at = least(coalesce(g.next_action_at, excluded.next_action_at), excluded.next_action_at),
       updated_at = excluded.updated_at`,
-    [
-      now,
-      col((g) => g.groupKey),
-      col((g) => g.receiver),
-      col((g) => g.routePath),
-      col((g) => JSON.stringify(g.labels)),
-      col((g) => g.groupWaitMs),
-      col((g) => g.groupIntervalMs),
-    ],
-  );
+);
+const ADD_MEMBERS = prepared(
+  "receipt_add_group_members",
+  `insert into notification_group_members (group_key, fingerprint)
+    select * from unnest($1::text[], $2::text[]) on conflict do nothing`,
+);
+const ANY_GROUP_DUE = prepared(
+  "receipt_any_group_due",
+  "select exists (select 1 from notification_groups where next_action_at <= $1) as due",
+);
+
+/**
+ * Adds members, creating groups as needed, and schedules each group's next evaluation for its first flush tick at or
+ * after now (nextGroupAction's cadence: firstSeenAt + groupWait, then every groupInterval), when the change can first
+ * be sent. Not sooner: an evaluation reads and routes every member, seconds of CPU for a group of tens of thousands,
+ * and one that cannot send is wasted. An earlier wake-up a flush planned (a delayed alert's ready time, a muted
+ * alert's re-check) is kept. A group left empty starts afresh: a new first alert waits groupWait again instead of
+ * inheriting an old group's clock. (The read of the current row is not locked; a stale read can only make the
+ * evaluation earlier, never later.)
+ */
+export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Date): Promise<void> {
+  if (groups.length === 0) return;
+  // Sorted: two writers that lock several groups always take them in the same order.
+  const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
+  const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
+  // The group rows first: a flush holding one of them (FOR UPDATE) makes this wait until it has committed, so the
+  // members added below are never in the set that flush decided about.
+  await sql.execute(ADD_GROUPS, [
+    now,
+    col((g) => g.groupKey),
+    col((g) => g.receiver),
+    col((g) => g.routePath),
+    col((g) => JSON.stringify(g.labels)),
+    col((g) => g.groupWaitMs),
+    col((g) => g.groupIntervalMs),
+  ]);
   // One row per member, so adding alerts to a group of thousands writes only the new ones.
   const members = sorted.flatMap((g) =>
     [...new Set(g.fingerprints)].sort().map((fp) => [g.groupKey, fp] as const),
   );
-  await sql.execute(
-    `insert into notification_group_members (group_key, fingerprint)
-      select * from unnest($1::text[], $2::text[]) on conflict do nothing`,
-    [members.map(([key]) => key), members.map(([, fp]) => fp)],
-  );
+  await sql.execute(ADD_MEMBERS, [members.map(([key]) => key), members.map(([, fp]) => fp)]);
 }
 
 /** A cheap check before a flush loads silences and firing alerts: is any group due at all? */
 export async function anyGroupDue(now: Date): Promise<boolean> {
-  const [row] = await poolSql().query<{ due: boolean }>(
-    "select exists (select 1 from notification_groups where next_action_at <= $1) as due",
-    [now],
-  );
+  const [row] = await poolSql().query<{ due: boolean }>(ANY_GROUP_DUE, [now]);
   return row?.due ?? false;
 }
 

@@ -1,21 +1,32 @@
-import { poolSql, type Sql } from "./sql";
+import { poolSql, prepared, type Sql } from "./sql";
+
+// Prepared: routing runs these for every alert, and none has a plan to choose (a lock, a check, the oldest ids).
+const LOCK_OUTBOX = prepared(
+  "receipt_lock_outbox",
+  "select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked",
+);
+const OUTBOX_PENDING = prepared(
+  "receipt_outbox_pending",
+  "select exists (select 1 from alert_outbox) as pending",
+);
+const TAKE_OUTBOX_EVENTS = prepared(
+  "receipt_take_outbox_events",
+  `delete from alert_outbox where id in (select id from alert_outbox order by id limit $1)
+    returning fingerprint, created_at as "createdAt"`,
+);
 
 /**
  * One outbox consumer at a time across all app instances (a transaction-scoped advisory lock; the others skip this
  * tick). Routing an event is cheap, and a single consumer sees events in commit order without row-lock races.
  */
 export async function tryLockOutbox(sql: Sql): Promise<boolean> {
-  const [row] = await sql.query<{ locked: boolean }>(
-    "select pg_try_advisory_xact_lock(hashtextextended('receipt:alert-outbox', 0)) as locked",
-  );
+  const [row] = await sql.query<{ locked: boolean }>(LOCK_OUTBOX);
   return row?.locked ?? false;
 }
 
 /** A cheap check before opening a transaction: is there anything to route? */
 export async function outboxHasPending(): Promise<boolean> {
-  const [row] = await poolSql().query<{ pending: boolean }>(
-    "select exists (select 1 from alert_outbox) as pending",
-  );
+  const [row] = await poolSql().query<{ pending: boolean }>(OUTBOX_PENDING);
   return row?.pending ?? false;
 }
 
@@ -28,9 +39,5 @@ export async function takeOutboxEvents(
   sql: Sql,
   limit: number,
 ): Promise<{ fingerprint: string; createdAt: Date }[]> {
-  return sql.query<{ fingerprint: string; createdAt: Date }>(
-    `delete from alert_outbox where id in (select id from alert_outbox order by id limit $1)
-      returning fingerprint, created_at as "createdAt"`,
-    [limit],
-  );
+  return sql.query<{ fingerprint: string; createdAt: Date }>(TAKE_OUTBOX_EVENTS, [limit]);
 }

@@ -1,4 +1,4 @@
-import { inTransaction, poolSql, type Sql } from "./sql";
+import { inTransaction, poolSql, prepared, type Sql } from "./sql";
 
 /** The background jobs that set items aside, and what their item keys are. */
 export const SET_ASIDE_JOBS = {
@@ -35,10 +35,16 @@ export async function setItemsAside(sql: Sql, job: SetAsideJob, items: SetAside[
   return new Set(rows.map((row) => row.item_key));
 }
 
+// Prepared: every routing run and flush clears what it wrote (a unique-key lookup per item).
+const CLEAR_SET_ASIDE = prepared(
+  "receipt_clear_set_aside",
+  "delete from set_aside_items where job = $1 and item_key = any($2::text[])",
+);
+
 /** Items `job` has now processed: no longer set aside. */
 export async function clearSetAside(sql: Sql, job: SetAsideJob, keys: string[]): Promise<void> {
   if (keys.length === 0) return;
-  await sql.execute("delete from set_aside_items where job = $1 and item_key = any($2::text[])", [job, keys]);
+  await sql.execute(CLEAR_SET_ASIDE, [job, keys]);
 }
 
 // A deadline set-aside whose chain has a newer current record (or no longer exists) is no longer in force: the

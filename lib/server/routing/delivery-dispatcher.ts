@@ -1,7 +1,8 @@
 import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
 import { signRequest } from "@/lib/routing/sign";
 import { createHash } from "node:crypto";
-import { type ClaimedDelivery, claimDueDeliveries, releaseDeliveries } from "../db/routing-deliveries";
+import { releaseDeliveries } from "../db/routing-deliveries";
+import { type ClaimedDelivery, claimDueDeliveries } from "../db/routing-delivery-claims";
 import { pauseTargetEverywhere, takeSharedToken } from "../db/routing-rate-buckets";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
