@@ -112,4 +112,48 @@ describe("claiming deliveries, item by item when needed", () => {
       { attempts: 2147483647 },
     ]);
   });
+
+  it("an outcome PostgreSQL refuses (a latency past int's range) fails alone; the others are recorded", async () => {
+    const rows = ["r-0", "r-1", "r-2"].map((groupKey) => ({
+      groupKey,
+      channel: "record",
+      targetIndex: 0,
+      targetType: "webhook",
+      url: "http://127.0.0.1:9/unused",
+      body: "{}",
+      headers: {},
+      signingSecret: null,
+      kind: "notification" as const,
+      alertFingerprints: [],
+      maxAttempts: 3,
+    }));
+    const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, new Date()));
+    const at = new Date();
+    const outcome = (id: bigint, latencyMs: number) => ({
+      id,
+      at,
+      statusCode: 200,
+      latencyMs,
+      error: null,
+      status: "delivered" as const,
+      nextAttemptAt: at,
+    });
+    const [first, refused, last] = ids as [bigint, bigint, bigint];
+    const { failures } = await lib.deliveries.recordAttempts([
+      outcome(first, 5),
+      outcome(refused, 2 ** 31),
+      outcome(last, 7),
+    ]);
+    expect(failures).toEqual([{ item: refused, reason: expect.stringMatching(/out of range/) }]);
+    const state = await query<{ id: string; status: string; attempts: number }>(
+      `select d.id::text, d.status, (select count(*) from delivery_attempts a where a.delivery_id = d.id)::int as attempts
+        from deliveries d where d.id = any($1::bigint[]) order by d.id`,
+      [ids.map(String)],
+    );
+    expect(state).toEqual([
+      { id: String(first), status: "delivered", attempts: 1 },
+      { id: String(refused), status: "pending", attempts: 0 },
+      { id: String(last), status: "delivered", attempts: 1 },
+    ]);
+  });
 });
