@@ -83,6 +83,30 @@ describe("delivery lanes", () => {
     expect(lanes.allowances(later, unlimited)).toEqual([{ channel: "q", targetIndex: 0, free: 0 }]);
   });
 
+  it("a busy quick target is refilled in batches: a claim after a send only once its queue is down to one cap", () => {
+    const lanes = new DeliveryLanes<Item>(2, 100);
+    expect(lanes.needsRefill()).toBe(true); // nothing held: a claim finds whatever is due
+    const held = Array.from({ length: 8 }, (_, i) => item(i, "q"));
+    for (const delivery of held) lanes.add(delivery);
+    lanes.startable(NOW, always); // 2 in flight, 6 waiting
+    expect(lanes.needsRefill()).toBe(false);
+    lanes.finished(held[0] as Item, NOW + 1);
+    lanes.startable(NOW + 1, always); // 2 in flight, 5 waiting
+    expect(lanes.needsRefill()).toBe(false);
+    for (const done of held.slice(1, 3)) lanes.finished(done, NOW + 2);
+    lanes.startable(NOW + 2, always); // 2 in flight, 3 waiting
+    expect(lanes.needsRefill()).toBe(false);
+    lanes.finished(held[3] as Item, NOW + 3);
+    lanes.startable(NOW + 3, always); // 2 in flight, 2 waiting: down to one cap
+    expect(lanes.needsRefill()).toBe(true);
+    // Another target down to its last cap's worth asks for a claim whatever a busier one holds.
+    const other = new DeliveryLanes<Item>(2, 100);
+    for (let i = 0; i < 8; i++) other.add(item(i, "busy"));
+    other.add(item(20, "idle-soon"));
+    other.startable(NOW, always);
+    expect(other.needsRefill()).toBe(true);
+  });
+
   it("the global cap bounds what the claim may take", () => {
     const lanes = new DeliveryLanes<Item>(4, 3);
     lanes.add(item(1, "a"));

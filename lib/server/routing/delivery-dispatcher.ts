@@ -182,8 +182,8 @@ export class DeliveryDispatcher {
             outcome: decision.status === "pending" ? "failed" : decision.status,
             receiver_kind: delivery.targetType,
           });
-        // A group's next notification to this target may have waited for this one.
-        this.schedulePump();
+        // A group's next notification to this target may have waited for this one: claimed with the next refill.
+        this.refill();
       },
     });
     this.afterSend();
@@ -231,7 +231,12 @@ export class DeliveryDispatcher {
 
   private afterSend(): void {
     this.startReady();
-    this.schedulePump();
+    this.refill();
+  }
+
+  /** A claim after a send or a record, when a target's queue runs low (DeliveryLanes.needsRefill). */
+  private refill(): void {
+    if (this.lanes.needsRefill()) this.schedulePump();
   }
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */

@@ -105,6 +105,22 @@ export class DeliveryLanes<T extends LaneItem> {
     return out;
   }
 
+  /**
+   * Whether a claim is worth making after a send finished: some target with work held is down to its last cap's worth
+   * of queue, or no target holds any (a claim then finds whatever is due). A quick target's queue is refilled in
+   * batches rather than a slot at a time: each claim is a statement that reads the target's whole due backlog. New
+   * work (a flush's wake-up, a retry falling due, the tick) is claimed at once whatever this says.
+   */
+  needsRefill(): boolean {
+    let busy = false;
+    for (const lane of this.lanes.values()) {
+      if (lane.inFlight + lane.queue.length === 0) continue;
+      busy = true;
+      if (lane.queue.length <= this.perTarget) return true;
+    }
+    return !busy;
+  }
+
   /** A claimed delivery joins its target's queue. */
   add(item: T): void {
     const lane = this.lane(item);
