@@ -14,6 +14,7 @@ import { ensureBuild, startReceipt } from "./bench-alerts/receipt";
 import { type BenchReceiver, startBenchReceiver } from "./bench-alerts/receiver";
 import { type Knobs, type Results, runScenarios } from "./bench-alerts/scenarios";
 import type { BenchSystem, StageTimes } from "./bench-alerts/system";
+import { statementTable } from "./bench/statement-stats";
 
 const knob = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -166,6 +167,14 @@ function report(receipt: Results, am: Results | null) {
     console.log("| stage | single alerts | rate run |\n|---|---|---|");
     for (const stage of ["outbox_wait", "route", "flush", "delivery_wait", "claim", "post", "record"])
       console.log(`| ${stage} | ${cell(single, stage)} | ${cell(rateRun, stage)} |`);
+  }
+  if (receipt.statements) {
+    console.log(
+      `\nReceipt's PostgreSQL statements (pg_stat_statements), the single alerts (${knobs.single}):`,
+    );
+    console.log(statementTable(receipt.statements.single, knobs.single, "alert"));
+    console.log(`\nThe rate run (${knobs.deliveries} alerts):`);
+    console.log(statementTable(receipt.statements.rate, knobs.deliveries, "alert"));
   }
   console.log(
     "\nLatency: the webhook's arrival at the receiver minus the response to the POST that raised the alert (negative:" +

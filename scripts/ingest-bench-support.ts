@@ -3,6 +3,7 @@
  * fixture, CPU time read from /proc, the load generator's POST, and the app on a throwaway database.
  */
 import http from "node:http";
+import { STATEMENT_STATS_SETTINGS, statementStats } from "./bench/statement-stats";
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -160,13 +161,14 @@ export function postRecords(
  * The production build (`next start`, run `npm run build` first) on a throwaway embedded PostgreSQL, with a key,
  * started as the tests start it (the same flags, and a clear error when there is no build or it does not come up).
  */
-export async function startBenchApp() {
+export async function startBenchApp(options: { statementStats?: boolean } = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "receipt-bench-"));
   // BENCH_PG_LOG=FILE: the cluster's log there, with every statement over 10 ms and every connection, by database
   // (which build's), to find what one build spends more on.
   const pgLog = process.env.BENCH_PG_LOG;
   const server = await startEmbeddedPostgres(path.join(dataDir, "pg"), {
     log: pgLog ? (line) => appendFileSync(pgLog, `${line}\n`) : undefined,
+    ...(options.statementStats ? { settings: STATEMENT_STATS_SETTINGS } : {}),
   });
   ownPostmaster = server.postmasterPid;
   const admin = new pg.Client({ connectionString: server.serverUrl("postgres") });
@@ -192,9 +194,12 @@ export async function startBenchApp() {
   const { key } = await createKey("bench", ["ingest"]);
   // On a loaded machine the first answer of a cold build can take longer than the tests allow.
   const app = await startApp(appDb, {}, 120_000);
+  const statements = options.statementStats ? await statementStats(appDb) : null;
   return {
     baseUrl: app.baseUrl,
     key,
+    /** pg_stat_statements of the app's database (with `statementStats`). */
+    statements,
     appPid: app.process.pid as number,
     /** The throwaway cluster's directory (removed by stop()). */
     dataDir,
@@ -203,6 +208,7 @@ export async function startBenchApp() {
     createEmptyDatabase,
     async stop() {
       try {
+        await statements?.close();
         await app.stop();
         await admin.end();
         await server.stop();

@@ -4,6 +4,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Arrival, BenchReceiver } from "./receiver";
+import type { StatementCost } from "../bench/statement-stats";
 import { type BenchAlert, benchAlerts, type BenchSystem, type StageTimes, stagesBetween } from "./system";
 
 export type Knobs = {
@@ -32,18 +33,27 @@ export type Results = {
   resendFiringDelivered: boolean;
   /** Receipt's stages (`receipt_alert_stage_seconds`) during the single alerts and the rate run. */
   stages: { single: StageTimes; rate: StageTimes } | null;
+  /** Receipt's costliest PostgreSQL statements during the same two. */
+  statements: { single: StatementCost[]; rate: StatementCost[] } | null;
 };
+
+const STATEMENTS_SHOWN = 15;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const BATCH = 100;
 
-/** Runs `scenario` and what the system's stages took meanwhile (the last attempt recorded after its webhook). */
+/**
+ * Runs `scenario` and what the system's stages and statements took meanwhile (the last attempt recorded after its
+ * webhook).
+ */
 async function withStages<T>(system: BenchSystem, scenario: () => Promise<T>) {
   const before = await system.stages?.();
+  await system.statements?.reset();
   const result = await scenario();
-  if (!before || !system.stages) return { result, stages: null };
+  if (!before || !system.stages) return { result, stages: null, statements: null };
   await sleep(500);
-  return { result, stages: stagesBetween(before, await system.stages()) };
+  const stages = stagesBetween(before, await system.stages());
+  return { result, stages, statements: (await system.statements?.top(STATEMENTS_SHOWN)) ?? null };
 }
 
 async function fireInBatches(system: BenchSystem, alerts: BenchAlert[]) {
@@ -119,7 +129,11 @@ export async function runScenarios(
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
   const many = benchAlerts(`${run}-rate`, knobs.deliveries);
   let manySent = 0;
-  const { result: manySeen, stages: rateStages } = await withStages(system, async () => {
+  const {
+    result: manySeen,
+    stages: rateStages,
+    statements: rateStatements,
+  } = await withStages(system, async () => {
     manySent = performance.now();
     await fireInBatches(system, many);
     return waitFor(
@@ -142,5 +156,7 @@ export async function runScenarios(
     resendFiring: firingCount,
     resendFiringDelivered: firingSeen.size === firing.length,
     stages: single.stages && rateStages ? { single: single.stages, rate: rateStages } : null,
+    statements:
+      single.statements && rateStatements ? { single: single.statements, rate: rateStatements } : null,
   };
 }

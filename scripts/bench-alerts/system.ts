@@ -1,4 +1,5 @@
 import { STATE_SEVERITY } from "../../lib/routing/alerts";
+import type { StatementStats } from "../bench/statement-stats";
 
 /** What the bench drives on each side: fire alerts, insert a route that matches nothing, stop. */
 export const BENCH_STATES = ["effect_unknown", "false_success", "tool_failed"] as const;
@@ -23,6 +24,8 @@ export type BenchSystem = {
   stop: () => Promise<void>;
   /** Receipt's `receipt_alert_stage_seconds` so far, by stage: sum (s) and count. */
   stages?: () => Promise<StageTotals>;
+  /** Receipt's PostgreSQL statements (pg_stat_statements): reset, then the costliest since. */
+  statements?: StatementStats;
 };
 
 export type StageTotals = Map<string, { sum: number; count: number }>;

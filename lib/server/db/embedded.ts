@@ -127,7 +127,12 @@ async function ensureDatabaseExists(port: number, database: string) {
 
 export async function startEmbeddedPostgres(
   dataDir = path.resolve(".data/pg"),
-  options: { port?: number; log?: (line: string) => void } = {},
+  options: {
+    port?: number;
+    log?: (line: string) => void;
+    /** More `-c name=value` settings for a postmaster started here (the benches' statement statistics). */
+    settings?: string[];
+  } = {},
 ): Promise<RunningDatabase> {
   const running = readPostmaster(dataDir);
   if (running && isPostgresProcess(running.pid)) {
@@ -176,6 +181,7 @@ export async function startEmbeddedPostgres(
       "unix_socket_directories=",
       "-c",
       `shared_buffers=${sharedBuffersMb()}MB`,
+      ...(options.settings ?? []).flatMap((setting) => ["-c", setting]),
     ],
     onLog: options.log ?? (() => {}),
     onError: (error) => options.log?.(String(error)),
