@@ -96,7 +96,8 @@ export type AttemptOutcome = {
 
 // The attempts logged and their deliveries moved on in one statement: one round trip, where the transaction that
 // isolates a refused outcome takes six. $1 ids, $2 at, $3 status codes, $4 latencies, $5 errors, $6 statuses, $7 the
-// next attempts.
+// next attempts. Returns the deliveries that are done (delivered or dead) while a later one of their group waits for
+// the same target: the claim skipped it until now.
 const RECORD_ATTEMPTS = prepared(
   "receipt_record_attempts",
   `with logged as (insert into delivery_attempts (delivery_id, at, status_code, latency_ms, error)
@@ -105,20 +106,24 @@ const RECORD_ATTEMPTS = prepared(
       delivered_at = case when u.status = 'delivered' then u.at else d.delivered_at end
     from unnest($1::bigint[], $6::text[], $5::text[], $7::timestamptz[], $2::timestamptz[])
       as u(id, status, error, next_attempt_at, at)
-    where d.id = u.id`,
+    where d.id = u.id
+  returning d.id, d.status <> 'pending' and exists (select 1 from deliveries o
+    where o.group_key = d.group_key and o.id <> d.id
+      and (o.status, o.channel, o.target_index) is not distinct from ('pending', d.channel, d.target_index)) as unblocks`,
 );
 
 /**
  * Logs attempts and moves their deliveries on, the whole batch in one statement. When PostgreSQL refuses it, the
  * batch is written again in a transaction, one outcome at a time if need be: an outcome it refuses is returned as a
- * failure (the caller sets its delivery aside); the others are written.
+ * failure (the caller sets its delivery aside); the others are written. `unblocking`: the written deliveries whose
+ * group has a later delivery waiting for the same target (null: not known, after the item-by-item path).
  */
 export async function recordAttempts(
   outcomes: (AttemptOutcome & { id: bigint })[],
-): Promise<{ failures: Failure<bigint>[] }> {
-  if (outcomes.length === 0) return { failures: [] };
+): Promise<{ failures: Failure<bigint>[]; unblocking: ReadonlySet<bigint> | null }> {
+  if (outcomes.length === 0) return { failures: [], unblocking: new Set() };
   try {
-    await poolSql().execute(RECORD_ATTEMPTS, [
+    const rows = await poolSql().query<{ id: bigint; unblocks: boolean }>(RECORD_ATTEMPTS, [
       outcomes.map((o) => String(o.id)),
       outcomes.map((o) => o.at.toISOString()),
       outcomes.map((o) => o.statusCode),
@@ -127,10 +132,10 @@ export async function recordAttempts(
       outcomes.map((o) => o.status),
       outcomes.map((o) => o.nextAttemptAt.toISOString()),
     ]);
-    return { failures: [] };
+    return { failures: [], unblocking: new Set(rows.filter((row) => row.unblocks).map((row) => row.id)) };
   } catch (error) {
     if (isTransientError(error)) throw error;
-    return recordAttemptsIsolated(outcomes);
+    return { ...(await recordAttemptsIsolated(outcomes)), unblocking: null };
   }
 }
 

@@ -8,8 +8,14 @@ import { failureReason } from "../db/isolated-writes";
 const WINDOW_MS = 20;
 const BATCH = 500;
 
-/** An outcome to write; `onRecorded` is told whether it was written (false: set aside, or the database failed). */
-export type Recorded = AttemptOutcome & { id: bigint; onRecorded: (written: boolean) => void };
+/**
+ * An outcome to write; `onRecorded` is told whether it was written (false: set aside, or the database failed), and
+ * whether a later delivery of its group may now be claimed (true when not known).
+ */
+export type Recorded = AttemptOutcome & {
+  id: bigint;
+  onRecorded: (written: boolean, unblocks: boolean) => void;
+};
 
 export class AttemptRecorder {
   private buffer: Recorded[] = [];
@@ -44,8 +50,11 @@ export class AttemptRecorder {
     while (this.buffer.length > 0) {
       const batch = this.buffer.splice(0, BATCH);
       const notWritten = new Set<bigint>();
+      let unblocking: ReadonlySet<bigint> | null = null;
       try {
-        const { failures } = await recordAttempts(batch);
+        const recorded = await recordAttempts(batch);
+        unblocking = recorded.unblocking;
+        const { failures } = recorded;
         for (const failure of failures) notWritten.add(failure.item);
         await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
       } catch (error) {
@@ -53,7 +62,8 @@ export class AttemptRecorder {
         console.error("receipt: recording delivery attempts failed:", failureReason(error));
         for (const outcome of batch) notWritten.add(outcome.id);
       }
-      for (const outcome of batch) outcome.onRecorded(!notWritten.has(outcome.id));
+      for (const outcome of batch)
+        outcome.onRecorded(!notWritten.has(outcome.id), unblocking?.has(outcome.id) ?? true);
     }
   }
 }

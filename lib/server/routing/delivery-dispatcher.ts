@@ -9,7 +9,7 @@ import { failureReason } from "../db/isolated-writes";
 import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
-import { DeliveryLanes } from "./delivery-lanes";
+import { DeliveryLanes, type LaneAllowance, laneKey } from "./delivery-lanes";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
@@ -29,6 +29,8 @@ export class DeliveryDispatcher {
   /** Claimed and not yet recorded: never claimed again by this process, whatever the lease says. */
   private readonly held = new Set<bigint>();
   private claiming = false;
+  /** The last claim may have left due deliveries behind (it took all it was allowed, or it did not look). */
+  private backlogLeft = true;
   private pumpAgain = false;
   private pumpScheduled = false;
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
@@ -67,7 +69,11 @@ export class DeliveryDispatcher {
     const nowMs = Date.now();
     this.release(this.lanes.shed(nowMs), nowMs);
     const limit = this.lanes.freeSlots();
-    if (limit === 0) return 0;
+    if (limit === 0) {
+      this.backlogLeft = true;
+      return 0;
+    }
+    const allowances = this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs));
     const claimStarted = performance.now();
     const { claimed, failures } = await claimDueDeliveries(
       now,
@@ -75,10 +81,12 @@ export class DeliveryDispatcher {
       limit,
       {
         perTarget: this.settings.perTarget,
-        allowances: this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs)),
+        allowances,
         exclude: [...this.held],
       },
     );
+    this.backlogLeft =
+      claimed.length >= limit || mayHaveLeftSome(claimed, allowances, this.settings.perTarget);
     if (claimed.length > 0) {
       observeStage("claim", (performance.now() - claimStarted) / 1000);
       // A retry's wait includes its backoff: only first attempts say how long a new delivery waited for a claim.
@@ -173,7 +181,7 @@ export class DeliveryDispatcher {
       error: result.error,
       status: decision.status,
       nextAttemptAt: new Date(decision.nextAttemptMs),
-      onRecorded: (written) => {
+      onRecorded: (written, unblocks) => {
         if (written) observeStage("record", (performance.now() - answered) / 1000);
         this.held.delete(delivery.id);
         if (written && decision.status === "pending") this.claimAt(decision.nextAttemptMs);
@@ -182,8 +190,9 @@ export class DeliveryDispatcher {
             outcome: decision.status === "pending" ? "failed" : decision.status,
             receiver_kind: delivery.targetType,
           });
-        // A group's next notification to this target may have waited for this one: claimed with the next refill.
-        this.refill();
+        // A group's next notification to this target waited for this one: claimed now.
+        if (unblocks) this.schedulePump();
+        else this.refill();
       },
     });
     this.afterSend();
@@ -234,9 +243,14 @@ export class DeliveryDispatcher {
     this.refill();
   }
 
-  /** A claim after a send or a record, when a target's queue runs low (DeliveryLanes.needsRefill). */
+  /**
+   * A claim after a send or a record, when a target's queue runs low (DeliveryLanes.needsRefill) and the last claim
+   * may have left due deliveries behind. When it took less than it was allowed, nothing else was due then; what falls
+   * due since comes with a claim of its own (a flush's wake-up, a retry's timer, a group's next delivery unblocked by
+   * a record, deliveries handed back).
+   */
   private refill(): void {
-    if (this.lanes.needsRefill()) this.schedulePump();
+    if (this.backlogLeft && this.lanes.needsRefill()) this.schedulePump();
   }
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */
@@ -251,11 +265,33 @@ export class DeliveryDispatcher {
   /** Claimed deliveries handed back unsent, due again at `atMs`. */
   private release(released: Held[], atMs: number): void {
     if (released.length === 0) return;
+    this.backlogLeft = true;
     const ids = released.map((d) => d.id);
     releaseDeliveries(ids, new Date(atMs))
       .catch((error) => console.error("receipt: releasing paused deliveries failed:", failureReason(error)))
       .finally(() => {
         for (const id of ids) this.held.delete(id);
+        // Back in the database and no longer excluded: the next refill claims them.
+        this.backlogLeft = true;
       });
   }
+}
+
+/**
+ * Whether the claim may have left due deliveries behind: a target it gave nothing (saturated, paused, out of tokens:
+ * its backlog was not looked at), or one that got all it was allowed.
+ */
+function mayHaveLeftSome(
+  claimed: readonly ClaimedDelivery[],
+  allowances: readonly LaneAllowance[],
+  perTarget: number,
+): boolean {
+  if (allowances.some((allowance) => allowance.free === 0)) return true;
+  const taken = new Map<string, number>();
+  for (const delivery of claimed) taken.set(laneKey(delivery), (taken.get(laneKey(delivery)) ?? 0) + 1);
+  for (const [key, count] of taken) {
+    const allowance = allowances.find((a) => laneKey(a) === key)?.free ?? perTarget;
+    if (count >= allowance) return true;
+  }
+  return false;
 }
