@@ -173,7 +173,11 @@ function report(receipt: Results, am: Results | null) {
       `\nReceipt's PostgreSQL statements (pg_stat_statements), the single alerts (${knobs.single}):`,
     );
     console.log(statementTable(receipt.statements.single, knobs.single, "alert"));
-    console.log(`\nThe rate run (${knobs.deliveries} alerts):`);
+    const cpu = receipt.rateCpuUs;
+    const cpuLine = cpu
+      ? `; CPU an alert: app ${cpu.app.toFixed(0)} µs, PostgreSQL ${cpu.postgres.toFixed(0)} µs`
+      : "";
+    console.log(`\nThe rate run (${knobs.deliveries} alerts${cpuLine}):`);
     console.log(statementTable(receipt.statements.rate, knobs.deliveries, "alert"));
   }
   console.log(

@@ -11,7 +11,7 @@ import type { HealthRecord } from "../../lib/contract";
 import type { TRoutingConfig } from "../../lib/routing/config";
 import { adminCookie } from "../../tests/support/dashboard-session";
 import { routingApi, seedRecord } from "../../tests/support/routing-helpers";
-import { postRecords, startBenchApp } from "../ingest-bench-support";
+import { cpuMsOf, postgresCpuSince, postRecords, startBenchApp } from "../ingest-bench-support";
 import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER, parseStageTotals } from "./system";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -81,6 +81,7 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
         return performance.now();
       },
       ...(app.statements ? { statements: app.statements } : {}),
+      cpu: () => ({ appMs: cpuMsOf(app.appPid), postgresMs: postgresCpuSince(new Map()) }),
       async stages() {
         const scrape = await fetch(`${app.baseUrl}/metrics`, { headers: { cookie } });
         if (!scrape.ok) throw new Error(`GET /metrics answered ${scrape.status}`);

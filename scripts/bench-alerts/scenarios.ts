@@ -35,6 +35,8 @@ export type Results = {
   stages: { single: StageTimes; rate: StageTimes } | null;
   /** Receipt's costliest PostgreSQL statements during the same two. */
   statements: { single: StatementCost[]; rate: StatementCost[] } | null;
+  /** Receipt's CPU an alert in the rate run (ingestion to recorded attempt), µs: the app's and PostgreSQL's. */
+  rateCpuUs: { app: number; postgres: number } | null;
 };
 
 const STATEMENTS_SHOWN = 15;
@@ -54,6 +56,20 @@ async function withStages<T>(system: BenchSystem, scenario: () => Promise<T>) {
   await sleep(500);
   const stages = stagesBetween(before, await system.stages());
   return { result, stages, statements: (await system.statements?.top(STATEMENTS_SHOWN)) ?? null };
+}
+
+/** The CPU the system used since `before`, an alert (read after the rate run's last attempt was recorded). */
+function cpuPerAlert(
+  system: BenchSystem,
+  before: ReturnType<NonNullable<BenchSystem["cpu"]>> | undefined,
+  n: number,
+) {
+  const after = system.cpu?.();
+  if (!before || !after) return null;
+  return {
+    app: ((after.appMs - before.appMs) / n) * 1000,
+    postgres: ((after.postgresMs - before.postgresMs) / n) * 1000,
+  };
 }
 
 async function fireInBatches(system: BenchSystem, alerts: BenchAlert[]) {
@@ -129,6 +145,7 @@ export async function runScenarios(
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
   const many = benchAlerts(`${run}-rate`, knobs.deliveries);
   let manySent = 0;
+  const cpuBefore = system.cpu?.();
   const {
     result: manySeen,
     stages: rateStages,
@@ -156,6 +173,7 @@ export async function runScenarios(
     resendFiring: firingCount,
     resendFiringDelivered: firingSeen.size === firing.length,
     stages: single.stages && rateStages ? { single: single.stages, rate: rateStages } : null,
+    rateCpuUs: cpuPerAlert(system, cpuBefore, many.length),
     statements:
       single.statements && rateStatements ? { single: single.statements, rate: rateStatements } : null,
   };

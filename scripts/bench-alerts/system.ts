@@ -26,6 +26,8 @@ export type BenchSystem = {
   stages?: () => Promise<StageTotals>;
   /** Receipt's PostgreSQL statements (pg_stat_statements): reset, then the costliest since. */
   statements?: StatementStats;
+  /** CPU ms its processes have used so far: the app's, and its PostgreSQL's. */
+  cpu?: () => { appMs: number; postgresMs: number };
 };
 
 export type StageTotals = Map<string, { sum: number; count: number }>;
