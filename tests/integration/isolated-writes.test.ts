@@ -56,23 +56,32 @@ describe("writeIsolated, on a real transaction", () => {
   });
 });
 
+/** Deliveries to one unused target of `channel`, one a group, written at `at`; their ids in order. */
+function insertDeliveries(channel: string, groupKeys: string[], at: Date) {
+  const rows = groupKeys.map((groupKey) => ({
+    groupKey,
+    channel,
+    targetIndex: 0,
+    targetType: "webhook",
+    url: "http://127.0.0.1:9/unused",
+    body: "{}",
+    headers: {},
+    signingSecret: null,
+    kind: "notification" as const,
+    alertFingerprints: [],
+    maxAttempts: 3,
+  }));
+  return lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, at));
+}
+
 describe("claiming deliveries, item by item when needed", () => {
   it("never hands one delivery to two concurrent claims", async () => {
     const past = new Date(Date.now() - 1000);
-    const rows = Array.from({ length: 40 }, (_, i) => ({
-      groupKey: `race-${i}`,
-      channel: "ops",
-      targetIndex: 0,
-      targetType: "webhook",
-      url: "http://127.0.0.1:9/unused",
-      body: "{}",
-      headers: {},
-      signingSecret: null,
-      kind: "notification" as const,
-      alertFingerprints: [],
-      maxAttempts: 3,
-    }));
-    const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, past));
+    const ids = await insertDeliveries(
+      "ops",
+      Array.from({ length: 40 }, (_, i) => `race-${i}`),
+      past,
+    );
     const claims = await Promise.all(
       Array.from({ length: 4 }, () => lib.claims.claimDueDeliveries(new Date(), 60_000, 15)),
     );
@@ -86,22 +95,7 @@ describe("claiming deliveries, item by item when needed", () => {
 
   it("a row PostgreSQL refuses (its attempt counter at the integer's limit) fails alone; the others are claimed", async () => {
     const past = new Date(Date.now() - 1000);
-    const rows = ["p-0", "p-1", "p-2"].map((groupKey) => ({
-      groupKey,
-      channel: "poison",
-      targetIndex: 0,
-      targetType: "webhook",
-      url: "http://127.0.0.1:9/unused",
-      body: "{}",
-      headers: {},
-      signingSecret: null,
-      kind: "notification" as const,
-      alertFingerprints: [],
-      maxAttempts: 3,
-    }));
-    const [first, poisoned, last] = await lib.sql.inTransaction((sql) =>
-      lib.deliveries.insertDeliveries(sql, rows, past),
-    );
+    const [first, poisoned, last] = await insertDeliveries("poison", ["p-0", "p-1", "p-2"], past);
     await query("update deliveries set attempts = 2147483647 where id = $1", [poisoned]);
     const { claimed, failures } = await lib.claims.claimDueDeliveries(new Date(), 60_000, 10);
     expect(claimed.map((d) => d.id).sort()).toEqual([first, last].sort());
@@ -114,20 +108,7 @@ describe("claiming deliveries, item by item when needed", () => {
   });
 
   it("an outcome PostgreSQL refuses (a latency past int's range) fails alone; the others are recorded", async () => {
-    const rows = ["r-0", "r-1", "r-2"].map((groupKey) => ({
-      groupKey,
-      channel: "record",
-      targetIndex: 0,
-      targetType: "webhook",
-      url: "http://127.0.0.1:9/unused",
-      body: "{}",
-      headers: {},
-      signingSecret: null,
-      kind: "notification" as const,
-      alertFingerprints: [],
-      maxAttempts: 3,
-    }));
-    const ids = await lib.sql.inTransaction((sql) => lib.deliveries.insertDeliveries(sql, rows, new Date()));
+    const ids = await insertDeliveries("record", ["r-0", "r-1", "r-2"], new Date());
     const at = new Date();
     const outcome = (id: bigint, latencyMs: number) => ({
       id,
