@@ -6,7 +6,7 @@ import type { StoredAlert } from "@/lib/routing/alert-rows";
 import { getPrisma } from "./client";
 import { isoTime, jsonRows } from "./json-rows";
 import { poolSql, prepared, prismaSql, type Sql } from "./sql";
-import { WAKE_CHANNELS, wakeHereAfterCommit } from "./wake-notify";
+import { WAKE_CHANNELS, wakeHereAfterCommit, wakePayload } from "./wake-notify";
 
 // Alert rows are written only by chain writers (under the chains' advisory locks), so these statements never
 // wait on each other; every one is a single multi-row statement, whatever the batch size.
@@ -154,12 +154,12 @@ export async function forgetResolveMarks(sql: Sql, fingerprints: string[]): Prom
 }
 
 const APPEND_OUTBOX_EVENTS = prepared(
-  "receipt_append_outbox_events",
+  "receipt_append_outbox_events_from",
   // The wake-up's NOTIFY in the same statement (one round trip a batch): the insert runs whatever the select reads.
   `with appended as (
       insert into alert_outbox (fingerprint, chain_id, event) select * from unnest($1::text[], $2::text[], $3::text[])
     )
-    select pg_notify($4, '')`,
+    select pg_notify($4, $5)`,
 );
 
 /** One statement whatever the number of events; routing on every instance is woken when the caller commits. */
@@ -170,6 +170,7 @@ export async function appendOutboxEvents(sql: Sql, events: OutboxEvent[]): Promi
     events.map((e) => e.chainId),
     events.map((e) => e.event),
     WAKE_CHANNELS.alertOutbox,
+    wakePayload(sql),
   ]);
   wakeHereAfterCommit(sql, WAKE_CHANNELS.alertOutbox);
 }

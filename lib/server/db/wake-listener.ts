@@ -1,5 +1,5 @@
 import { type NotificationListener, startNotificationListener } from "./notification-listener";
-import { WAKE_CHANNELS, type WakeChannel } from "./wake-notify";
+import { isOwnWake, WAKE_CHANNELS, type WakeChannel } from "./wake-notify";
 
 // One LISTEN connection per instance on the wake channels. Ticks go on while it is away, and a reconnect wakes every
 // job, since notifications sent meanwhile are lost.
@@ -25,7 +25,9 @@ export function startWakeListener(options: WakeListenerOptions): WakeListener {
     what: "wake-up listener",
     meanwhile: "ticks still run",
     channels: Object.values(WAKE_CHANNELS),
-    onNotification: (channel) => options.onWake(channel as WakeChannel),
+    onNotification: (channel, payload) => {
+      if (!isOwnWake(payload)) options.onWake(channel as WakeChannel);
+    },
     onConnected: options.onConnected,
     ...(options.firstRetryMs !== undefined ? { firstRetryMs: options.firstRetryMs } : {}),
     maxRetryMs: options.maxRetryMs,

@@ -1,10 +1,12 @@
+import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { prepared, prismaSql, type Sql, type TransactionSql } from "./sql";
 
 // Wake-ups through PostgreSQL: NOTIFY is delivered when the transaction commits (never when it rolls back), to every
 // session LISTENing on the channel (wake-listener.ts), this instance's own included. In a transaction of
 // `inTransaction` this instance is also told directly after the commit, so it does not depend on its LISTEN
-// connection.
+// connection; the notification then carries this instance's id, and its own listener lets it pass (it would run the
+// job a second time for nothing: another claim, another routing run).
 
 export const WAKE_CHANNELS = {
   /** Outbox events were appended: alert routing has work. */
@@ -15,13 +17,31 @@ export const WAKE_CHANNELS = {
 
 export type WakeChannel = (typeof WAKE_CHANNELS)[keyof typeof WAKE_CHANNELS];
 
-// An empty payload: PostgreSQL folds identical notifications of one transaction into one.
-const NOTIFY = prepared("receipt_notify_wake", "select pg_notify($1, '')");
+// The same payload for every notification of one transaction: PostgreSQL folds identical ones into one.
+const NOTIFY = prepared("receipt_notify_wake_from", "select pg_notify($1, $2)");
 
 /** Wakes the channel's job on every instance once the caller's transaction commits. */
 export async function notifyWake(sql: Sql, channel: WakeChannel): Promise<void> {
-  await sql.execute(NOTIFY, [channel]);
+  await sql.execute(NOTIFY, [channel, wakePayload(sql)]);
   wakeHereAfterCommit(sql, channel);
+}
+
+const instance = globalThis as unknown as { receiptInstanceId?: string };
+
+/** This process's id among the instances, made on first use (on globalThis: shared by both of Next.js's bundles). */
+function instanceId(): string {
+  instance.receiptInstanceId ??= `receipt-${randomUUID()}`;
+  return instance.receiptInstanceId;
+}
+
+/** The NOTIFY payload for a statement on `sql`: this instance's id when it is woken here after the commit, else ''. */
+export function wakePayload(sql: Sql): string {
+  return "afterCommit" in sql ? instanceId() : "";
+}
+
+/** A notification this instance sent from a transaction that also woke it directly: nothing more to do. */
+export function isOwnWake(payload: string | undefined): boolean {
+  return payload !== undefined && payload !== "" && payload === instance.receiptInstanceId;
 }
 
 /** This instance's part of notifyWake, for a statement that ran `pg_notify` itself (saving a round trip). */

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
+import { alertsReceived, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
+import { adminCookie } from "@/tests/support/dashboard-session";
+import { createTestDatabase } from "@/tests/support/test-database";
+import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
+
+// An instance's own commit wakes its jobs directly after the commit; its NOTIFY carries the instance's id, so the
+// same wake-up coming back on its LISTEN connection does not run each job a second time. The safety ticks are set
+// far longer than the test, so every run counted is a wake-up.
+let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let app: RunningApp;
+let receiver: WebhookReceiver;
+let ingestKey: string;
+let readKey: string;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  receiver = await startWebhookReceiver();
+  ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
+  readKey = await createTestKey(db.url, "scraper", ["read"]);
+  app = await startApp(db.url, { RECEIPT_ALERT_TICK_MS: "60000", RECEIPT_DELIVERY_TICK_MS: "60000" });
+  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig({
+    version: 1,
+    channels: [
+      {
+        name: "team",
+        ownerRole: "the team",
+        targets: [{ type: "webhook", url: receiver.url("/hook/team"), secret: HOOK_SECRET }],
+      },
+    ],
+    // groupInterval well past the test: the group's next tick does not run routing meanwhile.
+    route: {
+      receiver: "team",
+      groupBy: ["chain"],
+      groupWait: "0s",
+      groupInterval: "1m",
+      repeatInterval: "1h",
+    },
+    inhibitRules: [],
+    silences: [],
+  });
+});
+afterAll(async () => {
+  await app?.stop();
+  await receiver?.stop();
+  await db?.drop();
+});
+
+async function jobRuns(): Promise<Record<"routing" | "delivery", number>> {
+  const text = await (await apiClient(app.baseUrl, readKey).get("/metrics")).text();
+  const runs = (job: string) =>
+    Number(new RegExp(`^receipt_job_runs_total\\{job="${job}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+  return { routing: runs("alert-routing"), delivery: runs("delivery") };
+}
+
+async function alertThrough(id: string) {
+  const record = seedRecord("tool_failed", id);
+  expect((await apiClient(app.baseUrl, ingestKey).post([record])).status).toBe(200);
+  await receiver.waitFor(
+    (all) => alertsReceived(all).some((hit) => hit.alert.chainId === record.chainId),
+    10_000,
+    `the notification of ${id}`,
+  );
+  // Anything a wake-up's echo would start has started by then.
+  await new Promise((resolve) => setTimeout(resolve, 500));
+}
+
+describe("an instance's own wake-ups", () => {
+  it("one record, one notification: routing runs once and the delivery job once", async () => {
+    await alertThrough("wake-once-warm");
+    const before = await jobRuns();
+    await alertThrough("wake-once");
+    const after = await jobRuns();
+    expect({ routing: after.routing - before.routing, delivery: after.delivery - before.delivery }).toEqual({
+      routing: 1,
+      delivery: 1,
+    });
+  });
+});
