@@ -3,9 +3,9 @@ import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/sup
 import {
   alertsReceived,
   FAST_ROUTING_ENV,
-  HOOK_SECRET,
   routingApi,
   seedRecord,
+  teamWebhookRouting,
 } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -25,25 +25,9 @@ beforeAll(async () => {
   ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
   readKey = await createTestKey(db.url, "scraper", ["read"]);
   app = await startApp(db.url, { ...FAST_ROUTING_ENV, RECEIPT_ALERT_TICK_MS: "30000" });
-  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig({
-    version: 1,
-    channels: [
-      {
-        name: "team",
-        ownerRole: "the team",
-        targets: [{ type: "webhook", url: receiver.url("/hook/team"), secret: HOOK_SECRET }],
-      },
-    ],
-    route: {
-      receiver: "team",
-      groupBy: ["chain"],
-      groupWait: "0s",
-      groupInterval: "1s",
-      repeatInterval: "1h",
-    },
-    inhibitRules: [],
-    silences: [],
-  });
+  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig(
+    teamWebhookRouting(receiver.url("/hook/team")),
+  );
 });
 afterAll(async () => {
   await app?.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
-import { alertsReceived, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
+import { alertsReceived, routingApi, seedRecord, teamWebhookRouting } from "@/tests/support/routing-helpers";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
@@ -20,26 +20,10 @@ beforeAll(async () => {
   ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
   readKey = await createTestKey(db.url, "scraper", ["read"]);
   app = await startApp(db.url, { RECEIPT_ALERT_TICK_MS: "60000", RECEIPT_DELIVERY_TICK_MS: "60000" });
-  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig({
-    version: 1,
-    channels: [
-      {
-        name: "team",
-        ownerRole: "the team",
-        targets: [{ type: "webhook", url: receiver.url("/hook/team"), secret: HOOK_SECRET }],
-      },
-    ],
-    // groupInterval well past the test: the group's next tick does not run routing meanwhile.
-    route: {
-      receiver: "team",
-      groupBy: ["chain"],
-      groupWait: "0s",
-      groupInterval: "1m",
-      repeatInterval: "1h",
-    },
-    inhibitRules: [],
-    silences: [],
-  });
+  // groupInterval well past the test: the group's next tick does not run routing meanwhile.
+  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig(
+    teamWebhookRouting(receiver.url("/hook/team"), "1m"),
+  );
 });
 afterAll(async () => {
   await app?.stop();

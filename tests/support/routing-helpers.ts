@@ -67,6 +67,19 @@ export function hookedDefaults(
   return config;
 }
 
+/** One channel, "team", whose one target is a signed webhook to `url`; a group a chain, sent at once (groupWait 0s). */
+export function teamWebhookRouting(url: string, groupInterval = "1s"): TRoutingConfig {
+  return {
+    version: 1,
+    channels: [
+      { name: "team", ownerRole: "the team", targets: [{ type: "webhook", url, secret: HOOK_SECRET }] },
+    ],
+    route: { receiver: "team", groupBy: ["chain"], groupWait: "0s", groupInterval, repeatInterval: "1h" },
+    inhibitRules: [],
+    silences: [],
+  };
+}
+
 export const findRoute = (config: TRoutingConfig, name: string): TRouteConfig => {
   const found = config.route.routes?.find((r) => r.name === name);
   if (!found) throw new Error(`no route named ${name}`);
