@@ -1,7 +1,13 @@
 // The delivery engine's pure parts: per-target lanes, token buckets, Retry-After, what an attempt's answer decides.
 import { describe, expect, it } from "vitest";
 import { decideAttempt } from "@/lib/server/routing/attempt-outcome";
-import { DeliveryLanes, type LaneItem, QUEUE_DEPTH, QUICK_MS } from "@/lib/server/routing/delivery-lanes";
+import {
+  DeliveryLanes,
+  type LaneItem,
+  mayHaveLeftSome,
+  QUEUE_DEPTH,
+  QUICK_MS,
+} from "@/lib/server/routing/delivery-lanes";
 import { type RateLimit, RateLimiter, rateLimitFor, TokenBucket } from "@/lib/server/routing/rate-limits";
 import { retryAfterMs } from "@/lib/server/routing/retry-after";
 
@@ -105,6 +111,20 @@ describe("delivery lanes", () => {
     other.add(item(20, "idle-soon"));
     other.startable(NOW, always);
     expect(other.needsRefill()).toBe(true);
+  });
+
+  it("a claim may have left due deliveries behind only when a target got all it was allowed, or nothing at all", () => {
+    const at = (channel: string) => ({ channel, targetIndex: 0 });
+    // Two of an unlisted target's four: nothing else of it was due.
+    expect(mayHaveLeftSome([at("a"), at("a")], [], 4)).toBe(false);
+    // All four of them: more may wait.
+    expect(mayHaveLeftSome([at("a"), at("a"), at("a"), at("a")], [], 4)).toBe(true);
+    // A listed allowance counts, not the cap: 3 of a quick target's 30 left nothing; 2 of 2 may have.
+    expect(mayHaveLeftSome([at("q"), at("q"), at("q")], [{ ...at("q"), free: 30 }], 4)).toBe(false);
+    expect(mayHaveLeftSome([at("b"), at("b")], [{ ...at("b"), free: 2 }], 4)).toBe(true);
+    // A saturated or paused target (allowance 0) was not looked at, whatever the others got.
+    expect(mayHaveLeftSome([at("a")], [{ ...at("hung"), free: 0 }], 4)).toBe(true);
+    expect(mayHaveLeftSome([], [], 4)).toBe(false);
   });
 
   it("the global cap bounds what the claim may take", () => {

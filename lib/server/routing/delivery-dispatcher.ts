@@ -9,7 +9,7 @@ import { failureReason } from "../db/isolated-writes";
 import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
-import { DeliveryLanes, type LaneAllowance, laneKey } from "./delivery-lanes";
+import { DeliveryLanes, mayHaveLeftSome } from "./delivery-lanes";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
@@ -275,23 +275,4 @@ export class DeliveryDispatcher {
         this.backlogLeft = true;
       });
   }
-}
-
-/**
- * Whether the claim may have left due deliveries behind: a target it gave nothing (saturated, paused, out of tokens:
- * its backlog was not looked at), or one that got all it was allowed.
- */
-function mayHaveLeftSome(
-  claimed: readonly ClaimedDelivery[],
-  allowances: readonly LaneAllowance[],
-  perTarget: number,
-): boolean {
-  if (allowances.some((allowance) => allowance.free === 0)) return true;
-  const taken = new Map<string, number>();
-  for (const delivery of claimed) taken.set(laneKey(delivery), (taken.get(laneKey(delivery)) ?? 0) + 1);
-  for (const [key, count] of taken) {
-    const allowance = allowances.find((a) => laneKey(a) === key)?.free ?? perTarget;
-    if (count >= allowance) return true;
-  }
-  return false;
 }

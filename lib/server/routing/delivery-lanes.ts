@@ -182,3 +182,22 @@ export class DeliveryLanes<T extends LaneItem> {
     return earliest;
   }
 }
+
+/**
+ * Whether the claim may have left due deliveries behind: a target it gave nothing (saturated, paused, out of tokens:
+ * its backlog was not looked at), or one that got all it was allowed.
+ */
+export function mayHaveLeftSome(
+  claimed: readonly Pick<LaneItem, "channel" | "targetIndex">[],
+  allowances: readonly LaneAllowance[],
+  perTarget: number,
+): boolean {
+  if (allowances.some((allowance) => allowance.free === 0)) return true;
+  const taken = new Map<string, number>();
+  for (const delivery of claimed) taken.set(laneKey(delivery), (taken.get(laneKey(delivery)) ?? 0) + 1);
+  for (const [key, count] of taken) {
+    const allowance = allowances.find((a) => laneKey(a) === key)?.free ?? perTarget;
+    if (count >= allowance) return true;
+  }
+  return false;
+}
