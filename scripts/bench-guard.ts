@@ -11,6 +11,7 @@
  */
 import http from "node:http";
 import pg from "pg";
+import { statementTable } from "./bench/statement-stats";
 import { cpuMsOf, postgresCpu, postgresCpuSince, startBenchApp } from "./ingest-bench-support";
 
 const OPERATIONS = Number(process.env.BENCH_OPERATIONS ?? 1_000_000);
@@ -85,6 +86,8 @@ function timed(agent: http.Agent, url: string, init: { method: string; key?: str
   });
 }
 
+const cpuMicros = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -101,6 +104,7 @@ async function phase(
   let left = count;
   const appBefore = cpuMsOf(appPid);
   const postgresBefore = postgresCpu();
+  const callersBefore = process.cpuUsage();
   const started = performance.now();
   await Promise.all(
     Array.from({ length: inFlight }, async () => {
@@ -113,11 +117,13 @@ async function phase(
     perSecond: ms.length / seconds,
     appCpuUs: ((cpuMsOf(appPid) - appBefore) / ms.length) * 1000,
     postgresCpuUs: (postgresCpuSince(postgresBefore) / ms.length) * 1000,
+    callersCpuUs: cpuMicros(process.cpuUsage(callersBefore)) / ms.length,
   };
 }
 
 async function main() {
-  const bench = await startBenchApp();
+  // Statement statistics on (pg_stat_statements): a few per cent of PostgreSQL's time, counted against the guard.
+  const bench = await startBenchApp({ statementStats: true });
   try {
     const databaseUrl = process.env.DATABASE_URL as string;
     console.log(`seeding ${OPERATIONS.toLocaleString("en")} operations with their chains…`);
@@ -147,7 +153,9 @@ async function main() {
       statuses.set(result.status, (statuses.get(result.status) ?? 0) + 1);
       return result;
     };
+    await bench.statements?.reset();
     const guard = await phase(IN_FLIGHT, DECISIONS, bench.appPid, decide);
+    const statements = await bench.statements?.top(10);
     const capacity = await phase(CAPACITY_IN_FLIGHT, DECISIONS, bench.appPid, decide);
     console.log(`operations stored: ${OPERATIONS.toLocaleString("en")}; decisions: ${guard.ms.length}`);
     console.log(`answers by status: ${JSON.stringify(Object.fromEntries(statuses))}`);
@@ -159,8 +167,13 @@ async function main() {
       console.log(
         `${name} p50 ${percentile(result.ms, 50).toFixed(1)} ms, p99 ${percentile(result.ms, 99).toFixed(1)} ms; ` +
           `${result.perSecond.toFixed(0)} requests/s (${inFlight} in flight); CPU a request: app ` +
-          `${result.appCpuUs.toFixed(0)} µs, PostgreSQL ${result.postgresCpuUs.toFixed(0)} µs`,
+          `${result.appCpuUs.toFixed(0)} µs, PostgreSQL ${result.postgresCpuUs.toFixed(0)} µs, the callers (this ` +
+          `process) ${result.callersCpuUs.toFixed(0)} µs`,
       );
+    if (statements) {
+      console.log(`\nPostgreSQL's costliest statements, ${IN_FLIGHT} callers (pg_stat_statements):`);
+      console.log(statementTable(statements, guard.ms.length, "decision"));
+    }
     const p99Ratio = percentile(guard.ms, 99) / percentile(health.ms, 99);
     console.log(`guard p99 / health p99 = ${p99Ratio.toFixed(2)} (target ≤ 3)`);
     console.log(

@@ -1,6 +1,6 @@
 import type { GuardDecision } from "@/lib/operations/decision";
 import type { AttemptFacts, LeaseFacts, LeaseSettlement, OperationStatus } from "@/lib/operations/status";
-import type { Sql } from "./sql";
+import { prepared, type Sql } from "./sql";
 
 export type OperationRow = {
   tool: string;
@@ -231,16 +231,23 @@ export type CommittedReceipts = {
   operator: string | null;
 };
 
+// Prepared: the guard's `already_committed` answer reads it, and planning the join over every weekly partition of
+// health_records cost PostgreSQL about 0.7 ms a call, five times its execution. Its plan is key lookups (the chain by
+// its primary key, its record by (seq, observed_at) in each partition's primary key); as with the guard's read
+// (operations-guard-store.ts), the one risk is a generic plan made while chains was nearly empty, and ANALYZE, which
+// autovacuum runs once a table has grown by a tenth, invalidates it.
+const READ_CHAIN_RECEIPTS = prepared(
+  "receipt_read_chain_receipts",
+  `select h.body -> 'effect' ->> 'receipt' as effect, h.body -> 'outcome' ->> 'receipt' as outcome,
+      (select receipt from operator_effects o where o.chain_id = c.chain_id
+        order by checked_at desc, id desc limit 1) as operator
+    from chains c
+    join health_records h on h.seq = c.current_seq and h.observed_at = c.observed_at
+    where c.chain_id = $1`,
+);
+
 /** The receipts of a chain's current record (destination and verifier) and of its newest operator evidence. */
 export async function readChainReceipts(sql: Sql, chainId: string): Promise<CommittedReceipts> {
-  const rows = await sql.query<CommittedReceipts>(
-    `select h.body -> 'effect' ->> 'receipt' as effect, h.body -> 'outcome' ->> 'receipt' as outcome,
-        (select receipt from operator_effects o where o.chain_id = c.chain_id
-          order by checked_at desc, id desc limit 1) as operator
-      from chains c
-      join health_records h on h.seq = c.current_seq and h.observed_at = c.observed_at
-      where c.chain_id = $1`,
-    [chainId],
-  );
+  const rows = await sql.query<CommittedReceipts>(READ_CHAIN_RECEIPTS, [chainId]);
   return rows[0] ?? { effect: null, outcome: null, operator: null };
 }

@@ -24,7 +24,7 @@ import { alertOf } from "@/lib/routing/alert-rows";
 import { assigneeCopies } from "./assignee-copies";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
-import { currentRouting } from "./routing-config";
+import { type CurrentRouting, currentRouting } from "./routing-config";
 import { timeStage } from "./alert-stages";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
@@ -40,17 +40,25 @@ const JOB = SET_ASIDE_JOBS.groupFlush;
  * (until a new member arrives or an operator retries it) and the others flush. Returns the number of notifications
  * made.
  */
-export async function flushDueGroups(now: Date = new Date(), maxBatches = 20): Promise<number> {
+export async function flushDueGroups(
+  now: Date = new Date(),
+  maxBatches = 20,
+  routingInForce: () => Promise<CurrentRouting> = currentRouting,
+): Promise<number> {
   if (!(await anyGroupDue(now))) return 0;
   return timeStage(
     "flush",
-    () => flushGroups(now, maxBatches),
+    () => flushGroups(now, maxBatches, routingInForce),
     (notifications) => notifications > 0,
   );
 }
 
-async function flushGroups(now: Date, maxBatches: number): Promise<number> {
-  const routing = await currentRouting();
+async function flushGroups(
+  now: Date,
+  maxBatches: number,
+  routingInForce: () => Promise<CurrentRouting>,
+): Promise<number> {
+  const routing = await routingInForce();
   // A silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than
   // stopping every flush; it is set aside so an operator sees it.
   const silences = planIsolated(await activeSilences(now), (some) => some.map(compileSilence));

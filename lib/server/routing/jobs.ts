@@ -2,22 +2,38 @@ import { earliestGroupAction } from "../db/routing-groups";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
 import { sendDueDeliveries } from "./delivery-worker";
 import { flushDueGroups } from "./group-flush";
-import { routeOutboxEvents } from "./outbox-processor";
+import { ROUTE_BATCH, routeOutboxEvents } from "./outbox-processor";
+import { currentRouting } from "./routing-config";
 import { alertSettings } from "./settings";
 
 const { routing: ROUTING_JOB, delivery: DELIVERY_JOB } = ALERT_JOBS;
 /** A group already due after a flush is locked by another instance's flush, or beyond this run's batches. */
 const OVERDUE_RETRY_MS = 100;
 
-/** Outbox → groups → deliveries. Routing first, so a group flushed in this run already has this run's alerts. */
+/**
+ * Outbox → groups → deliveries. Routing first, so a group flushed in this run already has this run's alerts. The
+ * routing config is read once a run, when first needed: a version saved meanwhile wakes this job again.
+ */
 async function routeAndFlush(): Promise<void> {
   try {
-    // Drain what accumulated (bounded: another instance holding the outbox lock makes this return 0).
-    for (let round = 0; round < 50 && (await routeOutboxEvents()) > 0; round++);
-    await flushDueGroups();
+    const routing = readOnce(currentRouting);
+    // Drain what accumulated, batch after batch (bounded: another instance holding the outbox lock makes this return
+    // 0). A batch short of the limit emptied the outbox; an event committed after it was taken wakes this job again.
+    for (let round = 0; round < 50; round++)
+      if ((await routeOutboxEvents(new Date(), ROUTE_BATCH, routing)) < ROUTE_BATCH) break;
+    await flushDueGroups(new Date(), undefined, routing);
   } finally {
     await armGroupTimer();
   }
+}
+
+/** `read` called on the first call only, its promise shared by the later ones. */
+function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
+  let result: Promise<T> | undefined;
+  return () => {
+    result ??= read();
+    return result;
+  };
 }
 
 // One timer per instance for the earliest scheduled group (groupWait, the next flush tick, a delayed alert's ready

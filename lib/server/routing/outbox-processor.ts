@@ -12,15 +12,23 @@ import { observeWaits, timeStage } from "./alert-stages";
 
 const JOB = SET_ASIDE_JOBS.alertRouting;
 
+/** Events a routing transaction takes at most; fewer taken means the outbox was empty when it took them. */
+export const ROUTE_BATCH = 2000;
+
 /**
  * Routes committed outbox events into notification groups. An event only says "this alert changed": the alert row is
  * the truth, so events may be handled in any grouping and a repeated event is harmless. An alert that cannot be routed
  * or added to its groups is set aside (its events are consumed; a later change of the alert tries again) and the
- * others are routed. Returns how many events were handled.
+ * others are routed. Returns how many events were handled. `routing`: the config in force (the job reads it once a
+ * run and shares it with the flush).
  */
-export async function routeOutboxEvents(now: Date = new Date(), limit = 2000): Promise<number> {
+export async function routeOutboxEvents(
+  now: Date = new Date(),
+  limit = ROUTE_BATCH,
+  routingInForce: () => Promise<CurrentRouting> = currentRouting,
+): Promise<number> {
   if (!(await outboxHasPending())) return 0;
-  const routing = await currentRouting();
+  const routing = await routingInForce();
   return timeStage(
     "route",
     () => routeTaken(routing, now, limit),
