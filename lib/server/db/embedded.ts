@@ -181,7 +181,7 @@ export async function startEmbeddedPostgres(
       "unix_socket_directories=",
       "-c",
       `shared_buffers=${sharedBuffersMb()}MB`,
-      // A lock table sixteen times the default (about 40 MB more shared memory): ingestion locks each chain and
+      // A lock table sixteen times the default (52 MB more shared memory): ingestion locks each chain and
       // record id of a batch one by one up to a thirty-second of the table (lib/server/db/key-locks.ts), so batches
       // of 1000 records from several collectors run side by side instead of one after the other.
       "-c",
