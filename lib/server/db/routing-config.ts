@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
+import { poolSql, prepared } from "./sql";
 import { notifyWakeInPrisma, WAKE_CHANNELS } from "./wake-notify";
 
 type Tx = Prisma.TransactionClient;
@@ -14,12 +15,16 @@ export type ConfigVersionRow = {
 
 /** The id of the newest config version, or null while the shipped default is in force. */
 export async function newestConfigVersionId(): Promise<bigint | null> {
-  const row = await getPrisma().routingConfigVersion.findFirst({
-    orderBy: { id: "desc" },
-    select: { id: true },
-  });
+  const [row] = await poolSql().query<{ id: bigint }>(NEWEST_VERSION);
   return row?.id ?? null;
 }
+
+// Read by every routing run (each ingestion that changed an alert starts one): a prepared statement costs a third of
+// the app's CPU that Prisma's query took here, and half its time.
+const NEWEST_VERSION = prepared(
+  "receipt_newest_routing_version",
+  "select id from routing_config_versions order by id desc limit 1",
+);
 
 export async function readConfigVersion(id: bigint): Promise<ConfigVersionRow | null> {
   return getPrisma().routingConfigVersion.findUnique({ where: { id } });

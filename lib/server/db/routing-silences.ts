@@ -1,6 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TSilence } from "@/lib/routing/config";
 import { getPrisma } from "./client";
+import { poolSql, prepared } from "./sql";
 
 export type SilenceRow = {
   id: string;
@@ -24,12 +25,18 @@ export async function listSilences(now: Date, recentMs: number): Promise<Silence
   });
 }
 
+// Read by every group flush: prepared, as the routing version is (routing-config.ts), not through Prisma.
+const ACTIVE_SILENCES = prepared(
+  "receipt_active_silences",
+  `select id::text as id, matchers, starts_at as "startsAt", ends_at as "endsAt", created_by as "createdBy", comment
+    from silences where starts_at <= $1 and ends_at > $1 and expired_at is null limit 1024`,
+);
+
 /** Silences in force at `now`, in the routing domain's shape. */
 export async function activeSilences(now: Date): Promise<TSilence[]> {
-  const rows = await getPrisma().silence.findMany({
-    where: { startsAt: { lte: now }, endsAt: { gt: now }, expiredAt: null },
-    take: 1024,
-  });
+  const rows = await poolSql().query<
+    Pick<SilenceRow, "id" | "matchers" | "startsAt" | "endsAt" | "createdBy" | "comment">
+  >(ACTIVE_SILENCES, [now]);
   return rows.map((row) => ({
     id: row.id,
     matchers: row.matchers,
