@@ -1,38 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
-import {
-  alertsReceived,
-  FAST_ROUTING_ENV,
-  routingApi,
-  seedRecord,
-  teamWebhookRouting,
-} from "@/tests/support/routing-helpers";
-import { adminCookie } from "@/tests/support/dashboard-session";
-import { createTestDatabase } from "@/tests/support/test-database";
-import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
+import { apiClient, type RunningApp } from "@/tests/support/app-server";
+import { alertsReceived, FAST_ROUTING_ENV, seedRecord } from "@/tests/support/routing-helpers";
+import { startTeamWebhookApp, type TeamWebhookApp } from "@/tests/support/team-webhook-app";
+import type { WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 // receipt_alert_stage_seconds on the production build: an alert's way from the ingesting commit to its receiver is
 // observed stage by stage, each stage once per alert, delivery or run that did something.
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pipeline: TeamWebhookApp;
 let app: RunningApp;
 let receiver: WebhookReceiver;
 let ingestKey: string;
 let readKey: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  receiver = await startWebhookReceiver();
-  ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
-  readKey = await createTestKey(db.url, "scraper", ["read"]);
-  app = await startApp(db.url, { ...FAST_ROUTING_ENV, RECEIPT_ALERT_TICK_MS: "30000" });
-  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig(
-    teamWebhookRouting(receiver.url("/hook/team")),
-  );
+  pipeline = await startTeamWebhookApp({ ...FAST_ROUTING_ENV, RECEIPT_ALERT_TICK_MS: "30000" });
+  ({ app, receiver, ingestKey, readKey } = pipeline);
 });
 afterAll(async () => {
-  await app?.stop();
-  await receiver?.stop();
-  await db?.drop();
+  await pipeline?.stop();
 });
 
 const STAGES = ["outbox_wait", "route", "flush", "delivery_wait", "claim", "post", "record"] as const;

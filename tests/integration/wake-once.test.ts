@@ -1,34 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
-import { alertsReceived, routingApi, seedRecord, teamWebhookRouting } from "@/tests/support/routing-helpers";
-import { adminCookie } from "@/tests/support/dashboard-session";
-import { createTestDatabase } from "@/tests/support/test-database";
-import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
+import { apiClient, type RunningApp } from "@/tests/support/app-server";
+import { alertsReceived, seedRecord } from "@/tests/support/routing-helpers";
+import { startTeamWebhookApp, type TeamWebhookApp } from "@/tests/support/team-webhook-app";
+import type { WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 // An instance's own commit wakes its jobs directly after the commit; its NOTIFY carries the instance's id, so the
 // same wake-up coming back on its LISTEN connection does not run each job a second time. The safety ticks are set
 // far longer than the test, so every run counted is a wake-up.
-let db: Awaited<ReturnType<typeof createTestDatabase>>;
+let pipeline: TeamWebhookApp;
 let app: RunningApp;
 let receiver: WebhookReceiver;
 let ingestKey: string;
 let readKey: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  receiver = await startWebhookReceiver();
-  ingestKey = await createTestKey(db.url, "agent", ["ingest"]);
-  readKey = await createTestKey(db.url, "scraper", ["read"]);
-  app = await startApp(db.url, { RECEIPT_ALERT_TICK_MS: "60000", RECEIPT_DELIVERY_TICK_MS: "60000" });
   // groupInterval well past the test: the group's next tick does not run routing meanwhile.
-  await routingApi(app.baseUrl, await adminCookie(app.baseUrl)).saveConfig(
-    teamWebhookRouting(receiver.url("/hook/team"), "1m"),
+  pipeline = await startTeamWebhookApp(
+    { RECEIPT_ALERT_TICK_MS: "60000", RECEIPT_DELIVERY_TICK_MS: "60000" },
+    "1m",
   );
+  ({ app, receiver, ingestKey, readKey } = pipeline);
 });
 afterAll(async () => {
-  await app?.stop();
-  await receiver?.stop();
-  await db?.drop();
+  await pipeline?.stop();
 });
 
 async function jobRuns(): Promise<Record<"routing" | "delivery", number>> {
