@@ -165,7 +165,16 @@ function report(receipt: Results, am: Results | null) {
     };
     console.log("\nReceipt's stages (receipt_alert_stage_seconds), mean (observations):");
     console.log("| stage | single alerts | rate run |\n|---|---|---|");
-    for (const stage of ["outbox_wait", "route", "flush", "delivery_wait", "claim", "post", "record"])
+    for (const stage of [
+      "commit_route",
+      "outbox_wait",
+      "route",
+      "flush",
+      "delivery_wait",
+      "claim",
+      "post",
+      "record",
+    ])
       console.log(`| ${stage} | ${cell(single, stage)} | ${cell(rateRun, stage)} |`);
   }
   if (receipt.statements) {

@@ -141,3 +141,26 @@ function equalKey(equal: readonly string[], labels: AlertLabels): string | undef
   const values = equal.map((name) => labels[name]);
   return values.every((v) => v !== undefined && v !== "") ? JSON.stringify(values) : undefined;
 }
+
+/**
+ * The label sets a firing alert must contain to inhibit one of `alerts`: each rule's `equal` values of every alert its
+ * target matchers accept. A flush of just these alerts needs only the sources holding one of them (those are the only
+ * ones InhibitionIndex would find for them), not every firing source alert.
+ */
+export function inhibitionSourceLabels(
+  rules: readonly CompiledInhibitRule[],
+  alerts: readonly Alert[],
+): AlertLabels[] {
+  const sets = new Map<string, AlertLabels>();
+  for (const alert of alerts) {
+    if (isProtectedState(alert.state)) continue;
+    for (const rule of rules) {
+      if (!allMatch(rule.targetMatchers, alert.labels)) continue;
+      const values = rule.equal.map((name) => alert.labels[name]);
+      if (!values.every((v) => v !== undefined && v !== "")) continue;
+      const labels = Object.fromEntries(rule.equal.map((name, i) => [name, values[i] as string]));
+      sets.set(JSON.stringify(labels), labels);
+    }
+  }
+  return [...sets.values()];
+}

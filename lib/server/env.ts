@@ -55,6 +55,11 @@ const ZJobsEnv = z.object({
   RECEIPT_CHECKS_RECHECK_MS: ms(5 * 60_000, 0),
   /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only; ingestion keys read on every request. */
   RECEIPT_WAKE_UPS: flag("1"),
+  /**
+   * "1": an instance that runs the alert jobs routes its own commits' alert changes in the committing transaction,
+   * and flushes the groups due at once there (lib/server/routing/route-at-commit.ts); "0": through the outbox only.
+   */
+  RECEIPT_ROUTE_AT_COMMIT: flag("1"),
   /** Longest wait between reconnection attempts of the LISTEN connections (wake-ups, ingestion keys). */
   RECEIPT_WAKE_RECONNECT_MAX_MS: ms(30_000, 100),
 });

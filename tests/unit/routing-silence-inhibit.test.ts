@@ -8,6 +8,7 @@ import {
   type CompiledInhibitRule,
   compileInhibitRule,
   InhibitionIndex,
+  inhibitionSourceLabels,
   inhibitionSourceStates,
   isInhibited,
 } from "@/lib/routing/inhibit";
@@ -194,6 +195,37 @@ describe("isInhibited (shipped default rule)", () => {
     expect(isInhibited(target, firing, defaults)).toBe(inhibited);
     // The worker's pre-indexed form gives the same answer.
     expect(new InhibitionIndex(defaults, firing).find(target) !== undefined).toBe(inhibited);
+    // Routing at commit reads only the firing sources that hold one of these label sets: the same answer.
+    const sets = inhibitionSourceLabels(defaults, [target]);
+    const holding = firing.filter((alert) =>
+      sets.some((set) => Object.entries(set).every(([name, value]) => alert.labels[name] === value)),
+    );
+    expect(new InhibitionIndex(defaults, holding).find(target) !== undefined).toBe(inhibited);
+  });
+
+  it("inhibitionSourceLabels: the equal labels of the alerts a rule may inhibit, none for protected states", () => {
+    const onServer = (state: State, server: string) =>
+      alertOf(state, "request", "request.tool_error", { server, chainId: `${state}-${server}` });
+    expect(
+      inhibitionSourceLabels(defaults, [
+        onServer("tool_failed", "a"),
+        onServer("protocol_error", "a"),
+        onServer("tool_failed", "b"),
+        onServer("effect_unknown", "c"),
+        onServer("needs_auth", "d"),
+      ]),
+    ).toEqual([{ server: "a" }, { server: "b" }]);
+    expect(
+      inhibitionSourceLabels(defaults, [
+        alertOf("tool_failed", "request", "request.tool_error", { server: undefined }),
+      ]),
+    ).toEqual([]);
+    // A rule with no equal labels: every firing source may inhibit, so the one empty set (contained in any labels).
+    const anyServer = compileInhibitRule(
+      { sourceMatchers: ['state="needs_auth"'], targetMatchers: ['state="tool_failed"'], equal: [] },
+      0,
+    );
+    expect(inhibitionSourceLabels([anyServer], [onServer("tool_failed", "a")])).toEqual([{}]);
   });
 
   it("refuses protected states at match time even if a rule slipped past validation", () => {

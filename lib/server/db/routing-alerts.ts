@@ -51,6 +51,24 @@ export async function readFiringAlerts(
   );
 }
 
+/**
+ * Firing alerts in `states` whose labels contain one of `labelSets` (inhibitionSourceLabels), at most `limit`: the
+ * inhibition sources of a flush of a few alerts, in the caller's transaction (a source it raised counts).
+ */
+export async function readFiringSourcesWith(
+  sql: Sql,
+  states: string[],
+  labelSets: readonly Record<string, string>[],
+  limit: number,
+): Promise<StoredAlert[]> {
+  if (states.length === 0 || labelSets.length === 0) return [];
+  return sql.query<StoredAlert>(
+    `select ${STORED_ALERT_SQL} from alerts
+      where status = 'firing' and state = any($1::text[]) and labels @> any($2::jsonb[]) limit $3`,
+    [states, labelSets.map((labels) => JSON.stringify(labels)), limit],
+  );
+}
+
 /** The alert list: the firing alerts (or the latest resolved ones), newest first. */
 export async function listAlerts(status: "firing" | "resolved", limit: number) {
   return getPrisma().alert.findMany({

@@ -1,6 +1,6 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { getPrisma } from "./client";
-import { poolSql, prepared } from "./sql";
+import { poolSql, prepared, type Sql } from "./sql";
 import { notifyWakeInPrisma, WAKE_CHANNELS } from "./wake-notify";
 
 type Tx = Prisma.TransactionClient;
@@ -14,8 +14,8 @@ export type ConfigVersionRow = {
 };
 
 /** The id of the newest config version, or null while the shipped default is in force. */
-export async function newestConfigVersionId(): Promise<bigint | null> {
-  const [row] = await poolSql().query<{ id: bigint }>(NEWEST_VERSION);
+export async function newestConfigVersionId(sql: Sql = poolSql()): Promise<bigint | null> {
+  const [row] = await sql.query<{ id: bigint }>(NEWEST_VERSION);
   return row?.id ?? null;
 }
 
@@ -28,6 +28,15 @@ const NEWEST_VERSION = prepared(
 
 export async function readConfigVersion(id: bigint): Promise<ConfigVersionRow | null> {
   return getPrisma().routingConfigVersion.findUnique({ where: { id } });
+}
+
+/** A version's config, read on `sql` (a transaction reading it takes no second connection from the pool). */
+export async function readConfigOfVersion(sql: Sql, id: bigint): Promise<unknown> {
+  const [row] = await sql.query<{ config: unknown }>(
+    "select config from routing_config_versions where id = $1",
+    [id],
+  );
+  return row?.config;
 }
 
 export async function listConfigVersions(limit: number) {

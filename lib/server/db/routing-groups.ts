@@ -45,7 +45,8 @@ const ADD_GROUPS = prepared(
         then '{}' else g.last_sent_fingerprints end,
       receiver = excluded.receiver, route_path = excluded.route_path, labels = excluded.labels,
       next_action_at = least(coalesce(g.next_action_at, excluded.next_action_at), excluded.next_action_at),
-      updated_at = excluded.updated_at`,
+      updated_at = excluded.updated_at
+    returning g.group_key as "groupKey", g.next_action_at as "nextActionAt"`,
 );
 const ADD_MEMBERS = prepared(
   "receipt_add_group_members",
@@ -66,14 +67,18 @@ const ANY_GROUP_DUE = prepared(
  * inheriting an old group's clock. (The read of the current row is not locked; a stale read can only make the
  * evaluation earlier, never later.)
  */
-export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Date): Promise<void> {
-  if (groups.length === 0) return;
+export async function addGroupMembers(
+  sql: Sql,
+  groups: GroupMembers[],
+  now: Date,
+): Promise<{ groupKey: string; nextActionAt: Date | null }[]> {
+  if (groups.length === 0) return [];
   // Sorted: two writers that lock several groups always take them in the same order.
   const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
   const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
   // The group rows first: a flush holding one of them (FOR UPDATE) makes this wait until it has committed, so the
   // members added below are never in the set that flush decided about.
-  await sql.execute(ADD_GROUPS, [
+  const scheduled = await sql.query<{ groupKey: string; nextActionAt: Date | null }>(ADD_GROUPS, [
     now,
     col((g) => g.groupKey),
     col((g) => g.receiver),
@@ -87,6 +92,7 @@ export async function addGroupMembers(sql: Sql, groups: GroupMembers[], now: Dat
     [...new Set(g.fingerprints)].sort().map((fp) => [g.groupKey, fp] as const),
   );
   await sql.execute(ADD_MEMBERS, [members.map(([key]) => key), members.map(([, fp]) => fp)]);
+  return scheduled;
 }
 
 /** A cheap check before a flush loads silences and firing alerts: is any group due at all? */
@@ -105,18 +111,38 @@ export async function earliestGroupAction(): Promise<Date | null> {
 
 /** Due groups, locked for this transaction; another instance's flush skips them (and takes the next ones). */
 export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
-  const rows = await sql.query<{
-    group_key: string;
-    receiver: string;
-    first_seen_at: Date;
-    last_sent_at: Date | null;
-    last_sent_fingerprints: string[] | null;
-  }>(
-    `select group_key, receiver, first_seen_at, last_sent_at, last_sent_fingerprints
-      from notification_groups where next_action_at <= $1
+  const rows = await sql.query<GroupRow>(
+    `select ${GROUP_COLUMNS} from notification_groups where next_action_at <= $1
       order by next_action_at limit $2 for update skip locked`,
     [now, limit],
   );
+  return withMembers(sql, rows);
+}
+
+/**
+ * The named groups that are due, locked for this transaction (waiting for a flush that holds one): a transaction that
+ * has just added members to them (route-at-commit.ts) holds them already.
+ */
+export async function claimDueGroupsNamed(sql: Sql, groupKeys: string[], now: Date) {
+  if (groupKeys.length === 0) return [];
+  const rows = await sql.query<GroupRow>(
+    `select ${GROUP_COLUMNS} from notification_groups where group_key = any($1::text[]) and next_action_at <= $2
+      order by group_key for update`,
+    [groupKeys, now],
+  );
+  return withMembers(sql, rows);
+}
+
+type GroupRow = {
+  group_key: string;
+  receiver: string;
+  first_seen_at: Date;
+  last_sent_at: Date | null;
+  last_sent_fingerprints: string[] | null;
+};
+const GROUP_COLUMNS = "group_key, receiver, first_seen_at, last_sent_at, last_sent_fingerprints";
+
+async function withMembers(sql: Sql, rows: GroupRow[]) {
   if (rows.length === 0) return [];
   const members = await sql.query<{ group_key: string; fingerprints: string[] }>(
     `select group_key, array_agg(fingerprint) as fingerprints from notification_group_members

@@ -1,7 +1,7 @@
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { TSilence } from "@/lib/routing/config";
 import { getPrisma } from "./client";
-import { poolSql, prepared } from "./sql";
+import { poolSql, prepared, type Sql } from "./sql";
 
 export type SilenceRow = {
   id: string;
@@ -33,8 +33,8 @@ const ACTIVE_SILENCES = prepared(
 );
 
 /** Silences in force at `now`, in the routing domain's shape. */
-export async function activeSilences(now: Date): Promise<TSilence[]> {
-  const rows = await poolSql().query<
+export async function activeSilences(now: Date, sql: Sql = poolSql()): Promise<TSilence[]> {
+  const rows = await sql.query<
     Pick<SilenceRow, "id" | "matchers" | "startsAt" | "endsAt" | "createdBy" | "comment">
   >(ACTIVE_SILENCES, [now]);
   return rows.map((row) => ({

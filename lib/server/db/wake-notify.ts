@@ -50,8 +50,12 @@ export function wakeHereAfterCommit(sql: Sql, channel: WakeChannel): void {
 }
 
 type WakeHandler = (channel: WakeChannel) => void;
+type GroupTimerHandler = (at: Date) => void;
 // On globalThis: Next.js bundles route handlers (which commit) and instrumentation (which runs the jobs) separately.
-const local = globalThis as unknown as { receiptWakeHandler?: WakeHandler };
+const local = globalThis as unknown as {
+  receiptWakeHandler?: WakeHandler;
+  receiptGroupTimerHandler?: GroupTimerHandler;
+};
 
 /** Where this instance's own commits wake its jobs (background.ts; unset when the workers do not run here). */
 export function onWakeHere(handler: WakeHandler): void {
@@ -68,4 +72,28 @@ function wakeHere(channel: WakeChannel): void {
 
 export async function notifyWakeInPrisma(tx: Prisma.TransactionClient, channel: WakeChannel): Promise<void> {
   await notifyWake(prismaSql(tx), channel);
+}
+
+/**
+ * Where a group a transaction of this instance scheduled arms the routing job's timer (jobs.ts; unset when the alert
+ * jobs do not run here, or routing at commit is off): a commit that routed its own alerts tells the timer directly.
+ */
+export function onGroupScheduledHere(handler: GroupTimerHandler): void {
+  local.receiptGroupTimerHandler = handler;
+}
+
+/** This instance runs the alert jobs and routes at commit: a transaction of `inTransaction` may route its alerts. */
+export function routesAtCommitHere(sql: Sql): sql is TransactionSql {
+  return local.receiptGroupTimerHandler !== undefined && "afterCommit" in sql;
+}
+
+/** Arms this instance's group timer for `at` once the caller's transaction commits. */
+export function groupScheduledHereAfterCommit(sql: TransactionSql, at: Date): void {
+  sql.afterCommit(() => {
+    try {
+      local.receiptGroupTimerHandler?.(at);
+    } catch {
+      // As a wake-up: the safety tick catches up.
+    }
+  });
 }

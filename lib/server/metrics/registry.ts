@@ -104,7 +104,7 @@ function createMetrics() {
     }),
     alertStages: new Histogram({
       name: "receipt_alert_stage_seconds",
-      help: "Where an alert's way to its receiver spends time, by stage: outbox_wait (the ingesting transaction's start to its event taken by routing), route (the routing transaction), flush (group flushes that made notifications), delivery_wait (a delivery written to claimed), claim, post (the receiver's answer), record (answer to attempt stored)",
+      help: "Where an alert's way to its receiver spends time, by stage: commit_route (routing and flushing in the ingesting transaction), outbox_wait (the ingesting transaction's start to its event taken by routing), route (the routing transaction), flush (group flushes that made notifications), delivery_wait (a delivery written to claimed), claim, post (the receiver's answer), record (answer to attempt stored)",
       labelNames: ["stage"] as const,
       buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers,

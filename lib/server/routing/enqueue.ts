@@ -17,6 +17,7 @@ import {
   sessionsWithStaleCatalogAlerts,
 } from "../db/routing-rediscovery";
 import type { Sql } from "../db/sql";
+import { routeAtCommit } from "./route-at-commit";
 import type { ChainRow } from "@/lib/chains/transitions";
 import { type AlertWrite, planChainAlerts } from "@/lib/routing/alert-plan";
 
@@ -27,7 +28,8 @@ const BEFORE_CATALOG = new Set(["needs_auth", "incompatible_session", "stale_cat
  * Called in the same transaction as every write of chain state (ingestion, deadline re-classification,
  * reconciliation), so an alert event exists exactly when the state change it reports was committed: none lost if
  * the process dies after commit, none sent for a rolled-back change. Alerts are diffed against each chain's open
- * alerts and the outbox gets one event per change; delivery happens later, in the background worker.
+ * alerts; the changes are routed in this transaction (route-at-commit.ts) or the outbox gets one event per change
+ * for the routing job; delivery happens after the commit, in the background worker.
  * A constant number of statements per batch, whatever its size.
  */
 export async function enqueueAlertEvents(
@@ -73,8 +75,10 @@ export async function enqueueAlertEvents(
   await refreshFiringAlerts(sql, plan.refreshed.map(toRow), now);
   await resolveAlerts(sql, plan.resolved, now);
   await forgetResolveMarks(sql, plan.unmarked);
-  await appendOutboxEvents(sql, plan.events);
   await applyBoundedRediscovery(sql, rows, now);
+  // Last, so the rediscovery's confirmations above are part of what is routed.
+  const fingerprints = [...new Set(plan.events.map((event) => event.fingerprint))];
+  if (!(await routeAtCommit(sql, fingerprints, now))) await appendOutboxEvents(sql, plan.events);
 }
 
 /** stale_catalog's bounded re-discovery, across the chains of one session (see routing-rediscovery.ts). */

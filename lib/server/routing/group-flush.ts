@@ -20,7 +20,9 @@ import { inTransaction, poolSql, type Sql } from "../db/sql";
 import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
 import { failureReason, writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
-import { alertOf } from "@/lib/routing/alert-rows";
+import { alertOf, type MemberAlert } from "@/lib/routing/alert-rows";
+import type { CompiledSilence } from "@/lib/routing/silence";
+import type { Alert } from "@/lib/routing/types";
 import { assigneeCopies } from "./assignee-copies";
 import { deliveryRowsFor } from "./delivery-rows";
 import { type FlushPlan, type GroupSnapshot, planGroupFlush } from "@/lib/routing/group-flush-plan";
@@ -28,7 +30,7 @@ import { type CurrentRouting, currentRouting } from "./routing-config";
 import { timeStage } from "./alert-stages";
 
 /** Inhibition needs every firing source alert; far more than this many at once is an outage the cap does not hide. */
-const FIRING_ALERTS_CAP = 20_000;
+export const FIRING_ALERTS_CAP = 20_000;
 const GROUPS_PER_TRANSACTION = 100;
 const JOB = SET_ASIDE_JOBS.groupFlush;
 
@@ -59,56 +61,93 @@ async function flushGroups(
   routingInForce: () => Promise<CurrentRouting>,
 ): Promise<number> {
   const routing = await routingInForce();
-  // A silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than
-  // stopping every flush; it is set aside so an operator sees it.
-  const silences = planIsolated(await activeSilences(now), (some) => some.map(compileSilence));
-  await setAside(
-    poolSql(),
-    JOB,
-    silences.failures.map(({ item, reason }) => ({ key: `silence:${item.id}`, reason })),
-  );
   // Inhibition sources: the firing alerts in a state some rule's source matchers accept, read once per tick (not
   // per group), and only when a rule exists.
   const sourceStates = inhibitionSourceStates(routing.compiled.inhibitRules);
   const firing =
     sourceStates.length === 0 ? [] : await readFiringAlerts({ states: sourceStates }, FIRING_ALERTS_CAP);
-  const options = {
-    extraSilences: silences.results,
-    inhibitionIndex: new InhibitionIndex(routing.compiled.inhibitRules, firing.map(alertOf)),
-  };
+  const options = await flushOptions(poolSql(), routing.compiled, now, firing.map(alertOf));
   let notifications = 0;
   for (let batch = 0; batch < maxBatches; batch++) {
     const { claimed, sent } = await inTransaction(async (sql) => {
       const groups = await claimDueGroups(sql, now, GROUPS_PER_TRANSACTION);
       const alerts = await readMemberAlerts(sql, [...new Set(groups.flatMap((g) => g.members))]);
-      const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
-      const decided: Decided[] = [];
-      const failed: SetAside[] = [];
-      for (const group of groups) {
-        try {
-          const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
-          const plan = planGroupFlush(group, members, routing.compiled, now.getTime(), options);
-          decided.push({ group, plan });
-        } catch (error) {
-          failed.push({ key: group.groupKey, reason: failureReason(error) });
-        }
-      }
-      const { written, failures } = await writeIsolated(sql, decided, (some) =>
-        writeFlushes(sql, some, routing.compiled, now),
-      );
-      for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
-      await setGroupsAside(sql, failed);
-      await clearSetAside(
-        sql,
-        JOB,
-        written.map((item) => item.group.groupKey),
-      );
-      return { claimed: groups.length, sent: written.filter((item) => item.plan.notification).length };
+      const { sent } = await flushClaimedGroups(sql, groups, alerts, routing.compiled, now, options);
+      return { claimed: groups.length, sent };
     });
     notifications += sent;
     if (claimed < GROUPS_PER_TRANSACTION) break;
   }
   return notifications;
+}
+
+export type FlushOptions = { extraSilences: CompiledSilence[]; inhibitionIndex: InhibitionIndex };
+
+/**
+ * What every flush of a run applies: the active silences and the inhibition index of `firing` (the sources). A
+ * silence that no longer compiles (a matcher rule tightened since it was saved) mutes nothing rather than stopping
+ * every flush; it is set aside so an operator sees it.
+ */
+export async function flushOptions(
+  sql: Sql,
+  routing: CompiledRouting,
+  now: Date,
+  firing: readonly Alert[],
+): Promise<FlushOptions> {
+  const silences = planIsolated(await activeSilences(now, sql), (some) => some.map(compileSilence));
+  await setAside(
+    sql,
+    JOB,
+    silences.failures.map(({ item, reason }) => ({ key: `silence:${item.id}`, reason })),
+  );
+  return {
+    extraSilences: silences.results,
+    inhibitionIndex: new InhibitionIndex(routing.inhibitRules, firing),
+  };
+}
+
+/**
+ * Decides and writes the flush of groups this transaction holds (`alerts`: their members): deliveries, new state,
+ * groups dropped; a group that cannot be planned or written is set aside. Returns the notifications made and the
+ * earliest next action of the groups written.
+ */
+export async function flushClaimedGroups(
+  sql: Sql,
+  groups: readonly GroupSnapshot[],
+  alerts: readonly MemberAlert[],
+  routing: CompiledRouting,
+  now: Date,
+  options: FlushOptions,
+): Promise<{ sent: number; nextActionAt: Date | null }> {
+  const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
+  const decided: Decided[] = [];
+  const failed: SetAside[] = [];
+  for (const group of groups) {
+    try {
+      const members = group.members.flatMap((fp) => byFingerprint.get(fp) ?? []);
+      const plan = planGroupFlush(group, members, routing, now.getTime(), options);
+      decided.push({ group, plan });
+    } catch (error) {
+      failed.push({ key: group.groupKey, reason: failureReason(error) });
+    }
+  }
+  const { written, failures } = await writeIsolated(sql, decided, (some) =>
+    writeFlushes(sql, some, routing, now),
+  );
+  for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
+  await setGroupsAside(sql, failed);
+  await clearSetAside(
+    sql,
+    JOB,
+    written.map((item) => item.group.groupKey),
+  );
+  const next = written.flatMap(({ plan }) =>
+    plan.drop || !plan.nextActionAt ? [] : [plan.nextActionAt.getTime()],
+  );
+  return {
+    sent: written.filter((item) => item.plan.notification).length,
+    nextActionAt: next.length === 0 ? null : new Date(Math.min(...next)),
+  };
 }
 
 type Decided = { group: GroupSnapshot; plan: FlushPlan };

@@ -38,18 +38,32 @@ function readOnce<T>(read: () => Promise<T>): () => Promise<T> {
 
 // One timer per instance for the earliest scheduled group (groupWait, the next flush tick, a delayed alert's ready
 // time), so a group is flushed when it is due rather than at the next safety tick. Re-armed after every run.
-let groupTimer: NodeJS.Timeout | undefined;
+let groupTimer: { at: number; timer: NodeJS.Timeout } | undefined;
 
 async function armGroupTimer(): Promise<void> {
   if (!alertSettings().wakeUps) return;
-  clearTimeout(groupTimer);
+  if (groupTimer) clearTimeout(groupTimer.timer);
   groupTimer = undefined;
   const next = await earliestGroupAction().catch(() => null); // the safety tick covers a failed read
-  if (!next) return;
+  if (next) armGroupTimerFor(next);
+}
+
+/**
+ * The timer at `next` unless it is armed for sooner: a routing run re-arms it from the database; a commit that routed
+ * its own alerts (route-at-commit.ts) moves it earlier for the groups it scheduled.
+ */
+export function armGroupTimerFor(next: Date): void {
   const untilDue = next.getTime() - Date.now();
   const delay = untilDue > 0 ? untilDue : OVERDUE_RETRY_MS;
-  groupTimer = setTimeout(() => wakeJob(ROUTING_JOB), delay);
-  groupTimer.unref();
+  const at = Date.now() + delay;
+  if (groupTimer && groupTimer.at <= at) return;
+  if (groupTimer) clearTimeout(groupTimer.timer);
+  const timer = setTimeout(() => {
+    groupTimer = undefined;
+    wakeJob(ROUTING_JOB);
+  }, delay);
+  timer.unref();
+  groupTimer = { at, timer };
 }
 
 /** Background jobs of alert routing, for lib/server/worker/background.ts. */

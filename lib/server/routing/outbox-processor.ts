@@ -53,9 +53,9 @@ async function routeTaken(routing: CurrentRouting, now: Date, limit: number): Pr
         groups: planMemberships(routing.compiled, [alertOf(row)]),
       })),
     );
-    const { written, failures } = await writeIsolated(sql, planned.results, (items) =>
-      addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now),
-    );
+    const { written, failures } = await writeIsolated(sql, planned.results, async (items) => {
+      await addGroupMembers(sql, mergeMemberships(items.flatMap((item) => item.groups)), now);
+    });
     const failed = [...planned.failures, ...failures].map(({ item, reason }) => ({
       key: item.fingerprint,
       reason,

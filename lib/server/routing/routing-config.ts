@@ -13,9 +13,11 @@ import {
   insertConfigVersion,
   lockConfigVersions,
   newestConfigVersionId,
+  readConfigOfVersion,
   readConfigVersion,
   rerouteFiringAlerts,
 } from "../db/routing-config";
+import type { Sql } from "../db/sql";
 import { ApiError } from "../http/api-error";
 import { refuseTarget } from "../outbound/outbound-guard";
 import { ALERT_JOBS, wakeJob } from "../worker/wake";
@@ -31,10 +33,14 @@ export type CurrentRouting = {
 // reader checks the newest id (one indexed lookup) and another instance's save is picked up on its next read.
 let cache: CurrentRouting | undefined;
 
-export async function currentRouting(): Promise<CurrentRouting> {
-  const id = await newestConfigVersionId();
+/**
+ * `sql`: a transaction's, for a reader inside one (routing at commit): both reads on its connection, never waiting for
+ * a second one from the pool that concurrent transactions may all hold.
+ */
+export async function currentRouting(sql?: Sql): Promise<CurrentRouting> {
+  const id = await newestConfigVersionId(sql);
   if (cache && cache.versionId === id) return cache;
-  cache = id === null ? defaultRouting() : await compileVersion(id);
+  cache = id === null ? defaultRouting() : await compileVersion(id, sql);
   return cache;
 }
 
@@ -52,9 +58,9 @@ function defaultRouting(): CurrentRouting {
   };
 }
 
-async function compileVersion(id: bigint): Promise<CurrentRouting> {
-  const row = await readConfigVersion(id);
-  const loaded = row ? loadRoutingConfig(row.config, { stored: true }) : undefined;
+async function compileVersion(id: bigint, sql?: Sql): Promise<CurrentRouting> {
+  const config = sql ? await readConfigOfVersion(sql, id) : (await readConfigVersion(id))?.config;
+  const loaded = config === undefined ? undefined : loadRoutingConfig(config, { stored: true });
   // Only validated configs are saved; a row that no longer loads (a rule tightened since) must not stop alerting.
   if (!loaded?.ok) {
     console.error(`receipt: routing config version ${id} does not load; using the shipped default`);

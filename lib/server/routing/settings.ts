@@ -6,6 +6,8 @@ export type AlertSettings = {
   alertTickMs: number;
   deliveryTickMs: number;
   wakeUps: boolean;
+  /** Route (and flush what is due at once) in the committing transaction; needs wake-ups (route-at-commit.ts). */
+  routeAtCommit: boolean;
   wakeReconnectMaxMs: number;
   timeoutMs: number;
   maxAttempts: number;
@@ -26,6 +28,7 @@ export function alertSettings(): AlertSettings {
     alertTickMs: e.RECEIPT_ALERT_TICK_MS,
     deliveryTickMs: e.RECEIPT_DELIVERY_TICK_MS,
     wakeUps: e.RECEIPT_WAKE_UPS === "1",
+    routeAtCommit: e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1",
     wakeReconnectMaxMs: e.RECEIPT_WAKE_RECONNECT_MAX_MS,
     timeoutMs: e.RECEIPT_DELIVERY_TIMEOUT_MS,
     maxAttempts: e.RECEIPT_DELIVERY_MAX_ATTEMPTS,

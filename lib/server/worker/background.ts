@@ -1,4 +1,4 @@
-import { alertJobs } from "../routing/jobs";
+import { alertJobs, armGroupTimerFor } from "../routing/jobs";
 import { alertSettings } from "../routing/settings";
 import { reclassifyDueChains } from "../chains/deadline-job";
 import { runRetention } from "../retention/prune-job";
@@ -6,7 +6,7 @@ import { retentionSettings } from "../retention/settings";
 import { checkUnknownEffects } from "../checks/check-job";
 import { foldRollups } from "../rollups/fold-job";
 import { startWakeListener } from "../db/wake-listener";
-import { onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
+import { onGroupScheduledHere, onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
 import { env, readEnv } from "../env";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
@@ -65,6 +65,8 @@ export function startBackgroundJobs() {
   if (!settings.wakeUps) return;
   const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
   onWakeHere(wakeFor);
+  // Commits here route their own alerts (route-at-commit.ts), and tell this instance's group timer what they scheduled.
+  if (settings.routeAtCommit) onGroupScheduledHere(armGroupTimerFor);
   const { DATABASE_URL } = readEnv();
   if (DATABASE_URL) {
     startWakeListener({

@@ -1,0 +1,66 @@
+import { alertOf } from "@/lib/routing/alert-rows";
+import { inhibitionSourceLabels, inhibitionSourceStates } from "@/lib/routing/inhibit";
+import { readAlertsByFingerprint, readFiringSourcesWith } from "../db/routing-alerts";
+import { addGroupMembers, claimDueGroupsNamed, readMemberAlerts } from "../db/routing-groups";
+import type { Sql, TransactionSql } from "../db/sql";
+import { groupScheduledHereAfterCommit, routesAtCommitHere } from "../db/wake-notify";
+import { failureReason } from "../db/isolated-writes";
+import { observeStage } from "./alert-stages";
+import { FIRING_ALERTS_CAP, flushClaimedGroups, flushOptions } from "./group-flush";
+import { mergeMemberships, planMemberships } from "./group-membership";
+import { currentRouting } from "./routing-config";
+
+/**
+ * Routing at commit: the transaction that changes alerts (ingestion, the deadline job) adds them to their groups
+ * itself and flushes the groups that are due at once (a new group with groupWait 0, a group at its interval), so the
+ * deliveries commit with the records that raised them and this instance's delivery engine claims them right after
+ * the commit. No outbox event, no routing run, no two more commits on the way to the page.
+ *
+ * Same decisions as the routing job: the same membership plan, the same flush (silences; inhibition by the firing
+ * sources that share a rule's `equal` labels with these alerts, the only ones that could inhibit them), the same
+ * group locks in the same order. When anything here fails — an alert that cannot be routed, a flush that cannot be
+ * written, a lock that deadlocks — it is rolled back to its savepoint and the events go to the outbox as before, where
+ * the routing job routes them or sets them aside. Returns false then, or when this instance does not run the alert
+ * jobs (the engine and the group timer told after the commit are this instance's).
+ */
+export async function routeAtCommit(sql: Sql, fingerprints: string[], now: Date): Promise<boolean> {
+  if (fingerprints.length === 0) return true;
+  if (!routesAtCommitHere(sql)) return false;
+  const started = performance.now();
+  await sql.execute("savepoint receipt_route_at_commit");
+  try {
+    await routeAndFlush(sql, fingerprints, now);
+  } catch (error) {
+    await sql.execute("rollback to savepoint receipt_route_at_commit");
+    console.error("receipt: routing at commit failed, the outbox takes the alerts:", failureReason(error));
+    return false;
+  }
+  observeStage("commit_route", (performance.now() - started) / 1000);
+  return true;
+}
+
+async function routeAndFlush(sql: TransactionSql, fingerprints: string[], now: Date): Promise<void> {
+  const routing = (await currentRouting(sql)).compiled;
+  const changed = (await readAlertsByFingerprint(sql, fingerprints)).map(alertOf);
+  const scheduled = await addGroupMembers(sql, mergeMemberships(planMemberships(routing, changed)), now);
+  const isDue = (at: Date | null) => at !== null && at.getTime() <= now.getTime();
+  const later = scheduled.flatMap((group) =>
+    group.nextActionAt && !isDue(group.nextActionAt) ? [group.nextActionAt.getTime()] : [],
+  );
+  const due = scheduled.filter((group) => isDue(group.nextActionAt)).map((group) => group.groupKey);
+  if (due.length > 0) {
+    const groups = await claimDueGroupsNamed(sql, due, now);
+    const members = await readMemberAlerts(sql, [...new Set(groups.flatMap((group) => group.members))]);
+    const sources = await readFiringSourcesWith(
+      sql,
+      inhibitionSourceStates(routing.inhibitRules),
+      inhibitionSourceLabels(routing.inhibitRules, members.map(alertOf)),
+      FIRING_ALERTS_CAP,
+    );
+    const options = await flushOptions(sql, routing, now, sources.map(alertOf));
+    const { nextActionAt } = await flushClaimedGroups(sql, groups, members, routing, now, options);
+    if (nextActionAt) later.push(nextActionAt.getTime());
+  }
+  // This instance's group timer, for what these groups do next (the other instances' ticks cover a crash).
+  if (later.length > 0) groupScheduledHereAfterCommit(sql, new Date(Math.min(...later)));
+}
