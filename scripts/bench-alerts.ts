@@ -93,7 +93,9 @@ function report(receipt: Results, am: Results | null) {
   const p = (r: Results | null, q: number) => (r ? percentile(r.latencies, q) : null);
   const missed = (r: Results | null) => (r && r.singleMissed > 0 ? ` (${r.singleMissed} never arrived)` : "");
   const storm = (r: Results | null) =>
-    !r ? "—" : r.stormMs === null ? `${r.stormArrived}/${knobs.storm} in 90 s` : ms(r.stormMs);
+    !r
+      ? "—"
+      : `${r.stormMs === null ? `${r.stormArrived}/${knobs.storm} in 90 s` : ms(r.stormMs)} (answered ${ms(r.stormAnsweredMs)})`;
   const rate = (r: Results | null) =>
     !r
       ? "—"

@@ -22,6 +22,8 @@ export type Results = {
   /** POST sent to the storm's last webhook, ms (null: not all arrived in time). */
   stormMs: number | null;
   stormArrived: number;
+  /** POST sent to the storm's response, ms: what ingestion (and routing at commit) took before any webhook could go. */
+  stormAnsweredMs: number;
   deliveriesPerSecond: number;
   deliveriesArrived: number;
   /** Webhooks naming an already delivered alert after the no-op route insert (the settle window, then until quiet). */
@@ -135,7 +137,7 @@ export async function runScenarios(
   log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
   const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
   const stormSent = performance.now();
-  await system.fire(storm);
+  const stormAnsweredMs = (await system.fire(storm)) - stormSent;
   const stormSeen = await waitFor(
     storm.map((a) => a.id),
     90_000,
@@ -166,6 +168,7 @@ export async function runScenarios(
     singleMissed,
     stormMs,
     stormArrived: stormSeen.size,
+    stormAnsweredMs,
     deliveriesPerSecond,
     deliveriesArrived: manySeen.size,
     resends,

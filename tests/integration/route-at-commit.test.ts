@@ -19,6 +19,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webh
 // safety ticks are far longer than any wait here, so a notification that arrives came from the commit itself (or a
 // wake-up it caused).
 const SAFETY_TICK_MS = 60_000;
+const GROUP_WAIT_MS = 1_500;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 let receiver: WebhookReceiver;
@@ -38,10 +39,11 @@ beforeAll(async () => {
   ingest = apiClient(app.baseUrl, await createTestKey(db.url, "agent", ["ingest"]));
   readKey = await createTestKey(db.url, "scraper", ["read"]);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
-  await admin.saveConfig({
-    ...teamWebhookRouting(receiver.url("/hook/team"), "1m"),
-    inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules,
-  });
+  const routing = teamWebhookRouting(receiver.url("/hook/team"), "1m");
+  routing.route.routes = [
+    { name: "waiting", matchers: ['label.suite="wait"'], groupWait: `${GROUP_WAIT_MS}ms` },
+  ];
+  await admin.saveConfig({ ...routing, inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules });
   client = new pg.Client({ connectionString: db.url });
   await client.connect();
 });
@@ -85,6 +87,23 @@ describe("routing at commit", () => {
     expect(arrived - answered).toBeLessThan(2_000);
     await sleep(300);
     expect(await routingRuns()).toBe(runs);
+  });
+
+  it("an alert whose route waits (groupWait) takes the outbox: one routing run, and its webhook after the wait", async () => {
+    const runs = await routingRuns();
+    const requested = Date.now();
+    await post([
+      seedRecord("tool_failed", "rac-waiting", (record) => {
+        onServer("rac-waiting")(record);
+        record.labels = { suite: "wait" };
+      }),
+    ]);
+    await receiver.waitFor(() => notified("chain:rac-waiting").length > 0, 10_000, "the waiting alert");
+    const arrived =
+      receiver.received("/hook/team").find((r) => r.body.includes('"chain:rac-waiting"'))?.at ?? 0;
+    expect(arrived - requested).toBeGreaterThanOrEqual(GROUP_WAIT_MS);
+    // The outbox's run, then the group timer's flush.
+    expect(await routingRuns()).toBeGreaterThanOrEqual(runs + 2);
   });
 
   it("inhibition holds at commit: a firing needs_auth (stored before, or in the same batch) keeps its server's tool_failed quiet, never its effect_unknown", async () => {

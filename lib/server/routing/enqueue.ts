@@ -77,8 +77,15 @@ export async function enqueueAlertEvents(
   await forgetResolveMarks(sql, plan.unmarked);
   await applyBoundedRediscovery(sql, rows, now);
   // Last, so the rediscovery's confirmations above are part of what is routed.
-  const fingerprints = [...new Set(plan.events.map((event) => event.fingerprint))];
-  if (!(await routeAtCommit(sql, fingerprints, now))) await appendOutboxEvents(sql, plan.events);
+  const routedHere = await routeAtCommit(
+    sql,
+    writes.map((write) => write.alert),
+    now,
+  );
+  await appendOutboxEvents(
+    sql,
+    plan.events.filter((event) => !routedHere.has(event.fingerprint)),
+  );
 }
 
 /** stale_catalog's bounded re-discovery, across the chains of one session (see routing-rediscovery.ts). */

@@ -1,6 +1,8 @@
 import { alertOf } from "@/lib/routing/alert-rows";
+import type { CompiledRouting } from "@/lib/routing/compile";
+import type { Alert } from "@/lib/routing/types";
 import { inhibitionSourceLabels, inhibitionSourceStates } from "@/lib/routing/inhibit";
-import { readAlertsByFingerprint, readFiringSourcesWith } from "../db/routing-alerts";
+import { readFiringSourcesWith } from "../db/routing-alerts";
 import { addGroupMembers, claimDueGroupsNamed, readMemberAlerts } from "../db/routing-groups";
 import type { Sql, TransactionSql } from "../db/sql";
 import { groupScheduledHereAfterCommit, routesAtCommitHere } from "../db/wake-notify";
@@ -11,38 +13,48 @@ import { mergeMemberships, planMemberships } from "./group-membership";
 import { currentRouting } from "./routing-config";
 
 /**
- * Routing at commit: the transaction that changes alerts (ingestion, the deadline job) adds them to their groups
- * itself and flushes the groups that are due at once (a new group with groupWait 0, a group at its interval), so the
- * deliveries commit with the records that raised them and this instance's delivery engine claims them right after
- * the commit. No outbox event, no routing run, no two more commits on the way to the page.
+ * Routing at commit: the transaction that changes alerts (ingestion, the deadline job) adds the ones a route would send
+ * at once (groupWait 0) to their groups itself and flushes the groups that are due now, so the deliveries commit with
+ * the records that raised them and this instance's delivery engine claims them right after the commit. No outbox
+ * event, no routing run, no two more commits on the way to the page. Alerts that wait for a groupWait anyway, and
+ * resolutions (announced at their group's next tick), take the outbox, whose routing job batches them across commits.
  *
  * Same decisions as the routing job: the same membership plan, the same flush (silences; inhibition by the firing
  * sources that share a rule's `equal` labels with these alerts, the only ones that could inhibit them), the same
- * group locks in the same order. When anything here fails — an alert that cannot be routed, a flush that cannot be
- * written, a lock that deadlocks — it is rolled back to its savepoint and the events go to the outbox as before, where
- * the routing job routes them or sets them aside. Returns false then, or when this instance does not run the alert
- * jobs (the engine and the group timer told after the commit are this instance's).
+ * group locks in the same order. When anything here fails — a flush that cannot be written, a lock that deadlocks —
+ * it is rolled back to its savepoint and the events go to the outbox as before, where the routing job routes them or
+ * sets them aside. Nothing is routed here on an instance that does not run the alert jobs (the engine and the group
+ * timer told after the commit are this instance's). Returns the fingerprints routed here.
  */
-export async function routeAtCommit(sql: Sql, fingerprints: string[], now: Date): Promise<boolean> {
-  if (fingerprints.length === 0) return true;
-  if (!routesAtCommitHere(sql)) return false;
+export async function routeAtCommit(sql: Sql, changed: readonly Alert[], now: Date): Promise<Set<string>> {
+  const routed = new Set<string>();
+  if (changed.length === 0 || !routesAtCommitHere(sql)) return routed;
+  const routing = (await currentRouting(sql)).compiled;
+  const atOnce = changed.filter((alert) =>
+    planMemberships(routing, [alert]).some((group) => group.groupWaitMs === 0),
+  );
+  if (atOnce.length === 0) return routed;
   const started = performance.now();
   await sql.execute("savepoint receipt_route_at_commit");
   try {
-    await routeAndFlush(sql, fingerprints, now);
+    await routeAndFlush(sql, routing, atOnce, now);
   } catch (error) {
     await sql.execute("rollback to savepoint receipt_route_at_commit");
     console.error("receipt: routing at commit failed, the outbox takes the alerts:", failureReason(error));
-    return false;
+    return routed;
   }
   observeStage("commit_route", (performance.now() - started) / 1000);
-  return true;
+  for (const alert of atOnce) routed.add(alert.fingerprint);
+  return routed;
 }
 
-async function routeAndFlush(sql: TransactionSql, fingerprints: string[], now: Date): Promise<void> {
-  const routing = (await currentRouting(sql)).compiled;
-  const changed = (await readAlertsByFingerprint(sql, fingerprints)).map(alertOf);
-  const scheduled = await addGroupMembers(sql, mergeMemberships(planMemberships(routing, changed)), now);
+async function routeAndFlush(
+  sql: TransactionSql,
+  routing: CompiledRouting,
+  alerts: readonly Alert[],
+  now: Date,
+): Promise<void> {
+  const scheduled = await addGroupMembers(sql, mergeMemberships(planMemberships(routing, alerts)), now);
   const isDue = (at: Date | null) => at !== null && at.getTime() <= now.getTime();
   const later = scheduled.flatMap((group) =>
     group.nextActionAt && !isDue(group.nextActionAt) ? [group.nextActionAt.getTime()] : [],
