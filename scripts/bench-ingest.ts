@@ -10,7 +10,8 @@
  * `npm run bench:ingest -- --baseline <git-ref>`: instead of the ceiling, that ref's own production build
  * (scripts/bench/baseline-build.ts) on its own database in the same cluster, runs alternating between the two builds;
  * prints each build's records/s and the ratio current ÷ baseline, the median of the rounds' ratios (issue 21: at most a
- * 10 % drop).
+ * 10 % drop). `--baseline-env NAME=VALUE` (repeatable) sets a variable for the baseline's app only: with `--baseline
+ * HEAD`, the same code with one setting changed.
  */
 import http from "node:http";
 import { parseArgs } from "node:util";
@@ -29,8 +30,18 @@ import {
   startBenchApp,
 } from "./ingest-bench-support";
 
-const { values: args } = parseArgs({ options: { baseline: { type: "string" } } });
+const { values: args } = parseArgs({
+  options: { baseline: { type: "string" }, "baseline-env": { type: "string", multiple: true } },
+});
 const baselineRef = args.baseline;
+// `--baseline HEAD --baseline-env RECEIPT_ROUTE_AT_COMMIT=0`: one build, a setting changed on the baseline's side.
+const baselineEnv = Object.fromEntries(
+  (args["baseline-env"] ?? []).map((pair) => {
+    const at = pair.indexOf("=");
+    if (at < 1) throw new Error(`--baseline-env ${pair}: expected NAME=VALUE`);
+    return [pair.slice(0, at), pair.slice(at + 1)];
+  }),
+);
 // Against a baseline, shorter runs and more rounds: a round's ratio pairs two runs seconds apart, so load that drifts
 // over minutes on a shared machine cancels out of it.
 const TOTAL = Number(process.env.BENCH_RECORDS ?? (baselineRef ? 10_000 : 30_000));
@@ -168,7 +179,7 @@ const { baseUrl, key, appPid } = bench;
 try {
   if (baseline) {
     const { compareWithBaseline } = await import("./bench/ingest-baseline");
-    await compareWithBaseline(bench, baseline, { total: TOTAL, rounds: ROUNDS, viaHttp });
+    await compareWithBaseline(bench, baseline, { total: TOTAL, rounds: ROUNDS, viaHttp, baselineEnv });
   } else {
     await againstCeiling();
   }

@@ -34,13 +34,17 @@ export function baselineBuild(ref: string): { dir: string; commit: string } {
 }
 
 /** The build in `dir` started on `databaseUrl` (an empty database), as the tests start the app. */
-export async function startBaselineApp(dir: string, databaseUrl: string) {
+export async function startBaselineApp(
+  dir: string,
+  databaseUrl: string,
+  appEnv: Record<string, string> = {},
+) {
   const env = { ...process.env, DATABASE_URL: databaseUrl, NEXT_TELEMETRY_DISABLED: "1" };
   const tsx = (args: string[]) =>
     execFileSync(process.execPath, ["--import", "tsx", ...args], { cwd: dir, env, encoding: "utf8" });
   tsx(["scripts/db-migrate.ts"]);
   const key = tsx(["scripts/keys.ts", "create", "--name", "bench-baseline", "--scope", "ingest"]).trim();
   // On a loaded machine the first answer of a cold build can take longer than the tests allow.
-  const app = await startAppIn(dir, databaseUrl, {}, 120_000);
+  const app = await startAppIn(dir, databaseUrl, appEnv, 120_000);
   return { baseUrl: app.baseUrl, key, appPid: app.process.pid as number, stop: app.stop };
 }

@@ -14,11 +14,12 @@ const ALLOWED_DROP = 0.1;
 export async function compareWithBaseline(
   current: Target & { createEmptyDatabase: (name: string) => Promise<string> },
   baseline: { dir: string; commit: string },
-  options: { total: number; rounds: number; viaHttp: ViaHttp },
+  options: { total: number; rounds: number; viaHttp: ViaHttp; baselineEnv?: Record<string, string> },
 ) {
   const baselineApp = await startBaselineApp(
     baseline.dir,
     await current.createEmptyDatabase("bench_baseline"),
+    options.baselineEnv,
   );
   try {
     const targets: [string, Target][] = [
@@ -60,8 +61,9 @@ export async function compareWithBaseline(
         `| ${size} | ${n(median(before.map((r) => r.rate)))} (${each(before)}) | ${n(median(after.map((r) => r.rate)))} (${each(after)}) | **${ratio.toFixed(2)}** (${perRound}) | ${n(median(before.map((r) => r.appUs)))} / ${n(median(after.map((r) => r.appUs)))} | ${n(median(before.map((r) => r.postgresUs)))} / ${n(median(after.map((r) => r.postgresUs)))} |`,
       );
     }
+    const env = Object.entries(options.baselineEnv ?? {}).map(([name, value]) => ` ${name}=${value}`);
     console.log(
-      `Ingestion before/after: baseline ${baseline.commit.slice(0, 12)} against the current build, ${options.total.toLocaleString("en")} records a run, ${options.rounds} alternating rounds, ratio = median of the rounds' ratios; load average ${load.map((l) => l?.toFixed(1)).join(" → ")}`,
+      `Ingestion before/after: baseline ${baseline.commit.slice(0, 12)}${env.join("")} against the current build, ${options.total.toLocaleString("en")} records a run, ${options.rounds} alternating rounds, ratio = median of the rounds' ratios; load average ${load.map((l) => l?.toFixed(1)).join(" → ")}`,
     );
     console.log(
       "| batch | baseline records/s (each run) | current records/s (each run) | current ÷ baseline (each round) | app CPU µs/record, baseline / current | PostgreSQL CPU µs/record, baseline / current |",
