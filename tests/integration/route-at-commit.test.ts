@@ -11,6 +11,7 @@ import {
   seedRecord,
   teamWebhookRouting,
 } from "@/tests/support/routing-helpers";
+import { runningWriteRecord } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
@@ -35,6 +36,7 @@ beforeAll(async () => {
     ...FAST_ROUTING_ENV,
     RECEIPT_ALERT_TICK_MS: String(SAFETY_TICK_MS),
     RECEIPT_DELIVERY_TICK_MS: String(SAFETY_TICK_MS),
+    RECEIPT_DEADLINE_TICK_MS: "100",
   });
   ingest = apiClient(app.baseUrl, await createTestKey(db.url, "agent", ["ingest"]));
   readKey = await createTestKey(db.url, "scraper", ["read"]);
@@ -87,6 +89,29 @@ describe("routing at commit", () => {
     expect(arrived - answered).toBeLessThan(2_000);
     await sleep(300);
     expect(await routingRuns()).toBe(runs);
+  });
+
+  it("the deadline job's own transaction pages: a write past its deadline is effect_unknown, sent with no routing run", async () => {
+    const runs = await routingRuns();
+    await post([
+      runningWriteRecord(800, (_call, record) => {
+        record.recordId = "rec:rac-deadline";
+        record.chainId = "chain:rac-deadline";
+        onServer("rac-deadline")(record);
+      }),
+    ]);
+    await receiver.waitFor(
+      () => notified("chain:rac-deadline").length > 0,
+      10_000,
+      "the effect_unknown page",
+    );
+    expect(notified("chain:rac-deadline")[0]?.alert).toMatchObject({
+      state: "effect_unknown",
+      status: "firing",
+    });
+    await sleep(300);
+    expect(await routingRuns()).toBe(runs);
+    expect(await outboxEvents()).toBe(0);
   });
 
   it("an alert whose route waits (groupWait) takes the outbox: one routing run, and its webhook after the wait", async () => {

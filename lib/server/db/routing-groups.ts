@@ -132,12 +132,15 @@ export async function claimDueGroups(sql: Sql, now: Date, limit: number) {
  */
 export async function claimDueGroupsNamed(sql: Sql, groupKeys: string[], now: Date) {
   if (groupKeys.length === 0) return [];
-  const rows = await sql.query<GroupRow>(
-    `select ${GROUP_COLUMNS} from notification_groups where group_key = any($1::text[]) and next_action_at <= $2
+  // Their members in the same statement: the groups are few and fresh (one round trip less on the way to a page).
+  const rows = await sql.query<GroupRow & { members: string[] }>(
+    `select ${GROUP_COLUMNS},
+        array(select m.fingerprint from notification_group_members m where m.group_key = g.group_key) as members
+      from notification_groups g where group_key = any($1::text[]) and next_action_at <= $2
       order by group_key for update`,
     [groupKeys, now],
   );
-  return withMembers(sql, rows);
+  return rows.map((row) => snapshotOf(row, row.members));
 }
 
 type GroupRow = {
@@ -157,14 +160,18 @@ async function withMembers(sql: Sql, rows: GroupRow[]) {
     [rows.map((row) => row.group_key)],
   );
   const membersOf = new Map(members.map((row) => [row.group_key, row.fingerprints]));
-  return rows.map((row) => ({
+  return rows.map((row) => snapshotOf(row, membersOf.get(row.group_key) ?? []));
+}
+
+function snapshotOf(row: GroupRow, members: string[]) {
+  return {
     groupKey: row.group_key,
     receiver: row.receiver,
     firstSeenAt: row.first_seen_at,
     lastSentAt: row.last_sent_at,
     lastSentFingerprints: row.last_sent_fingerprints ?? [],
-    members: membersOf.get(row.group_key) ?? [],
-  }));
+    members,
+  };
 }
 
 /** What a flush decides on; the (larger) context is read only for the alerts that are actually sent. */

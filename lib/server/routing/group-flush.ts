@@ -118,6 +118,8 @@ export async function flushClaimedGroups(
   routing: CompiledRouting,
   now: Date,
   options: FlushOptions,
+  /** false: one write, whose failure fails the caller (routing at commit, which falls back to the outbox whole). */
+  isolated = true,
 ): Promise<{ sent: number; nextActionAt: Date | null }> {
   const byFingerprint = new Map(alerts.map((a) => [a.fingerprint, a]));
   const decided: Decided[] = [];
@@ -131,9 +133,10 @@ export async function flushClaimedGroups(
       failed.push({ key: group.groupKey, reason: failureReason(error) });
     }
   }
-  const { written, failures } = await writeIsolated(sql, decided, (some) =>
-    writeFlushes(sql, some, routing, now),
-  );
+  const write = (some: readonly Decided[]) => writeFlushes(sql, some, routing, now);
+  const { written, failures } = isolated
+    ? await writeIsolated(sql, decided, write)
+    : await write(decided).then(() => ({ written: decided, failures: [] }));
   for (const { item, reason } of failures) failed.push({ key: item.group.groupKey, reason });
   await setGroupsAside(sql, failed);
   await clearSetAside(

@@ -70,7 +70,7 @@ async function routeAndFlush(
       FIRING_ALERTS_CAP,
     );
     const options = await flushOptions(sql, routing, now, sources.map(alertOf));
-    const { nextActionAt } = await flushClaimedGroups(sql, groups, members, routing, now, options);
+    const { nextActionAt } = await flushClaimedGroups(sql, groups, members, routing, now, options, false);
     if (nextActionAt) later.push(nextActionAt.getTime());
   }
   // This instance's group timer, for what these groups do next (the other instances' ticks cover a crash).
