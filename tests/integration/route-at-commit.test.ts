@@ -42,8 +42,10 @@ beforeAll(async () => {
   readKey = await createTestKey(db.url, "scraper", ["read"]);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));
   const routing = teamWebhookRouting(receiver.url("/hook/team"), "1m");
+  routing.channels.push({ name: "untargeted", ownerRole: "nobody yet", targets: [] });
   routing.route.routes = [
     { name: "waiting", matchers: ['label.suite="wait"'], groupWait: `${GROUP_WAIT_MS}ms` },
+    { name: "untargeted", matchers: ['label.suite="untargeted"'], receiver: "untargeted", groupWait: "0s" },
   ];
   await admin.saveConfig({ ...routing, inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules });
   client = new pg.Client({ connectionString: db.url });
@@ -129,6 +131,25 @@ describe("routing at commit", () => {
     expect(arrived - requested).toBeGreaterThanOrEqual(GROUP_WAIT_MS);
     // The outbox's run, then the group timer's flush.
     expect(await routingRuns()).toBeGreaterThanOrEqual(runs + 2);
+  });
+
+  it("an alert whose channel has no target takes the outbox: nothing would be sent at commit", async () => {
+    const runs = await routingRuns();
+    await post([
+      seedRecord("tool_failed", "rac-untargeted", (record) => {
+        onServer("rac-untargeted")(record);
+        record.labels = { suite: "untargeted" };
+      }),
+    ]);
+    const deadline = Date.now() + 5_000;
+    while ((await routingRuns()) === runs && Date.now() < deadline) await sleep(50);
+    expect(await routingRuns()).toBeGreaterThan(runs);
+    const grouped = await client.query(
+      `select 1 from notification_group_members m join alerts a on a.fingerprint = m.fingerprint
+        where a.chain_id = 'chain:rac-untargeted'`,
+    );
+    expect(grouped.rowCount).toBe(1);
+    expect(await outboxEvents()).toBe(0);
   });
 
   it("inhibition holds at commit: a firing needs_auth (stored before, or in the same batch) keeps its server's tool_failed quiet, never its effect_unknown", async () => {
@@ -225,5 +246,38 @@ describe("routing at commit", () => {
       await client.query("drop function rac_poison()");
       await client.query("drop sequence rac_poison");
     }
+  });
+
+  // Last: it replaces the routing config.
+  it("a config save in progress is waited for: the batch routes under the version that save commits", async () => {
+    const stored = await client.query<{ config: { channels: { targets: { url: string }[] }[] } }>(
+      "select config from routing_config_versions order by id desc limit 1",
+    );
+    const moved = structuredClone(stored.rows[0]?.config);
+    const target = moved?.channels[0]?.targets[0];
+    if (!moved || !target) throw new Error("no stored routing config");
+    target.url = receiver.url("/hook/moved");
+    // A save holds the config lock from its start to its commit (lockConfigVersions).
+    const saver = new pg.Client({ connectionString: db.url });
+    await saver.connect();
+    try {
+      await saver.query("begin");
+      await saver.query("select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))");
+      const posting = ingest.post([seedRecord("tool_failed", "rac-moved", onServer("rac-moved"))]);
+      await sleep(500); // the batch is at its lock by now
+      await saver.query("insert into routing_config_versions (config, created_by) values ($1, 'test')", [
+        moved,
+      ]);
+      await saver.query("commit");
+      expect((await posting).status).toBe(200);
+    } finally {
+      await saver.end();
+    }
+    const movedHits = () =>
+      alertsReceived(receiver.received("/hook/moved")).filter(
+        (hit) => hit.alert.chainId === "chain:rac-moved",
+      );
+    await receiver.waitFor(() => movedHits().length > 0, 10_000, "the notification at the new target");
+    expect(notified("chain:rac-moved")).toEqual([]);
   });
 });

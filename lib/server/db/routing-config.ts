@@ -62,6 +62,20 @@ export async function lockConfigVersions(tx: Tx): Promise<void> {
   await tx.$executeRaw`select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))`;
 }
 
+const LOCK_CONFIG_SHARED = prepared(
+  "receipt_lock_routing_config_shared",
+  "select pg_advisory_xact_lock_shared(hashtextextended('receipt:routing-config', 0))",
+);
+
+/**
+ * The config lock, shared, for a transaction that routes alerts itself (route-at-commit.ts): a config save waits for
+ * it to commit, so the save's re-routing of every firing alert includes its alerts; or it waits for the save and then
+ * reads the new version (in a statement of its own: a statement's snapshot is taken before its lock wait).
+ */
+export async function lockConfigShared(sql: Sql): Promise<void> {
+  await sql.query(LOCK_CONFIG_SHARED);
+}
+
 /** The newest version's id as the caller's transaction sees it (null: the shipped default). */
 export async function currentConfigVersionId(tx: Tx): Promise<bigint | null> {
   const row = await tx.routingConfigVersion.findFirst({ orderBy: { id: "desc" }, select: { id: true } });

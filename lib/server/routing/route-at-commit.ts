@@ -3,6 +3,7 @@ import type { CompiledRouting } from "@/lib/routing/compile";
 import type { Alert } from "@/lib/routing/types";
 import { inhibitionSourceLabels, inhibitionSourceStates } from "@/lib/routing/inhibit";
 import { readFiringSourcesWith } from "../db/routing-alerts";
+import { lockConfigShared } from "../db/routing-config";
 import { addGroupMembers, claimDueGroupsNamed, readMemberAlerts } from "../db/routing-groups";
 import type { Sql, TransactionSql } from "../db/sql";
 import { groupScheduledHereAfterCommit, routesAtCommitHere } from "../db/wake-notify";
@@ -14,14 +15,16 @@ import { currentRouting } from "./routing-config";
 
 /**
  * Routing at commit: the transaction that changes alerts (ingestion, the deadline job) adds the ones a route would send
- * at once (groupWait 0) to their groups itself and flushes the groups that are due now, so the deliveries commit with
+ * at once (groupWait 0, to a channel with a target) to their groups itself and flushes the groups that are due now, so the deliveries commit with
  * the records that raised them and this instance's delivery engine claims them right after the commit. No outbox
  * event, no routing run, no two more commits on the way to the page. Alerts that wait for a groupWait anyway, and
  * resolutions (announced at their group's next tick), take the outbox, whose routing job batches them across commits.
  *
  * Same decisions as the routing job: the same membership plan, the same flush (silences; inhibition by the firing
  * sources that share a rule's `equal` labels with these alerts, the only ones that could inhibit them), the same
- * group locks in the same order. When anything here fails — a flush that cannot be written, a lock that deadlocks —
+ * group locks in the same order, and the routing config of the moment: the config lock is held shared, so a config
+ * save either waits for this commit (and re-routes these alerts with the others) or is read after it. When anything
+ * here fails — a flush that cannot be written, a lock that deadlocks —
  * it is rolled back to its savepoint and the events go to the outbox as before, where the routing job routes them or
  * sets them aside. Nothing is routed here on an instance that does not run the alert jobs (the engine and the group
  * timer told after the commit are this instance's). Returns the fingerprints routed here.
@@ -29,10 +32,22 @@ import { currentRouting } from "./routing-config";
 export async function routeAtCommit(sql: Sql, changed: readonly Alert[], now: Date): Promise<Set<string>> {
   const routed = new Set<string>();
   if (changed.length === 0 || !routesAtCommitHere(sql)) return routed;
-  const routing = (await currentRouting(sql)).compiled;
-  const atOnce = changed.filter((alert) =>
-    planMemberships(routing, [alert]).some((group) => group.groupWaitMs === 0),
-  );
+  // A page that goes out now: a route that waits for nothing, to a channel with a target (one without sends nothing;
+  // an assignee's own copy of such an alert takes the outbox).
+  const sentAtOnce = (routing: CompiledRouting) =>
+    changed.filter((alert) =>
+      planMemberships(routing, [alert]).some(
+        (group) => group.groupWaitMs === 0 && (routing.channels.get(group.receiver)?.targets.length ?? 0) > 0,
+      ),
+    );
+  const seen = await currentRouting(sql);
+  let atOnce = sentAtOnce(seen.compiled);
+  if (atOnce.length === 0) return routed;
+  // Only a batch that routes here takes the lock; the version is read again under it.
+  await lockConfigShared(sql);
+  const inForce = await currentRouting(sql);
+  const routing = inForce.compiled;
+  if (inForce.versionId !== seen.versionId) atOnce = sentAtOnce(routing);
   if (atOnce.length === 0) return routed;
   const started = performance.now();
   await sql.execute("savepoint receipt_route_at_commit");
