@@ -1,4 +1,5 @@
 import { alertOf } from "@/lib/routing/alert-rows";
+import { pagesAtOnce } from "@/lib/routing/at-once";
 import type { CompiledRouting } from "@/lib/routing/compile";
 import type { Alert } from "@/lib/routing/types";
 import { inhibitionSourceLabels, inhibitionSourceStates } from "@/lib/routing/inhibit";
@@ -32,14 +33,8 @@ import { currentRouting } from "./routing-config";
 export async function routeAtCommit(sql: Sql, changed: readonly Alert[], now: Date): Promise<Set<string>> {
   const routed = new Set<string>();
   if (changed.length === 0 || !routesAtCommitHere(sql)) return routed;
-  // A page that goes out now: a route that waits for nothing, to a channel with a target (one without sends nothing;
-  // an assignee's own copy of such an alert takes the outbox).
   const sentAtOnce = (routing: CompiledRouting) =>
-    changed.filter((alert) =>
-      planMemberships(routing, [alert]).some(
-        (group) => group.groupWaitMs === 0 && (routing.channels.get(group.receiver)?.targets.length ?? 0) > 0,
-      ),
-    );
+    changed.filter((alert) => pagesAtOnce(routing, alert.labels));
   const seen = await currentRouting(sql);
   let atOnce = sentAtOnce(seen.compiled);
   if (atOnce.length === 0) return routed;
