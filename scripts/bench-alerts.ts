@@ -15,6 +15,7 @@ import { type BenchReceiver, startBenchReceiver } from "./bench-alerts/receiver"
 import { type Knobs, type Results, runScenarios } from "./bench-alerts/scenarios";
 import type { BenchSystem, StageTimes } from "./bench-alerts/system";
 import { statementTable } from "./bench/statement-stats";
+import { ALERT_STAGES } from "../lib/server/routing/alert-stages";
 
 const knob = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -167,16 +168,7 @@ function report(receipt: Results, am: Results | null) {
     };
     console.log("\nReceipt's stages (receipt_alert_stage_seconds), mean (observations):");
     console.log("| stage | single alerts | rate run |\n|---|---|---|");
-    for (const stage of [
-      "commit_route",
-      "outbox_wait",
-      "route",
-      "flush",
-      "delivery_wait",
-      "claim",
-      "post",
-      "record",
-    ])
+    for (const stage of ALERT_STAGES)
       console.log(`| ${stage} | ${cell(single, stage)} | ${cell(rateRun, stage)} |`);
   }
   if (receipt.statements) {

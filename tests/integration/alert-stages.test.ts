@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ALERT_STAGES } from "@/lib/server/routing/alert-stages";
 import { apiClient, type RunningApp } from "@/tests/support/app-server";
 import { alertsReceived, FAST_ROUTING_ENV, seedRecord } from "@/tests/support/routing-helpers";
 import { startTeamWebhookApp, type TeamWebhookApp } from "@/tests/support/team-webhook-app";
@@ -6,16 +7,7 @@ import type { WebhookReceiver } from "@/tests/support/webhook-receiver";
 
 // receipt_alert_stage_seconds on the production build: an alert's way from the ingesting commit to its receiver is
 // observed stage by stage, each stage once per alert, delivery or run that did something.
-const STAGES = [
-  "commit_route",
-  "outbox_wait",
-  "route",
-  "flush",
-  "delivery_wait",
-  "claim",
-  "post",
-  "record",
-] as const;
+const STAGES = ALERT_STAGES;
 type Stage = (typeof STAGES)[number];
 
 // Routed in the ingesting transaction (the default), or through the outbox and the routing job.

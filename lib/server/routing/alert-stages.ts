@@ -2,15 +2,17 @@ import { metrics } from "../metrics/registry";
 
 // Where an alert's way to its receiver spends time (`receipt_alert_stage_seconds`, `npm run bench:alerts` prints
 // it): each stage observed where it happens, so /metrics shows which one a slow page waited on.
-export type AlertStage =
-  | "commit_route"
-  | "outbox_wait"
-  | "route"
-  | "flush"
-  | "delivery_wait"
-  | "claim"
-  | "post"
-  | "record";
+export const ALERT_STAGES = [
+  "commit_route",
+  "outbox_wait",
+  "route",
+  "flush",
+  "delivery_wait",
+  "claim",
+  "post",
+  "record",
+] as const;
+export type AlertStage = (typeof ALERT_STAGES)[number];
 
 export function observeStage(stage: AlertStage, seconds: number): void {
   metrics().alertStages.observe({ stage }, Math.max(0, seconds));
