@@ -10,6 +10,7 @@ import {
   routingApi,
   seedRecord,
   teamWebhookRouting,
+  webhookBodies,
 } from "@/tests/support/routing-helpers";
 import { runningWriteRecord } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -46,6 +47,7 @@ beforeAll(async () => {
   routing.route.routes = [
     { name: "waiting", matchers: ['label.suite="wait"'], groupWait: `${GROUP_WAIT_MS}ms` },
     { name: "untargeted", matchers: ['label.suite="untargeted"'], receiver: "untargeted", groupWait: "0s" },
+    { name: "shared", matchers: ['label.suite="shared"'], groupBy: ["server"], groupWait: "0s" },
   ];
   await admin.saveConfig({ ...routing, inhibitRules: DEFAULT_ROUTING_CONFIG.inhibitRules });
   client = new pg.Client({ connectionString: db.url });
@@ -150,6 +152,32 @@ describe("routing at commit", () => {
     );
     expect(grouped.rowCount).toBe(1);
     expect(await outboxEvents()).toBe(0);
+  });
+
+  it("concurrent batches joining one group at once: one notification now, the rest at the group's next tick", async () => {
+    const ids = Array.from({ length: 8 }, (_, i) => `rac-shared-${i}`);
+    const statuses = await Promise.all(
+      ids.map(
+        async (id) =>
+          (
+            await ingest.post([
+              seedRecord("tool_failed", id, (record) => {
+                onServer("rac-shared")(record);
+                record.labels = { suite: "shared" };
+              }),
+            ])
+          ).status,
+      ),
+    );
+    expect(statuses).toEqual(ids.map(() => 200));
+    const sharedBodies = () =>
+      webhookBodies(receiver.received("/hook/team")).filter((body) =>
+        body.alerts.some((alert) => alert.server === "rac-shared"),
+      );
+    await receiver.waitFor(() => sharedBodies().length > 0, 10_000, "the group's first notification");
+    await sleep(1_500);
+    // groupInterval is 1m: whatever joined after the first flush waits for the next tick, as in Alertmanager.
+    expect(sharedBodies()).toHaveLength(1);
   });
 
   it("inhibition holds at commit: a firing needs_auth (stored before, or in the same batch) keeps its server's tool_failed quiet, never its effect_unknown", async () => {

@@ -14,13 +14,13 @@ import { prepared, type Sql } from "./sql";
  */
 export const MAX_EXACT_KEYS = 512;
 
-export type LockFamily = "chains" | "otlp-sessions";
+export type LockFamily = "chains" | "otlp-sessions" | "notification-groups";
 
 // The two-integer form of advisory lock keys is a key space apart from the one-bigint form the exact keys use
 // (`hashtextextended`), so a family's lock never collides with a key. Families are taken in this order (sessions,
-// then chains), each before its keys, so two transactions cannot deadlock on them.
+// then chains, then notification groups), each before its keys, so two transactions cannot deadlock on them.
 const LOCK_CLASS = 0x52435054; // "RCPT"
-const FAMILY_IDS: Record<LockFamily, number> = { "otlp-sessions": 1, chains: 2 };
+const FAMILY_IDS: Record<LockFamily, number> = { "otlp-sessions": 1, chains: 2, "notification-groups": 3 };
 
 const TRY_LOCK_FAMILY_SHARED = prepared(
   "receipt_try_lock_family_shared",

@@ -1,4 +1,5 @@
 import type { MemberAlert } from "@/lib/routing/alert-rows";
+import { lockKeys } from "./key-locks";
 import { STORED_ALERT_SQL } from "./routing-alerts";
 import { poolSql, prepared, type Sql } from "./sql";
 
@@ -83,6 +84,14 @@ export async function addGroupMembers(
   // Sorted: two writers that lock several groups always take them in the same order.
   const sorted = [...groups].sort((a, b) => (a.groupKey < b.groupKey ? -1 : 1));
   const col = <T>(pick: (g: GroupMembers) => T) => sorted.map(pick);
+  // Routers one at a time per group (the routing job and every transaction routing at commit): the upsert below reads
+  // the group's current row unlocked, before it waits for the row, so a router that waited for another's commit would
+  // schedule from the row as it was (an empty group: due at once) and send a second notification now.
+  await lockKeys(
+    sql,
+    "notification-groups",
+    sorted.map((g) => g.groupKey),
+  );
   // The group rows first: a flush holding one of them (FOR UPDATE) makes this wait until it has committed, so the
   // members added below are never in the set that flush decided about.
   const scheduled = await sql.query<{ groupKey: string; nextActionAt: Date | null }>(ADD_GROUPS, [
