@@ -78,7 +78,7 @@ export async function notifyWakeInPrisma(tx: Prisma.TransactionClient, channel: 
  * Where a group a transaction of this instance scheduled arms the routing job's timer (jobs.ts; unset when the alert
  * jobs do not run here, or routing at commit is off): a commit that routed its own alerts tells the timer directly.
  */
-export function onGroupScheduledHere(handler: GroupTimerHandler): void {
+export function onGroupScheduledHere(handler: GroupTimerHandler | undefined): void {
   local.receiptGroupTimerHandler = handler;
 }
 

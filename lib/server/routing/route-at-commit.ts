@@ -30,9 +30,14 @@ import { currentRouting } from "./routing-config";
  * sets them aside. Nothing is routed here on an instance that does not run the alert jobs (the engine and the group
  * timer told after the commit are this instance's). Returns the fingerprints routed here.
  */
+// Transactions that routed at commit once: a later step of the same transaction (an OTLP export stores its records
+// step by step) takes the outbox, so a transaction locks its groups' keys once, in one sorted order, and cannot
+// deadlock with another router that locks some of the same keys.
+const routedBefore = new WeakSet<Sql>();
+
 export async function routeAtCommit(sql: Sql, changed: readonly Alert[], now: Date): Promise<Set<string>> {
   const routed = new Set<string>();
-  if (changed.length === 0 || !routesAtCommitHere(sql)) return routed;
+  if (changed.length === 0 || !routesAtCommitHere(sql) || routedBefore.has(sql)) return routed;
   const sentAtOnce = (routing: CompiledRouting) =>
     changed.filter((alert) => pagesAtOnce(routing, alert.labels));
   const seen = await currentRouting(sql);
@@ -45,6 +50,7 @@ export async function routeAtCommit(sql: Sql, changed: readonly Alert[], now: Da
   if (inForce.versionId !== seen.versionId) atOnce = sentAtOnce(routing);
   if (atOnce.length === 0) return routed;
   const started = performance.now();
+  routedBefore.add(sql);
   await sql.execute("savepoint receipt_route_at_commit");
   try {
     await routeAndFlush(sql, routing, atOnce, now);
