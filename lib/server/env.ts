@@ -56,8 +56,9 @@ const ZJobsEnv = z.object({
   /** "0": no wake-ups, no LISTEN connection, no group timer: ticks only; ingestion keys read on every request. */
   RECEIPT_WAKE_UPS: flag("1"),
   /**
-   * "1": an instance that runs the alert jobs routes its own commits' alert changes in the committing transaction,
-   * and flushes the groups due at once there (lib/server/routing/route-at-commit.ts); "0": through the outbox only.
+   * "1": an instance that runs the alert jobs routes, in the committing transaction, the alerts a route sends at once
+   * (groupWait 0, to a channel with a target) and flushes their due groups there (lib/server/routing/route-at-commit.ts);
+   * "0": every alert through the outbox.
    */
   RECEIPT_ROUTE_AT_COMMIT: flag("1"),
   /** Longest wait between reconnection attempts of the LISTEN connections (wake-ups, ingestion keys). */

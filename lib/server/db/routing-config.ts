@@ -30,8 +30,8 @@ export async function readConfigVersion(id: bigint): Promise<ConfigVersionRow | 
   return getPrisma().routingConfigVersion.findUnique({ where: { id } });
 }
 
-/** A version's config, read on `sql` (a transaction reading it takes no second connection from the pool). */
-export async function readConfigOfVersion(sql: Sql, id: bigint): Promise<unknown> {
+/** A version's config; on `sql` when given (a transaction reading it takes no second connection from the pool). */
+export async function readConfigOfVersion(id: bigint, sql: Sql = poolSql()): Promise<unknown> {
   const [row] = await sql.query<{ config: unknown }>(
     "select config from routing_config_versions where id = $1",
     [id],

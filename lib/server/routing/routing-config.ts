@@ -14,7 +14,6 @@ import {
   lockConfigVersions,
   newestConfigVersionId,
   readConfigOfVersion,
-  readConfigVersion,
   rerouteFiringAlerts,
 } from "../db/routing-config";
 import type { Sql } from "../db/sql";
@@ -59,7 +58,7 @@ function defaultRouting(): CurrentRouting {
 }
 
 async function compileVersion(id: bigint, sql?: Sql): Promise<CurrentRouting> {
-  const config = sql ? await readConfigOfVersion(sql, id) : (await readConfigVersion(id))?.config;
+  const config = await readConfigOfVersion(id, sql);
   const loaded = config === undefined ? undefined : loadRoutingConfig(config, { stored: true });
   // Only validated configs are saved; a row that no longer loads (a rule tightened since) must not stop alerting.
   if (!loaded?.ok) {
