@@ -44,6 +44,9 @@ async function deadlockPrisma(run: (transaction: () => Promise<void>) => Promise
   const outcome = await run(() =>
     prisma.$transaction(async (tx) => {
       attempts++;
+      // A retry waits for the plain side's commit: woken by the victim's abort but not yet run (a loaded machine),
+      // that side would find row 1 taken by the retry and deadlock with it again (a third attempt in CI).
+      if (attempts > 1) await otherDone;
       await tx.$executeRaw`update deadlock_rows set n = n + 1 where id = 1`;
       if (attempts === 1) {
         otherDone = other
