@@ -7,15 +7,17 @@
  * BENCH_SETTLE_MS (10000: how long re-sends are counted after the route insert; longer while they still arrive).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { alertmanagerBinary, startAlertmanager } from "./bench-alerts/alertmanager";
+import { measureSenderFloor, type SenderFloor } from "./bench-alerts/floor";
 import { ensureBuild, startReceipt } from "./bench-alerts/receipt";
 import { type BenchReceiver, startBenchReceiver } from "./bench-alerts/receiver";
 import { type Knobs, type Results, runScenarios } from "./bench-alerts/scenarios";
 import type { BenchSystem, StageTimes } from "./bench-alerts/system";
 import { statementTable } from "./bench/statement-stats";
 import { ALERT_STAGES } from "../lib/server/routing/alert-stages";
+import { alertSettings } from "../lib/server/routing/settings";
 
 const knob = (name: string, fallback: number) => {
   const value = Number(process.env[name] ?? fallback);
@@ -90,7 +92,38 @@ function percentile(values: number[], p: number): number | null {
 const ms = (value: number | null) => (value === null ? "—" : `${value.toFixed(1)} ms`);
 const verdict = (met: boolean | null) => (met === null ? "n/a" : met ? "pass" : "MISS");
 
-function report(receipt: Results, am: Results | null) {
+/**
+ * Where the rate run's CPU went, an alert, on each side, and what the machine has to give at Alertmanager's rate:
+ * every process shares its cores, so a system reaches that rate only if its alert costs no more than they give,
+ * minus what the bench itself (client and receiver) spends on it.
+ */
+function cpuBudget(receipt: Results, am: Results, floor: SenderFloor | null) {
+  const us = (value: number) => `${value.toFixed(0)} µs`;
+  const cores = availableParallelism();
+  const budget = (cores * 1e6) / am.deliveriesPerSecond;
+  console.log(`
+CPU an alert in the rate run (${cores} cores; at Alertmanager's rate they give ${us(budget)} an alert):`);
+  console.log(
+    "| | its process | PostgreSQL | the bench (client + receiver) | all |\n|---|---:|---:|---:|---:|",
+  );
+  for (const [name, r] of [
+    ["Receipt", receipt],
+    ["Alertmanager 0.25", am],
+  ] as const) {
+    const cpu = r.rateCpuUs;
+    if (cpu)
+      console.log(
+        `| ${name} | ${us(cpu.app)} | ${us(cpu.postgres)} | ${us(cpu.bench)} | ${us(cpu.app + cpu.postgres + cpu.bench)} |`,
+      );
+  }
+  if (!floor) return;
+  console.log(
+    `A bare node:http sender (no database, ${floor.inFlight} in flight, ${floor.bytes}-byte bodies like Receipt's): ` +
+      `${floor.perSecond.toFixed(0)} webhooks/s, ${us(floor.cpuUsAPost)} of CPU a POST.`,
+  );
+}
+
+function report(receipt: Results, am: Results | null, floor: SenderFloor | null) {
   const p = (r: Results | null, q: number) => (r ? percentile(r.latencies, q) : null);
   const missed = (r: Results | null) => (r && r.singleMissed > 0 ? ` (${r.singleMissed} never arrived)` : "");
   const storm = (r: Results | null) =>
@@ -183,6 +216,7 @@ function report(receipt: Results, am: Results | null) {
     console.log(`\nThe rate run (${knobs.deliveries} alerts${cpuLine}):`);
     console.log(statementTable(receipt.statements.rate, knobs.deliveries, "alert"));
   }
+  if (am) cpuBudget(receipt, am, floor);
   console.log(
     "\nLatency: the webhook's arrival at the receiver minus the response to the POST that raised the alert (negative:" +
       " the webhook came first). Storm: from sending the POST. Deliveries/s: first POST to last webhook.",
@@ -203,7 +237,14 @@ try {
     ? await measure(() => startAlertmanager(binary, tempDir, (receiver as BenchReceiver).url("alertmanager")))
     : null;
   const receipt = await measure(() => startReceipt((receiver as BenchReceiver).url("receipt")));
-  report(receipt, am);
+  log(`a bare node:http sender: ${knobs.deliveries} webhooks`);
+  const floor = await measureSenderFloor(
+    receiver,
+    knobs.deliveries,
+    Math.round(receipt.webhookBytes),
+    alertSettings().perTarget,
+  );
+  report(receipt, am, floor);
   await cleanUp();
   process.exit(0);
 } catch (error) {

@@ -8,7 +8,7 @@ import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { freePort } from "../../lib/server/db/embedded";
-import { request } from "../ingest-bench-support";
+import { cpuMsOf, request } from "../ingest-bench-support";
 import { type BenchAlert, BENCH_STATES, type BenchSystem, NOOP_SERVER } from "./system";
 
 const BINARY = "/usr/bin/prometheus-alertmanager";
@@ -87,16 +87,28 @@ export async function startAlertmanager(
     source: "alertmanager",
     pid: child.pid,
     scratchDirs: [],
-    async fire(alerts: readonly BenchAlert[]) {
+    prepare(alerts: readonly BenchAlert[]) {
       const startsAt = new Date().toISOString();
-      const body = alerts.map((a) => ({
-        labels: { alertname: "receipt", state: a.state, chain: a.id, server: a.server, severity: a.severity },
-        startsAt,
-      }));
+      const body = JSON.stringify(
+        alerts.map((a) => ({
+          labels: {
+            alertname: "receipt",
+            state: a.state,
+            chain: a.id,
+            server: a.server,
+            severity: a.severity,
+          },
+          startsAt,
+        })),
+      );
       // The same client as Receipt's records (node:http, keep-alive), so both latencies start at the same point.
-      await request(agent, `${baseUrl}/api/v2/alerts`, { method: "POST", body: JSON.stringify(body) });
-      return performance.now();
+      return async () => {
+        await request(agent, `${baseUrl}/api/v2/alerts`, { method: "POST", body });
+        return performance.now();
+      };
     },
+    // Alertmanager keeps everything in its own process: no database to count.
+    cpu: () => ({ appMs: cpuMsOf(child.pid ?? 0), postgresMs: 0 }),
     async insertNoopRoute() {
       writeFileSync(configFile, configYaml(webhookUrl, true));
       const reloaded = await fetch(`${baseUrl}/-/reload`, { method: "POST" });

@@ -76,9 +76,12 @@ export async function startReceipt(webhookUrl: string): Promise<BenchSystem> {
       source: "receipt",
       pid: app.appPid,
       scratchDirs: [app.dataDir],
-      async fire(alerts) {
-        await postRecords(agent, app.baseUrl, app.key, JSON.stringify({ records: alerts.map(recordFor) }));
-        return performance.now();
+      prepare(alerts) {
+        const body = JSON.stringify({ records: alerts.map(recordFor) });
+        return async () => {
+          await postRecords(agent, app.baseUrl, app.key, body);
+          return performance.now();
+        };
       },
       ...(app.statements ? { statements: app.statements } : {}),
       cpu: () => ({ appMs: cpuMsOf(app.appPid), postgresMs: postgresCpuSince(new Map()) }),

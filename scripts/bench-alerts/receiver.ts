@@ -7,7 +7,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { performance } from "node:perf_hooks";
 
-export type Arrival = { source: string; at: number; ids: string[] };
+/** One webhook: when it arrived, the alerts it names and its body's size in bytes. */
+export type Arrival = { source: string; at: number; ids: string[]; bytes: number };
 
 type Alerted = { chainId?: string; labels?: Record<string, string> };
 
@@ -32,18 +33,30 @@ function idsOf(body: string): string[] {
 export async function startBenchReceiver(): Promise<BenchReceiver> {
   const all: Arrival[] = [];
   const firstSeen = new Map<string, number>(); // `${source} ${id}` → first arrival
-  const waiters = new Set<() => void>();
+  // Each waiter holds the keys it still misses; an arrival removes its new keys, so a webhook costs the bench a few
+  // set operations however many ids are awaited (rescanning them all on every webhook took CPU from the systems).
+  const waiters = new Set<{ missing: Set<string>; finish: () => void }>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const at = performance.now();
       const source = (req.url ?? "/").split("?")[0]?.slice(1) ?? "";
-      const ids = idsOf(Buffer.concat(chunks).toString("utf8"));
-      all.push({ source, at, ids });
-      for (const id of ids) if (!firstSeen.has(`${source} ${id}`)) firstSeen.set(`${source} ${id}`, at);
+      const body = Buffer.concat(chunks);
+      const ids = idsOf(body.toString("utf8"));
+      all.push({ source, at, ids, bytes: body.length });
+      const fresh: string[] = [];
+      for (const id of ids) {
+        const key = `${source} ${id}`;
+        if (firstSeen.has(key)) continue;
+        firstSeen.set(key, at);
+        fresh.push(key);
+      }
       res.writeHead(200, { "content-type": "application/json" }).end('{"ok":true}');
-      for (const wake of waiters) wake();
+      for (const waiter of waiters) {
+        for (const key of fresh) waiter.missing.delete(key);
+        if (waiter.missing.size === 0) waiter.finish();
+      }
     });
   });
   server.keepAliveTimeout = 70_000;
@@ -62,17 +75,17 @@ export async function startBenchReceiver(): Promise<BenchReceiver> {
           }
           return seen;
         };
-        const finish = () => {
-          waiters.delete(check);
-          clearTimeout(timer);
-          resolve(collect());
+        const waiter = {
+          missing: new Set(ids.map((id) => `${source} ${id}`).filter((key) => !firstSeen.has(key))),
+          finish: () => {
+            waiters.delete(waiter);
+            clearTimeout(timer);
+            resolve(collect());
+          },
         };
-        const check = () => {
-          if (ids.every((id) => firstSeen.has(`${source} ${id}`))) finish();
-        };
-        const timer = setTimeout(finish, timeoutMs);
-        waiters.add(check);
-        check();
+        const timer = setTimeout(waiter.finish, timeoutMs);
+        if (waiter.missing.size === 0) waiter.finish();
+        else waiters.add(waiter);
       }),
     stop: () =>
       new Promise<void>((resolve) => {

@@ -37,8 +37,13 @@ export type Results = {
   stages: { single: StageTimes; rate: StageTimes } | null;
   /** Receipt's costliest PostgreSQL statements during the same two. */
   statements: { single: StatementCost[]; rate: StatementCost[] } | null;
-  /** Receipt's CPU an alert in the rate run (ingestion to recorded attempt), µs: the app's and PostgreSQL's. */
-  rateCpuUs: { app: number; postgres: number } | null;
+  /**
+   * CPU an alert in the rate run (ingestion to recorded attempt), µs: the system's own process (Receipt's app),
+   * PostgreSQL's (0 for Alertmanager), and the bench's process (the client posting alerts and the receiver).
+   */
+  rateCpuUs: { app: number; postgres: number; bench: number } | null;
+  /** The mean size of the rate run's webhooks, bytes. */
+  webhookBytes: number;
 };
 
 const STATEMENTS_SHOWN = 15;
@@ -60,22 +65,30 @@ async function withStages<T>(system: BenchSystem, scenario: () => Promise<T>) {
   return { result, stages, statements: (await system.statements?.top(STATEMENTS_SHOWN)) ?? null };
 }
 
-/** The CPU the system used since `before`, an alert (read after the rate run's last attempt was recorded). */
-function cpuPerAlert(
-  system: BenchSystem,
-  before: ReturnType<NonNullable<BenchSystem["cpu"]>> | undefined,
-  n: number,
-) {
+type CpuMark = { system: ReturnType<NonNullable<BenchSystem["cpu"]>> | undefined; bench: NodeJS.CpuUsage };
+const cpuMark = (system: BenchSystem): CpuMark => ({ system: system.cpu?.(), bench: process.cpuUsage() });
+
+/** The CPU used since `before`, an alert (read after the rate run's last attempt was recorded). */
+function cpuPerAlert(system: BenchSystem, before: CpuMark, n: number) {
   const after = system.cpu?.();
-  if (!before || !after) return null;
+  if (!before.system || !after) return null;
+  const bench = process.cpuUsage(before.bench);
   return {
-    app: ((after.appMs - before.appMs) / n) * 1000,
-    postgres: ((after.postgresMs - before.postgresMs) / n) * 1000,
+    app: ((after.appMs - before.system.appMs) / n) * 1000,
+    postgres: ((after.postgresMs - before.system.postgresMs) / n) * 1000,
+    bench: (bench.user + bench.system) / n,
   };
 }
 
-async function fireInBatches(system: BenchSystem, alerts: BenchAlert[]) {
-  for (let i = 0; i < alerts.length; i += BATCH) await system.fire(alerts.slice(i, i + BATCH));
+/** The requests for `alerts`, BATCH a request, built now; sending them one after the other is timed, not this. */
+function prepareBatches(system: BenchSystem, alerts: BenchAlert[]): (() => Promise<number>)[] {
+  const sends: (() => Promise<number>)[] = [];
+  for (let i = 0; i < alerts.length; i += BATCH) sends.push(system.prepare(alerts.slice(i, i + BATCH)));
+  return sends;
+}
+
+async function sendAll(sends: (() => Promise<number>)[]) {
+  for (const send of sends) await send();
 }
 
 export async function runScenarios(
@@ -89,7 +102,7 @@ export async function runScenarios(
 
   // Warm-up (first requests load route modules, JIT): not counted.
   const warm = benchAlerts(`${run}-warm`, 5);
-  await system.fire(warm);
+  await system.prepare(warm)();
   await waitFor(
     warm.map((a) => a.id),
     30_000,
@@ -99,7 +112,7 @@ export async function runScenarios(
   // them (the later scenarios' alerts would otherwise queue ahead of them and make the count depend on the order).
   log(`${system.name}: ${knobs.firing} alerts firing, then a route that matches nothing is inserted`);
   const firing = benchAlerts(`${run}-firing`, knobs.firing);
-  await fireInBatches(system, firing);
+  await sendAll(prepareBatches(system, firing));
   const firingSeen = await waitFor(
     firing.map((a) => a.id),
     120_000,
@@ -127,7 +140,8 @@ export async function runScenarios(
   let singleMissed = 0;
   const single = await withStages(system, async () => {
     for (const alert of benchAlerts(`${run}-single`, knobs.single)) {
-      const respondedAt = await system.fire([alert]);
+      // Built right before its send (so its record is as fresh as the others'); latency counts from the response.
+      const respondedAt = await system.prepare([alert])();
       const arrived = (await waitFor([alert.id], 15_000)).get(alert.id);
       if (arrived === undefined) singleMissed++;
       else latencies.push(arrived - respondedAt);
@@ -136,8 +150,9 @@ export async function runScenarios(
 
   log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
   const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
+  const sendStorm = system.prepare(storm);
   const stormSent = performance.now();
-  const stormAnsweredMs = (await system.fire(storm)) - stormSent;
+  const stormAnsweredMs = (await sendStorm()) - stormSent;
   const stormSeen = await waitFor(
     storm.map((a) => a.id),
     90_000,
@@ -146,15 +161,17 @@ export async function runScenarios(
 
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
   const many = benchAlerts(`${run}-rate`, knobs.deliveries);
+  const manySends = prepareBatches(system, many);
   let manySent = 0;
-  const cpuBefore = system.cpu?.();
+  const cpuBefore = cpuMark(system);
+  const rateArrivalsBefore = receiver.arrivals(system.source).length;
   const {
     result: manySeen,
     stages: rateStages,
     statements: rateStatements,
   } = await withStages(system, async () => {
     manySent = performance.now();
-    await fireInBatches(system, many);
+    await sendAll(manySends);
     return waitFor(
       many.map((a) => a.id),
       120_000,
@@ -162,6 +179,8 @@ export async function runScenarios(
   });
   const lastRate = Math.max(manySent, ...manySeen.values());
   const deliveriesPerSecond = lastRate > manySent ? manySeen.size / ((lastRate - manySent) / 1000) : 0;
+  const rateArrivals = receiver.arrivals(system.source).slice(rateArrivalsBefore);
+  const webhookBytes = rateArrivals.reduce((sum, a) => sum + a.bytes, 0) / Math.max(1, rateArrivals.length);
 
   return {
     latencies,
@@ -177,6 +196,7 @@ export async function runScenarios(
     resendFiringDelivered: firingSeen.size === firing.length,
     stages: single.stages && rateStages ? { single: single.stages, rate: rateStages } : null,
     rateCpuUs: cpuPerAlert(system, cpuBefore, many.length),
+    webhookBytes,
     statements:
       single.statements && rateStatements ? { single: single.statements, rate: rateStatements } : null,
   };

@@ -1,7 +1,7 @@
 import { STATE_SEVERITY } from "../../lib/routing/alerts";
 import type { StatementStats } from "../bench/statement-stats";
 
-/** What the bench drives on each side: fire alerts, insert a route that matches nothing, stop. */
+/** What the bench drives on each side: send alerts, insert a route that matches nothing, stop. */
 export const BENCH_STATES = ["effect_unknown", "false_success", "tool_failed"] as const;
 export type BenchState = (typeof BENCH_STATES)[number];
 
@@ -18,8 +18,12 @@ export type BenchSystem = {
   pid: number | undefined;
   /** Directories to remove if the bench dies before stop() finishes. */
   scratchDirs: string[];
-  /** Posts the alerts in one request; resolves with `performance.now()` at the response. */
-  fire: (alerts: readonly BenchAlert[]) => Promise<number>;
+  /**
+   * Builds the one request that carries these alerts, before any clock starts (Receipt's health records cost the
+   * bench far more to build than Alertmanager's label sets), and returns its send: it posts the request and resolves
+   * with `performance.now()` at the response.
+   */
+  prepare: (alerts: readonly BenchAlert[]) => () => Promise<number>;
   insertNoopRoute: () => Promise<void>;
   stop: () => Promise<void>;
   /** Receipt's `receipt_alert_stage_seconds` so far, by stage: sum (s) and count. */
