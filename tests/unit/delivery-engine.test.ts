@@ -5,6 +5,7 @@ import {
   DeliveryLanes,
   type LaneItem,
   mayHaveLeftSome,
+  pickNewDeliveries,
   QUEUE_DEPTH,
   QUICK_MS,
 } from "@/lib/server/routing/delivery-lanes";
@@ -150,6 +151,55 @@ describe("delivery lanes", () => {
     expect(lanes.nextStartAt(NOW, (l) => limiter.waitMs(l, NOW))).toBe(NOW + 1000);
     const later = NOW + 1000;
     expect(lanes.startable(later, (l) => limiter.take(l, later)).map((d) => d.id)).toEqual([3]);
+  });
+});
+
+describe("new deliveries claimed by id", () => {
+  const fresh = (id: number, channel: string, targetType = "webhook") => ({
+    id: BigInt(id),
+    channel,
+    targetIndex: 0,
+    targetType,
+  });
+  const notPaused = () => false;
+
+  it("takes each target's share in order, the rest wait for room; unlisted targets get the per-target cap", () => {
+    const picked = pickNewDeliveries(
+      [fresh(1, "a"), fresh(2, "a"), fresh(3, "b"), fresh(4, "a"), fresh(5, "c")],
+      10,
+      [{ channel: "a", targetIndex: 0, free: 2 }],
+      1,
+      notPaused,
+    );
+    expect(picked.taken).toEqual([1n, 2n, 3n, 5n]);
+    expect(picked.waiting.map((d) => d.id)).toEqual([4n]);
+    expect(picked.elsewhere).toBe(false);
+  });
+
+  it("stops at the instance's free slots", () => {
+    const picked = pickNewDeliveries([fresh(1, "a"), fresh(2, "b"), fresh(3, "c")], 2, [], 4, notPaused);
+    expect(picked.taken).toEqual([1n, 2n]);
+    expect(picked.waiting.map((d) => d.id)).toEqual([3n]);
+  });
+
+  it("leaves rate-limited kinds and paused targets to the due claim (it counts tokens and reads pauses)", () => {
+    const picked = pickNewDeliveries(
+      [fresh(1, "slack", "slack"), fresh(2, "pd", "pagerduty"), fresh(3, "paused"), fresh(4, "ok")],
+      10,
+      [{ channel: "paused", targetIndex: 0, free: 0 }],
+      4,
+      (d) => d.channel === "paused",
+    );
+    expect(picked).toEqual({ taken: [4n], waiting: [], elsewhere: true });
+  });
+
+  it("knows a lane's pause until it ends", () => {
+    const lanes = new DeliveryLanes<Item>(2, 100);
+    lanes.add(item(1, "a"));
+    lanes.pause(item(1, "a"), NOW + 1000);
+    expect(lanes.isPaused({ channel: "a", targetIndex: 0 }, NOW)).toBe(true);
+    expect(lanes.isPaused({ channel: "a", targetIndex: 0 }, NOW + 1000)).toBe(false);
+    expect(lanes.isPaused({ channel: "b", targetIndex: 0 }, NOW)).toBe(false);
   });
 });
 

@@ -1,5 +1,5 @@
 import { type Failure, isTransientError, writeIsolated } from "./isolated-writes";
-import { inTransaction, poolSql } from "./sql";
+import { inTransaction, poolSql, prepared } from "./sql";
 
 export type ClaimedDelivery = {
   id: bigint;
@@ -75,6 +75,43 @@ const CLAIM = `with due as (${DUE_ROWS})
   update deliveries d set attempts = d.attempts + 1, next_attempt_at = $6
     from due where d.id = due.id
   returning ${CLAIMED_COLUMNS}`;
+
+// Deliveries this instance just inserted, claimed by id under the same rules as DUE_ROWS (due, their target not
+// paused, no older pending delivery of their group to the same target), without reading any target's backlog.
+// $1 ids, $2 now, $3 the lease's end.
+const CLAIM_BY_ID = prepared(
+  "receipt_claim_deliveries_by_id",
+  `with mine as (
+    select d.id from deliveries d
+    where d.id = any($1::bigint[]) and d.status = 'pending' and d.next_attempt_at <= $2
+      and not exists (select 1 from delivery_target_pauses paused
+        where paused.channel = d.channel and paused.target_index = d.target_index and paused.paused_until > $2)
+      and not exists (select 1 from deliveries o
+        where o.group_key = d.group_key and o.created_at < d.created_at
+          and (o.status, o.channel, o.target_index) is not distinct from ('pending', d.channel, d.target_index))
+    for update of d skip locked
+  )
+  update deliveries d set attempts = d.attempts + 1, next_attempt_at = $3
+    from mine where d.id = mine.id
+  returning ${CLAIMED_COLUMNS}`,
+);
+
+/**
+ * Claims these deliveries, by id, for one attempt each (the lease as claimDueDeliveries's). Those another instance
+ * claimed first, or that must wait (an older delivery of their group, a paused target), are left for the due claim.
+ */
+export async function claimDeliveriesById(
+  ids: bigint[],
+  now: Date,
+  leaseMs: number,
+): Promise<ClaimedDelivery[]> {
+  if (ids.length === 0) return [];
+  return poolSql().query<ClaimedDelivery>(CLAIM_BY_ID, [
+    ids.map(String),
+    now,
+    new Date(now.getTime() + leaseMs),
+  ]);
+}
 
 /**
  * Claims due deliveries for one attempt each: the attempt counter and a lease (nextAttemptAt in the future) are

@@ -51,10 +51,14 @@ export function wakeHereAfterCommit(sql: Sql, channel: WakeChannel): void {
 
 type WakeHandler = (channel: WakeChannel) => void;
 type GroupTimerHandler = (at: Date) => void;
+/** A delivery a commit of this instance inserted: enough to pick its lane before it is claimed. */
+export type NewDelivery = { id: bigint; channel: string; targetIndex: number; targetType: string };
+type NewDeliveriesHandler = (deliveries: NewDelivery[]) => void;
 // On globalThis: Next.js bundles route handlers (which commit) and instrumentation (which runs the jobs) separately.
 const local = globalThis as unknown as {
   receiptWakeHandler?: WakeHandler;
   receiptGroupTimerHandler?: GroupTimerHandler;
+  receiptNewDeliveriesHandler?: NewDeliveriesHandler;
 };
 
 /** Where this instance's own commits wake its jobs (background.ts; unset when the workers do not run here). */
@@ -80,6 +84,33 @@ export async function notifyWakeInPrisma(tx: Prisma.TransactionClient, channel: 
  */
 export function onGroupScheduledHere(handler: GroupTimerHandler | undefined): void {
   local.receiptGroupTimerHandler = handler;
+}
+
+/** Where this instance's delivery engine takes the deliveries its own commits insert (unset: no engine here). */
+export function onDeliveriesInsertedHere(handler: NewDeliveriesHandler | undefined): void {
+  local.receiptNewDeliveriesHandler = handler;
+}
+
+/**
+ * Wakes the delivery job for deliveries the caller's transaction inserted: the other instances through NOTIFY, and
+ * this instance's engine, when it runs here, with the deliveries themselves after the commit, so it claims them by id
+ * instead of searching the table for due rows.
+ */
+export async function announceDeliveries(sql: Sql, deliveries: NewDelivery[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  const handler = local.receiptNewDeliveriesHandler;
+  if (!handler || !("afterCommit" in sql)) {
+    await notifyWake(sql, WAKE_CHANNELS.deliveries);
+    return;
+  }
+  await sql.execute(NOTIFY, [WAKE_CHANNELS.deliveries, wakePayload(sql)]);
+  (sql as TransactionSql).afterCommit(() => {
+    try {
+      handler(deliveries);
+    } catch {
+      // As a wake-up: the safety tick catches up.
+    }
+  });
 }
 
 /** This instance runs the alert jobs and routes at commit: a transaction of `inTransaction` may route its alerts. */

@@ -2,14 +2,15 @@ import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/reque
 import { signRequest } from "@/lib/routing/sign";
 import { createHash } from "node:crypto";
 import { releaseDeliveries } from "../db/routing-deliveries";
-import { type ClaimedDelivery, claimDueDeliveries } from "../db/routing-delivery-claims";
+import { type ClaimedDelivery, claimDeliveriesById, claimDueDeliveries } from "../db/routing-delivery-claims";
+import type { NewDelivery } from "../db/wake-notify";
 import { pauseTargetEverywhere, takeSharedToken } from "../db/routing-rate-buckets";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
-import { DeliveryLanes, mayHaveLeftSome } from "./delivery-lanes";
+import { DeliveryLanes, mayHaveLeftSome, pickNewDeliveries } from "./delivery-lanes";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
@@ -34,6 +35,11 @@ export class DeliveryDispatcher {
   private pumpAgain = false;
   private pumpScheduled = false;
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
+  /** Deliveries this instance's commits inserted, waiting to be claimed by id (takeNew). */
+  private fresh: NewDelivery[] = [];
+  private freshScheduled = false;
+  /** New deliveries arrived while a claim ran: claimed by id after it. */
+  private freshAgain = false;
   /** When this process's own retries fall due (a backoff it recorded): a claim then, not at the next safety tick. */
   private readonly retriesDue: number[] = [];
   private retryTimer: NodeJS.Timeout | null = null;
@@ -53,11 +59,97 @@ export class DeliveryDispatcher {
       return await this.claim(now);
     } finally {
       this.claiming = false;
-      if (this.pumpAgain) {
-        this.pumpAgain = false;
-        this.schedulePump();
-      }
+      this.afterClaim();
     }
+  }
+
+  /** What was asked for while a claim ran. */
+  private afterClaim(): void {
+    if (this.pumpAgain) {
+      // The due claim takes the new deliveries too.
+      this.pumpAgain = false;
+      this.freshAgain = false;
+      this.schedulePump();
+    } else if (this.freshAgain) {
+      this.freshAgain = false;
+      this.scheduleFresh();
+    }
+  }
+
+  /**
+   * Deliveries a commit of this instance just inserted: claimed by id, which reads no backlog, as far as free
+   * capacity and each target's share allow; the rest wait here and are claimed by id as sends free room. A pump (any
+   * other wake-up, the tick) claims due rows instead, these too.
+   */
+  takeNew(deliveries: readonly NewDelivery[]): void {
+    this.fresh.push(...deliveries);
+    this.scheduleFresh();
+  }
+
+  private scheduleFresh(): void {
+    if (this.freshScheduled) return;
+    this.freshScheduled = true;
+    setImmediate(() => {
+      this.freshScheduled = false;
+      this.claimFresh().catch((error) =>
+        console.error("receipt: delivery claim failed:", failureReason(error)),
+      );
+    });
+  }
+
+  private async claimFresh(): Promise<void> {
+    if (this.fresh.length === 0) return;
+    if (this.claiming) {
+      this.freshAgain = true;
+      return;
+    }
+    this.claiming = true;
+    try {
+      await this.claimNewById(new Date());
+    } finally {
+      this.claiming = false;
+      this.afterClaim();
+    }
+  }
+
+  private async claimNewById(now: Date): Promise<void> {
+    const nowMs = Date.now();
+    this.release(this.lanes.shed(nowMs), nowMs);
+    const allowances = this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs));
+    const { taken, waiting, elsewhere } = pickNewDeliveries(
+      this.fresh,
+      this.lanes.freeSlots(),
+      allowances,
+      this.settings.perTarget,
+      (delivery) => this.lanes.isPaused(delivery, nowMs),
+    );
+    this.fresh = waiting;
+    if (elsewhere) {
+      // Rate-limited kinds and paused targets: the due claim counts tokens and pauses.
+      this.backlogLeft = true;
+      this.pumpAgain = true;
+    }
+    if (taken.length === 0) return;
+    const claimStarted = performance.now();
+    const claimed = await claimDeliveriesById(
+      taken,
+      now,
+      this.settings.timeoutMs + this.settings.leaseMarginMs,
+    ).catch((error) => {
+      console.error("receipt: delivery claim by id failed:", failureReason(error));
+      return [];
+    });
+    if (claimed.length > 0) {
+      observeStage("claim", (performance.now() - claimStarted) / 1000);
+      observeWaits(
+        "delivery_wait",
+        claimed.map((delivery) => delivery.createdAt),
+      );
+    }
+    this.hold(claimed);
+    this.startReady();
+    // Claimed elsewhere first, or waiting for an older delivery of its group: the due claim finds what is due.
+    if (claimed.length < taken.length) this.backlogLeft = true;
   }
 
   /** Nothing claimed, sending or waiting to be recorded (the tests wait for this). */
@@ -67,6 +159,7 @@ export class DeliveryDispatcher {
 
   private async claim(now: Date): Promise<number> {
     const nowMs = Date.now();
+    this.fresh = []; // due rows, so this claim finds them
     this.release(this.lanes.shed(nowMs), nowMs);
     const limit = this.lanes.freeSlots();
     if (limit === 0) {
@@ -95,6 +188,14 @@ export class DeliveryDispatcher {
         claimed.filter((delivery) => delivery.attempts === 1).map((delivery) => delivery.createdAt),
       );
     }
+    this.hold(claimed);
+    this.startReady();
+    await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
+    return claimed.length;
+  }
+
+  /** Claimed deliveries join their targets' lanes. */
+  private hold(claimed: readonly ClaimedDelivery[]): void {
     for (const delivery of claimed) {
       this.held.add(delivery.id);
       this.lanes.add({
@@ -102,9 +203,6 @@ export class DeliveryDispatcher {
         rateLimit: rateLimitFor(delivery.targetType, delivery.url, delivery.body),
       });
     }
-    this.startReady();
-    await setDeliveriesAside(failures.map(({ item, reason }) => ({ key: String(item), reason })));
-    return claimed.length;
   }
 
   private schedulePump(): void {
@@ -250,7 +348,9 @@ export class DeliveryDispatcher {
    * a record, deliveries handed back).
    */
   private refill(): void {
-    if (this.backlogLeft && this.lanes.needsRefill()) this.schedulePump();
+    if (!this.lanes.needsRefill()) return;
+    if (this.fresh.length > 0) this.scheduleFresh();
+    else if (this.backlogLeft) this.schedulePump();
   }
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */

@@ -93,6 +93,11 @@ export class DeliveryLanes<T extends LaneItem> {
     return true;
   }
 
+  /** Whether the target's receiver asked for a pause that has not ended. */
+  isPaused(item: Pick<LaneItem, "channel" | "targetIndex">, nowMs: number): boolean {
+    return (this.lanes.get(laneKey(item))?.pausedUntil ?? 0) > nowMs;
+  }
+
   /** Takes back what waits beyond the cap in the queues of targets that are no longer quick (the caller releases it). */
   shed(nowMs: number): T[] {
     const out: T[] = [];
@@ -200,4 +205,43 @@ export function mayHaveLeftSome(
     if (count >= allowance) return true;
   }
   return false;
+}
+
+/** A delivery this instance's commit inserted, known by its id and lane before it is claimed. */
+export type NewLaneItem = Pick<LaneItem, "channel" | "targetIndex"> & { id: bigint; targetType: string };
+
+/**
+ * What the claim by id may take of the new deliveries now, in order: each target's allowance (the per-target cap for
+ * a target not listed) and the instance's free slots. The rest wait for room (`waiting`), except deliveries the due
+ * claim must take (`elsewhere`): rate-limited kinds (Slack, PagerDuty: it counts their tokens) and targets that get
+ * nothing now for another reason than room (a pause: it reads the pauses).
+ */
+export function pickNewDeliveries<T extends NewLaneItem>(
+  fresh: readonly T[],
+  slots: number,
+  allowances: readonly LaneAllowance[],
+  perTarget: number,
+  isPaused: (item: T) => boolean,
+): { taken: bigint[]; waiting: T[]; elsewhere: boolean } {
+  const shares = new Map(allowances.map((allowance) => [laneKey(allowance), allowance.free]));
+  const taken: bigint[] = [];
+  const waiting: T[] = [];
+  let elsewhere = false;
+  let free = slots;
+  for (const delivery of fresh) {
+    if (delivery.targetType !== "webhook" || isPaused(delivery)) {
+      elsewhere = true;
+      continue;
+    }
+    const key = laneKey(delivery);
+    const share = shares.get(key) ?? perTarget;
+    if (free === 0 || share <= 0) {
+      waiting.push(delivery);
+      continue;
+    }
+    shares.set(key, share - 1);
+    free--;
+    taken.push(delivery.id);
+  }
+  return { taken, waiting, elsewhere };
 }

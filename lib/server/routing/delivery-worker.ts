@@ -1,3 +1,4 @@
+import type { NewDelivery } from "../db/wake-notify";
 import { DeliveryDispatcher } from "./delivery-dispatcher";
 
 // The process's delivery engine, made on first use (its settings are read then).
@@ -17,6 +18,11 @@ const engine = () => {
  */
 export function sendDueDeliveries(now: Date = new Date()): Promise<number> {
   return engine().pump(now);
+}
+
+/** Deliveries a commit of this instance inserted: claimed by id (DeliveryDispatcher.takeNew). */
+export function takeNewDeliveries(deliveries: readonly NewDelivery[]): void {
+  engine().takeNew(deliveries);
 }
 
 /** Resolves once nothing is claimed, sending or waiting to be recorded (tests, benchmarks, a graceful stop). */

@@ -17,7 +17,7 @@ import {
 import { activeSilences } from "../db/routing-silences";
 import { clearSetAside, type SetAside, SET_ASIDE_JOBS } from "../db/set-aside";
 import { inTransaction, poolSql, type Sql } from "../db/sql";
-import { notifyWake, WAKE_CHANNELS } from "../db/wake-notify";
+import { announceDeliveries } from "../db/wake-notify";
 import { failureReason, writeIsolated } from "../db/isolated-writes";
 import { planIsolated, setAside } from "../worker/isolate";
 import { alertOf, type MemberAlert } from "@/lib/routing/alert-rows";
@@ -202,8 +202,16 @@ async function writeFlushes(
       item.context = (contexts.get(item.alert.fingerprint) ?? {}) as AlertContext;
     return deliveryRowsFor(notification, channel, "notification");
   });
-  await insertDeliveries(sql, deliveries, now);
-  if (deliveries.length > 0) await notifyWake(sql, WAKE_CHANNELS.deliveries);
+  const ids = await insertDeliveries(sql, deliveries, now);
+  await announceDeliveries(
+    sql,
+    deliveries.map((row, i) => ({
+      id: ids[i] as bigint,
+      channel: row.channel,
+      targetIndex: row.targetIndex,
+      targetType: row.targetType,
+    })),
+  );
   await saveGroupStates(sql, states, now);
   await deleteGroups(sql, dropped);
 }

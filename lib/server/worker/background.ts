@@ -6,7 +6,14 @@ import { retentionSettings } from "../retention/settings";
 import { checkUnknownEffects } from "../checks/check-job";
 import { foldRollups } from "../rollups/fold-job";
 import { startWakeListener } from "../db/wake-listener";
-import { onGroupScheduledHere, onWakeHere, WAKE_CHANNELS, type WakeChannel } from "../db/wake-notify";
+import {
+  onDeliveriesInsertedHere,
+  onGroupScheduledHere,
+  onWakeHere,
+  WAKE_CHANNELS,
+  type WakeChannel,
+} from "../db/wake-notify";
+import { takeNewDeliveries } from "../routing/delivery-worker";
 import { env, readEnv } from "../env";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
@@ -65,6 +72,8 @@ export function startBackgroundJobs() {
   if (!settings.wakeUps) return;
   const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
   onWakeHere(wakeFor);
+  // Deliveries this instance's commits insert go to its engine by id, not through a search for due rows.
+  onDeliveriesInsertedHere(takeNewDeliveries);
   // Commits here route their own alerts (route-at-commit.ts), and tell this instance's group timer what they scheduled.
   if (settings.routeAtCommit) onGroupScheduledHere(armGroupTimerFor);
   const { DATABASE_URL } = readEnv();
