@@ -1,8 +1,10 @@
-// npm run bench:deliveries [-- --count 5000 --targets 32]
+// npm run bench:deliveries [-- --count 5000 --targets 32 --handed-over]
 // Delivery throughput of one instance: inserts N due deliveries spread over T webhook targets (paths of one local
 // receiver, a separate Node process on 127.0.0.1), then runs the real delivery engine (sendDueDeliveries, as the
 // delivery tick calls it) in this process against a throwaway embedded PostgreSQL until every attempt is recorded.
 // Prints deliveries/s, the receiver's connection count (keep-alive reuse) and checks every row ended delivered.
+// --handed-over: the deliveries are handed to the engine by id, as this instance's own commits hand theirs (claimed by
+// id, not by the due claim's search); the tick still runs.
 // No app build needed: the worker is called directly, so the figure is the engine's, not Next.js's.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -15,7 +17,11 @@ import { applyMigrations } from "../lib/server/db/migrate";
 import { cpuMsOf } from "./ingest-bench-support";
 
 const { values } = parseArgs({
-  options: { count: { type: "string", default: "5000" }, targets: { type: "string", default: "32" } },
+  options: {
+    count: { type: "string", default: "5000" },
+    targets: { type: "string", default: "32" },
+    "handed-over": { type: "boolean", default: false },
+  },
 });
 const count = Number(values.count);
 const targets = Number(values.targets);
@@ -72,7 +78,9 @@ try {
   process.env.RECEIPT_OUTBOUND_ALLOW = "127.0.0.0/8";
   const { inTransaction } = await import("../lib/server/db/sql");
   const { insertDeliveries } = await import("../lib/server/db/routing-deliveries");
-  const { sendDueDeliveries, deliveriesSettled } = await import("../lib/server/routing/delivery-worker");
+  const { sendDueDeliveries, deliveriesSettled, takeNewDeliveries } = await import(
+    "../lib/server/routing/delivery-worker"
+  );
   const { alertSettings } = await import("../lib/server/routing/settings");
 
   const rows = Array.from({ length: count }, (_, i) => ({
@@ -88,7 +96,7 @@ try {
     alertFingerprints: [`fp-${i}`],
     maxAttempts: 3,
   }));
-  await inTransaction((sql) => insertDeliveries(sql, rows, new Date()));
+  const ids = await inTransaction((sql) => insertDeliveries(sql, rows, new Date()));
 
   const { perTarget, inFlight } = alertSettings();
   const postmaster = server.postmasterPid ?? 0;
@@ -98,6 +106,7 @@ try {
     receiver: cpuMsOf(receiver.child.pid ?? 0),
   };
   const started = performance.now();
+  if (values["handed-over"]) takeNewDeliveries(rows.map((row, i) => ({ ...row, id: ids[i] as bigint })));
   // As the delivery tick does (every 50 ms here); each finished send also claims again by itself.
   let done = false;
   const tick = async () => {
@@ -131,7 +140,8 @@ try {
   await check.end();
   const received = await stats();
   console.log(
-    `deliveries: ${count} over ${targets} targets (per-target cap ${perTarget}, in flight ${inFlight})`,
+    `deliveries: ${count} over ${targets} targets (per-target cap ${perTarget}, in flight ${inFlight}), ` +
+      (values["handed-over"] ? "handed over by id" : "claimed by the due claim"),
   );
   console.log(
     `all POSTs received: ${sentSeconds.toFixed(2)} s → ${Math.round(count / sentSeconds)} deliveries/s`,

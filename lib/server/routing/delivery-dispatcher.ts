@@ -11,6 +11,7 @@ import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { decideAttempt } from "./attempt-outcome";
 import { DeliveryLanes, mayHaveLeftSome, pickNewDeliveries } from "./delivery-lanes";
+import { DueTimer } from "./due-timer";
 import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
@@ -41,8 +42,7 @@ export class DeliveryDispatcher {
   /** New deliveries arrived while a claim ran: claimed by id after it. */
   private freshAgain = false;
   /** When this process's own retries fall due (a backoff it recorded): a claim then, not at the next safety tick. */
-  private readonly retriesDue: number[] = [];
-  private retryTimer: NodeJS.Timeout | null = null;
+  private readonly retries = new DueTimer(() => this.schedulePump());
 
   constructor(private readonly settings: AlertSettings = alertSettings()) {
     this.lanes = new DeliveryLanes(settings.perTarget, settings.inFlight);
@@ -282,7 +282,7 @@ export class DeliveryDispatcher {
       onRecorded: (written, unblocks) => {
         if (written) observeStage("record", (performance.now() - answered) / 1000);
         this.held.delete(delivery.id);
-        if (written && decision.status === "pending") this.claimAt(decision.nextAttemptMs);
+        if (written && decision.status === "pending") this.retries.add(decision.nextAttemptMs);
         if (written)
           metrics().deliveries.inc({
             outcome: decision.status === "pending" ? "failed" : decision.status,
@@ -307,33 +307,9 @@ export class DeliveryDispatcher {
     const nowMs = Date.now();
     this.lanes.finished(delivery, nowMs);
     this.release([delivery], nowMs + waitMs);
-    this.claimAt(nowMs + waitMs);
+    this.retries.add(nowMs + waitMs);
     this.afterSend();
     return false;
-  }
-
-  /** A claim at `atMs` (a retry's backoff ends), keeping one timer for the earliest. */
-  private claimAt(atMs: number): void {
-    const index = this.retriesDue.findIndex((due) => due > atMs);
-    this.retriesDue.splice(index === -1 ? this.retriesDue.length : index, 0, atMs);
-    if (index === 0 || this.retriesDue.length === 1) this.armRetryTimer();
-  }
-
-  private armRetryTimer(): void {
-    if (this.retryTimer) clearTimeout(this.retryTimer);
-    this.retryTimer = null;
-    const next = this.retriesDue[0];
-    if (next === undefined) return;
-    this.retryTimer = setTimeout(
-      () => {
-        const nowMs = Date.now();
-        while ((this.retriesDue[0] ?? Number.POSITIVE_INFINITY) <= nowMs) this.retriesDue.shift();
-        this.armRetryTimer();
-        this.schedulePump();
-      },
-      Math.max(1, next - Date.now()),
-    );
-    this.retryTimer.unref();
   }
 
   private afterSend(): void {
