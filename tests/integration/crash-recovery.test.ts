@@ -137,5 +137,7 @@ describe("crash recovery", () => {
     expect(missing).toEqual([]);
     const page = (await (await client.get("/api/v1/stats")).json()) as { total: number };
     expect(page.total).toBeGreaterThanOrEqual(committed.length);
-  });
+    // Two cold starts of the app and its database and a CLI between them: about 40 s here, 60 s and more on a slow
+    // stretch of the machine (a clean-clone CI run timed out at 60).
+  }, 120_000);
 });

@@ -143,14 +143,17 @@ describe("routing at commit", () => {
         record.labels = { suite: "untargeted" };
       }),
     ]);
-    const deadline = Date.now() + 5_000;
-    while ((await routingRuns()) === runs && Date.now() < deadline) await sleep(50);
+    // The routing run's commit adds it to its group (a run counts when it starts, so the membership is what is
+    // waited for).
+    const grouped = () =>
+      client.query(
+        `select 1 from notification_group_members m join alerts a on a.fingerprint = m.fingerprint
+          where a.chain_id = 'chain:rac-untargeted'`,
+      );
+    const deadline = Date.now() + 10_000;
+    while ((await grouped()).rowCount === 0 && Date.now() < deadline) await sleep(50);
+    expect((await grouped()).rowCount).toBe(1);
     expect(await routingRuns()).toBeGreaterThan(runs);
-    const grouped = await client.query(
-      `select 1 from notification_group_members m join alerts a on a.fingerprint = m.fingerprint
-        where a.chain_id = 'chain:rac-untargeted'`,
-    );
-    expect(grouped.rowCount).toBe(1);
     expect(await outboxEvents()).toBe(0);
   });
 
