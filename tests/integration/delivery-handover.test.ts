@@ -124,6 +124,21 @@ describe("deliveries handed to this instance's engine", () => {
     expect(sentTo("many")).toBe(12);
   });
 
+  it("a claim by id that PostgreSQL refuses: the due claim right after sends the good one and sets the bad one aside", async () => {
+    const [good, bad] = await insert("refused", ["g1", "g2"]);
+    // An attempt counter at the top of its type: `attempts + 1` overflows, and the claim by id fails whole.
+    await query("update deliveries set attempts = 2147483647 where id = $1", [String(bad)]);
+    handOver("refused", [good as bigint, bad as bigint]);
+    await receiver.waitFor(() => sentTo("refused") === 1, 10_000, "the good delivery");
+    await lib.delivery.deliveriesSettled();
+    const rows = await query<{ id: bigint; status: string; last_error: string | null }>(
+      "select id, status, last_error from deliveries where id = any($1::bigint[]) order by id",
+      [[good, bad].map(String)],
+    );
+    expect(rows.map((row) => row.status)).toEqual(["delivered", "dead"]);
+    expect(rows[1]?.last_error).toMatch(/^set aside: /);
+  });
+
   it("a rate-limited kind (Slack) is not claimed by id: the due claim counts its tokens", async () => {
     const [id] = await insert("slack", ["g"], "slack");
     handOver("slack", [id as bigint], "slack");

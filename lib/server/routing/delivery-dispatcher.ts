@@ -136,7 +136,9 @@ export class DeliveryDispatcher {
       now,
       this.settings.timeoutMs + this.settings.leaseMarginMs,
     ).catch((error) => {
+      // The due claim, right after, claims them or sets aside what cannot be claimed.
       console.error("receipt: delivery claim by id failed:", failureReason(error));
+      this.pumpAgain = true;
       return [];
     });
     if (claimed.length > 0) {
