@@ -2,6 +2,8 @@
  * `npm run bench:alerts`: Receipt and Prometheus Alertmanager 0.25 side by side on the same alert stream, an
  * equivalent route tree and one local receiver (scripts/bench-alerts/). A benchmark, not a test: it prints a table
  * and the issue's targets with met/missed, and writes nothing outside temp dirs. Everything listens on 127.0.0.1.
+ * After the table: Receipt's stages and statements, the CPU an alert on both sides against what the cores give an
+ * alert at Alertmanager's rate, and a bare node:http sender's rate (bench-alerts/floor.ts), the floor of any Node sender.
  *
  * BENCH_ALERTS (single alerts, default 200), BENCH_STORM (300), BENCH_DELIVERIES (1000), BENCH_FIRING (300),
  * BENCH_SETTLE_MS (10000: how long re-sends are counted after the route insert; longer while they still arrive).

@@ -2,6 +2,7 @@
 // deliveries may start now, how many more each target may be given, when a waiting one can start. Each lane has its
 // own concurrency cap and may be paused (a receiver's Retry-After), so one target's backlog or hang never holds
 // another's deliveries; a global cap bounds what one instance holds at once.
+import type { NewDelivery } from "../db/wake-notify";
 import type { RateLimit } from "./rate-limits";
 
 // A target that answers quickly may be given more than its in-flight cap, to wait in its queue: its sends follow one
@@ -207,16 +208,13 @@ export function mayHaveLeftSome(
   return false;
 }
 
-/** A delivery this instance's commit inserted, known by its id and lane before it is claimed. */
-export type NewLaneItem = Pick<LaneItem, "channel" | "targetIndex"> & { id: bigint; targetType: string };
-
 /**
  * What the claim by id may take of the new deliveries now, in order: each target's allowance (the per-target cap for
  * a target not listed) and the instance's free slots. The rest wait for room (`waiting`), except deliveries the due
  * claim must take (`elsewhere`): rate-limited kinds (Slack, PagerDuty: it counts their tokens) and targets that get
  * nothing now for another reason than room (a pause: it reads the pauses).
  */
-export function pickNewDeliveries<T extends NewLaneItem>(
+export function pickNewDeliveries<T extends NewDelivery>(
   fresh: readonly T[],
   slots: number,
   allowances: readonly LaneAllowance[],
