@@ -13,9 +13,13 @@ import http from "node:http";
 import { parseArgs } from "node:util";
 import next from "next";
 import { POST as guardAttempt } from "@/app/api/v1/operations/[key]/attempts/route";
+import { POST as ingestRecords } from "@/app/api/v1/records/route";
+import { POST as exportTraces } from "@/app/v1/traces/route";
 import { bodyIncomplete } from "@/lib/server/http/api-error";
 import { serveWebRoute, type WebRouteHandler } from "@/lib/server/http/node-web-handler";
 import { SMALL_BODY_BYTES } from "@/lib/server/http/read-json";
+import { MAX_BATCH_BYTES } from "@/lib/server/ingest/read-batch";
+import { MAX_EXPORT_BYTES } from "@/lib/server/otlp/read-export";
 
 type FastLane = {
   method: string;
@@ -33,6 +37,21 @@ const FAST_LANES: FastLane[] = [
     params: ["key"],
     handler: guardAttempt,
     maxBytes: SMALL_BODY_BYTES,
+  },
+  // Ingestion: the router's cost is paid per request, so it weighs most on the small batches agents send as they go.
+  {
+    method: "POST",
+    path: /^\/api\/v1\/records(?:\?.*)?$/,
+    params: [],
+    handler: ingestRecords,
+    maxBytes: MAX_BATCH_BYTES,
+  },
+  {
+    method: "POST",
+    path: /^\/v1\/traces(?:\?.*)?$/,
+    params: [],
+    handler: exportTraces,
+    maxBytes: MAX_EXPORT_BYTES,
   },
 ];
 

@@ -1,10 +1,13 @@
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
+import { legacyRecord } from "@/tests/support/record-builders";
 import { createTestDatabase } from "@/tests/support/test-database";
 
-// The retry guard is served by a fast lane in front of Next.js's router (scripts/app-server.ts): the same handler,
-// so the same answers, headers and refusals as every other API route, without the router's cost.
+// The retry guard and ingestion (native and OTLP) are served by fast lanes in front of Next.js's router
+// (scripts/app-server.ts): the same handlers, so the same answers, headers and refusals as every other API route,
+// without the router's cost. Ingestion's bad input is covered route by route (ingest-errors, otlp-traces), which now
+// run through the lane; here, what the lane itself adds: reading the body.
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
 let app: RunningApp;
 let key: string;
@@ -138,5 +141,154 @@ describe("the guard's fast lane", () => {
       headers: { authorization: `Bearer ${key}` },
     });
     expect((await view.json()).status).toBe("none");
+  });
+});
+
+/** Sends `parts` as a chunked body (no Content-Length), then hangs up or waits for the answer. */
+function sendInParts(
+  path: string,
+  parts: Buffer[],
+  options: { hangUp?: boolean } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string } | null> {
+  const url = new URL(`${app.baseUrl}${path}`);
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+    });
+    request.on("response", (response) => {
+      let body = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        body += chunk;
+      });
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
+      );
+    });
+    // Writing on after the server answered and closed is the client's problem, not the test's.
+    request.on("error", (error) => (options.hangUp ? resolve(null) : reject(error)));
+    for (const part of parts) request.write(part);
+    if (options.hangUp) {
+      setTimeout(() => {
+        request.destroy();
+        resolve(null);
+      }, 100);
+    } else request.end();
+  });
+}
+
+const storedChains = async () =>
+  (
+    (await (
+      await fetch(`${app.baseUrl}/api/v1/stats`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { total: number }
+  ).total;
+
+describe("ingestion's fast lanes", () => {
+  it("POST /api/v1/records answers without the router, with the headers of a routed answer, and stores", async () => {
+    const record = { ...legacyRecord(), recordId: "rec:lane-1", chainId: "chain:lane-1" };
+    const fast = await fetch(`${app.baseUrl}/api/v1/records`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ records: [record] }),
+    });
+    expect(fast.status).toBe(200);
+    expect((await fast.json()).results).toMatchObject([{ recordId: "rec:lane-1", chainId: "chain:lane-1" }]);
+    expect(fast.headers.get("vary")).toBeNull();
+    // Both answers are under 1 KiB: sent as they are, `no-store, no-transform` (json-response.ts).
+    const routed = await fetch(`${app.baseUrl}/api/v1/stats`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(routed.status).toBe(200);
+    expect(routed.headers.get("vary")).toContain("rsc");
+    expect(headersOf(fast)).toEqual(headersOf(routed));
+    const stored = await fetch(`${app.baseUrl}/api/v1/chains/${encodeURIComponent("chain:lane-1")}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(stored.status).toBe(200);
+  });
+
+  it("a large answer is gzipped as Next.js gzips one, when the client takes gzip", async () => {
+    const records = Array.from({ length: 20 }, (_, i) => ({
+      ...legacyRecord(),
+      recordId: `rec:lane-gz-${i}`,
+      chainId: `chain:lane-gz-${i}`,
+    }));
+    const post = (acceptEncoding: string) =>
+      new Promise<http.IncomingMessage>((resolve, reject) => {
+        const request = http.request(`${app.baseUrl}/api/v1/records`, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            authorization: `Bearer ${key}`,
+            "accept-encoding": acceptEncoding,
+          },
+        });
+        request.on("response", (response) => {
+          response.resume();
+          response.on("end", () => resolve(response));
+        });
+        request.on("error", reject);
+        request.end(JSON.stringify({ records }));
+      });
+    const zipped = await post("gzip, deflate");
+    expect(zipped.statusCode).toBe(200);
+    expect(zipped.headers["content-encoding"]).toBe("gzip");
+    expect(zipped.headers.vary).toBe("Accept-Encoding");
+    // The same batch again (all duplicates now), to a client that takes no encoding: plain JSON.
+    const plain = await post("identity");
+    expect(plain.statusCode).toBe(200);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(Number(plain.headers["content-length"])).toBeGreaterThan(1024);
+    expect(Number(zipped.headers["content-length"])).toBeLessThan(Number(plain.headers["content-length"]));
+  });
+
+  it("POST /v1/traces answers without the router: an empty export is a full success", async () => {
+    const fast = await fetch(`${app.baseUrl}/v1/traces`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ resourceSpans: [] }),
+    });
+    expect(fast.status).toBe(200);
+    expect(fast.headers.get("vary")).toBeNull();
+    expect(fast.headers.get("content-security-policy")).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(await fast.json()).toEqual({});
+  });
+
+  it("a chunked body past 5 MiB → 413 payload_too_large; far past it, the lane stops reading and closes", async () => {
+    const chunk = Buffer.alloc(64 * 1024, 0x20);
+    const over = await sendInParts("/api/v1/records", [
+      Buffer.from('{"records":['),
+      ...Array.from({ length: 88 }, () => chunk),
+    ]);
+    expect(over?.status).toBe(413);
+    expect(JSON.parse(over?.body ?? "{}").error.code).toBe("payload_too_large");
+    expect(over?.headers.connection).not.toBe("close");
+    // 12 MiB: past the limit and the 5 MiB the lane drains for a client that sent a little too much.
+    const far = await sendInParts(
+      "/api/v1/records",
+      Array.from({ length: 192 }, () => chunk),
+    );
+    expect(far?.status).toBe(413);
+    expect(far?.headers.connection).toBe("close");
+    expect(await storedChains()).toBe(21);
+  });
+
+  it("a client that hangs up mid-batch stores nothing and the server goes on ingesting", async () => {
+    const before = await storedChains();
+    const record = { ...legacyRecord(), recordId: "rec:lane-2", chainId: "chain:lane-2" };
+    const text = JSON.stringify({ records: [record] });
+    expect(
+      await sendInParts("/api/v1/records", [Buffer.from(text.slice(0, 40))], { hangUp: true }),
+    ).toBeNull();
+    expect(await storedChains()).toBe(before);
+    const after = await fetch(`${app.baseUrl}/api/v1/records`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: text,
+    });
+    expect(after.status).toBe(200);
+    expect(await storedChains()).toBe(before + 1);
   });
 });

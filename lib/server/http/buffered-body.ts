@@ -15,6 +15,12 @@ export function requestWithBufferedBody(url: string, init: RequestInit, body: Ui
   return request;
 }
 
+/** The body's bytes as read by the fast lane (null when it had none), or undefined when not buffered. */
+export function bufferedBodyBytes(request: Request): Uint8Array | null | undefined {
+  if (!builtHere.has(request)) return undefined;
+  return bodies.get(request) ?? null;
+}
+
 /** The body as `request.text()` would decode it (UTF-8, a leading BOM dropped), or undefined when not buffered. */
 export function bufferedBodyText(request: Request): string | undefined {
   const body = bodies.get(request);

@@ -1,4 +1,4 @@
-import generatedRoot from "@opentelemetry/otlp-transformer/build/src/generated/root";
+import generatedRoot from "@opentelemetry/otlp-transformer/build/src/generated/root.js";
 import protobuf from "protobufjs";
 
 /**
