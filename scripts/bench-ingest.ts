@@ -12,11 +12,15 @@
  * prints each build's records/s and the ratio current ÷ baseline, the median of the rounds' ratios (issue 21: at most a
  * 10 % drop). `--baseline-env NAME=VALUE` (repeatable) sets a variable for the baseline's app only: with `--baseline
  * HEAD`, the same code with one setting changed.
+ *
+ * `--statements`: pg_stat_statements on in the cluster (a few per cent of PostgreSQL's time, counted against the app),
+ * and after the table the costliest statements a record of the last batch-100 run, its background jobs included.
  */
 import http from "node:http";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { prepareRecords } from "../lib/server/ingest/prepare-records";
+import { statementTable } from "./bench/statement-stats";
 import {
   IN_FLIGHT,
   collectors,
@@ -31,7 +35,11 @@ import {
 } from "./ingest-bench-support";
 
 const { values: args } = parseArgs({
-  options: { baseline: { type: "string" }, "baseline-env": { type: "string", multiple: true } },
+  options: {
+    baseline: { type: "string" },
+    "baseline-env": { type: "string", multiple: true },
+    statements: { type: "boolean" },
+  },
 });
 const baselineRef = args.baseline;
 // `--baseline HEAD --baseline-env RECEIPT_ROUTE_AT_COMMIT=0`: one build, a setting changed on the baseline's side.
@@ -173,7 +181,7 @@ async function viaRawInsert(url: string, size: number, prefix: string): Promise<
 const baseline = baselineRef
   ? (await import("./bench/baseline-build")).baselineBuild(baselineRef)
   : undefined;
-const bench = await startBenchApp();
+const bench = await startBenchApp({ statementStats: args.statements === true });
 const { baseUrl, key, appPid } = bench;
 
 try {
@@ -195,11 +203,15 @@ async function againstCeiling() {
   // store new records, not answer duplicates.
   await viaHttp(baseUrl, key, 100, "warm");
   const rows: string[] = [];
+  let statements = "";
   for (const size of [100, 1000]) {
     const http: Run[] = [];
     const raw: Run[] = [];
     for (let round = 0; round < ROUNDS; round++) {
+      await bench.statements?.reset();
       http.push(await viaHttp(baseUrl, key, size, `http${size}-${round}`, appPid));
+      if (bench.statements && size === 100)
+        statements = statementTable(await bench.statements.top(15), TOTAL, "record");
       const rawDb = await bench.createDatabase(`bench_raw_${size}_${round}`);
       raw.push(await viaRawInsert(rawDb, size, `raw${size}-${round}`));
     }
@@ -218,4 +230,10 @@ async function againstCeiling() {
   );
   console.log("|---|---|---|---|---|---|---|");
   for (const row of rows) console.log(row);
+  if (statements) {
+    console.log(
+      "\nThe app's PostgreSQL statements (pg_stat_statements), the last batch-100 run, its jobs included:",
+    );
+    console.log(statements);
+  }
 }
