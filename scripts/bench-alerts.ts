@@ -196,21 +196,23 @@ function report(receipt: Results, am: Results | null, floor: SenderFloor | null)
   console.log(`\n${line(header)}\n${line(widths.map((w) => "-".repeat(w)))}`);
   for (const row of rows) console.log(line(row));
   if (receipt.stages) {
-    const { single, rate: rateRun } = receipt.stages;
+    const { single, storm, rate: rateRun } = receipt.stages;
     const cell = (times: StageTimes, stage: string) => {
       const entry = times.find((t) => t.stage === stage);
       return entry?.meanMs == null ? "—" : `${entry.meanMs.toFixed(2)} ms (${entry.count})`;
     };
     console.log("\nReceipt's stages (receipt_alert_stage_seconds), mean (observations):");
-    console.log("| stage | single alerts | rate run |\n|---|---|---|");
+    console.log("| stage | single alerts | storm | rate run |\n|---|---|---|---|");
     for (const stage of ALERT_STAGES)
-      console.log(`| ${stage} | ${cell(single, stage)} | ${cell(rateRun, stage)} |`);
+      console.log(`| ${stage} | ${cell(single, stage)} | ${cell(storm, stage)} | ${cell(rateRun, stage)} |`);
   }
   if (receipt.statements) {
     console.log(
       `\nReceipt's PostgreSQL statements (pg_stat_statements), the single alerts (${knobs.single}):`,
     );
     console.log(statementTable(receipt.statements.single, knobs.single, "alert"));
+    console.log(`\nThe storm (${knobs.storm} alerts in one request):`);
+    console.log(statementTable(receipt.statements.storm, knobs.storm, "alert"));
     const cpu = receipt.rateCpuUs;
     const cpuLine = cpu
       ? `; CPU an alert: app ${cpu.app.toFixed(0)} µs, PostgreSQL ${cpu.postgres.toFixed(0)} µs`

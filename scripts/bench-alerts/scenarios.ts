@@ -33,10 +33,10 @@ export type Results = {
   /** Alerts firing when the route was inserted (the warm-up's and the scenario's). */
   resendFiring: number;
   resendFiringDelivered: boolean;
-  /** Receipt's stages (`receipt_alert_stage_seconds`) during the single alerts and the rate run. */
-  stages: { single: StageTimes; rate: StageTimes } | null;
-  /** Receipt's costliest PostgreSQL statements during the same two. */
-  statements: { single: StatementCost[]; rate: StatementCost[] } | null;
+  /** Receipt's stages (`receipt_alert_stage_seconds`) during the single alerts, the storm and the rate run. */
+  stages: { single: StageTimes; storm: StageTimes; rate: StageTimes } | null;
+  /** Receipt's costliest PostgreSQL statements during the same three. */
+  statements: { single: StatementCost[]; storm: StatementCost[]; rate: StatementCost[] } | null;
   /**
    * CPU an alert in the rate run (ingestion to recorded attempt), µs: the system's own process (Receipt's app),
    * PostgreSQL's (0 for Alertmanager), and the bench's process (the client posting alerts and the receiver).
@@ -151,12 +151,20 @@ export async function runScenarios(
   log(`${system.name}: storm of ${knobs.storm} critical alerts in one request`);
   const storm = benchAlerts(`${run}-storm`, knobs.storm, ["effect_unknown", "false_success"]);
   const sendStorm = system.prepare(storm);
-  const stormSent = performance.now();
-  const stormAnsweredMs = (await sendStorm()) - stormSent;
-  const stormSeen = await waitFor(
-    storm.map((a) => a.id),
-    90_000,
-  );
+  let stormSent = 0;
+  let stormAnsweredMs = 0;
+  const {
+    result: stormSeen,
+    stages: stormStages,
+    statements: stormStatements,
+  } = await withStages(system, async () => {
+    stormSent = performance.now();
+    stormAnsweredMs = (await sendStorm()) - stormSent;
+    return waitFor(
+      storm.map((a) => a.id),
+      90_000,
+    );
+  });
   const stormMs = stormSeen.size === storm.length ? Math.max(...stormSeen.values()) - stormSent : null;
 
   log(`${system.name}: ${knobs.deliveries} alerts in distinct groups, ${BATCH} a request`);
@@ -194,10 +202,15 @@ export async function runScenarios(
     lastResendMs,
     resendFiring: firingCount,
     resendFiringDelivered: firingSeen.size === firing.length,
-    stages: single.stages && rateStages ? { single: single.stages, rate: rateStages } : null,
+    stages:
+      single.stages && stormStages && rateStages
+        ? { single: single.stages, storm: stormStages, rate: rateStages }
+        : null,
     rateCpuUs: cpuPerAlert(system, cpuBefore, many.length),
     webhookBytes,
     statements:
-      single.statements && rateStatements ? { single: single.statements, rate: rateStatements } : null,
+      single.statements && stormStatements && rateStatements
+        ? { single: single.statements, storm: stormStatements, rate: rateStatements }
+        : null,
   };
 }
