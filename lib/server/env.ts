@@ -61,6 +61,13 @@ const ZJobsEnv = z.object({
    * "0": every alert through the outbox.
    */
   RECEIPT_ROUTE_AT_COMMIT: flag("1"),
+  /**
+   * With routing at commit, how long the routing job gathers this instance's own commits before routing their outbox:
+   * what a commit leaves there waits for a groupWait or a group's next tick anyway, and one run a window instead of one
+   * a commit spared PostgreSQL a fifth of its CPU at ingestion batch 100 (docs/BENCHMARKS.md). Another instance's
+   * NOTIFY still wakes it at once. 0: a run a commit.
+   */
+  RECEIPT_OUTBOX_GATHER_MS: ms(100, 0),
   /** Longest wait between reconnection attempts of the LISTEN connections (wake-ups, ingestion keys). */
   RECEIPT_WAKE_RECONNECT_MAX_MS: ms(30_000, 100),
 });

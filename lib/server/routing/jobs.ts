@@ -70,7 +70,13 @@ export function armGroupTimerFor(next: Date): void {
 export function alertJobs() {
   const settings = alertSettings();
   return [
-    { name: ROUTING_JOB, everyMs: settings.alertTickMs, run: routeAndFlush },
+    // This instance's commits routed what pages at once themselves: the outbox they leave can gather (settings.ts).
+    {
+      name: ROUTING_JOB,
+      everyMs: settings.alertTickMs,
+      run: routeAndFlush,
+      gatherMs: settings.outboxGatherMs,
+    },
     // Separate from routing: a slow receiver must not delay grouping decisions. The engine starts its sends and
     // returns; each finished send claims again by itself.
     { name: DELIVERY_JOB, everyMs: settings.deliveryTickMs, run: () => sendDueDeliveries() },

@@ -8,6 +8,8 @@ export type AlertSettings = {
   wakeUps: boolean;
   /** Route (and flush what is due at once) in the committing transaction; needs wake-ups (route-at-commit.ts). */
   routeAtCommit: boolean;
+  /** How long the routing job gathers this instance's own commits' wake-ups (0 without routing at commit). */
+  outboxGatherMs: number;
   wakeReconnectMaxMs: number;
   timeoutMs: number;
   maxAttempts: number;
@@ -29,6 +31,8 @@ export function alertSettings(): AlertSettings {
     deliveryTickMs: e.RECEIPT_DELIVERY_TICK_MS,
     wakeUps: e.RECEIPT_WAKE_UPS === "1",
     routeAtCommit: e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1",
+    outboxGatherMs:
+      e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1" ? e.RECEIPT_OUTBOX_GATHER_MS : 0,
     wakeReconnectMaxMs: e.RECEIPT_WAKE_RECONNECT_MAX_MS,
     timeoutMs: e.RECEIPT_DELIVERY_TIMEOUT_MS,
     maxAttempts: e.RECEIPT_DELIVERY_MAX_ATTEMPTS,

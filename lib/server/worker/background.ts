@@ -18,7 +18,7 @@ import { env, readEnv } from "../env";
 import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { createJobRunner } from "./job-runner";
-import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob } from "./wake";
+import { ALERT_JOBS, registerWakeable, wakeAllJobs, wakeJob, wakeJobSoon } from "./wake";
 
 // Background work of the server process: no extra service to run. Each job runs at most once at a time here;
 // the database (SKIP LOCKED, advisory locks) keeps several app instances from doing the same work twice. A job sets
@@ -32,6 +32,8 @@ type Job = {
   everyMs: number;
   /** Resolves to true when it stopped with work left (a batch limit): it runs again at once. */
   run: () => Promise<unknown>;
+  /** Wake-ups by commits gathered into one run this long after the first (job-runner.ts); none by default. */
+  gatherMs?: number;
 };
 
 const jobs: Job[] = [
@@ -71,7 +73,8 @@ export function startBackgroundJobs() {
   const settings = alertSettings();
   if (!settings.wakeUps) return;
   const wakeFor = (channel: WakeChannel) => wakeJob(JOB_OF_CHANNEL[channel]);
-  onWakeHere(wakeFor);
+  // This instance's own commits wake a job soon (its gathering window, jobs.ts); another instance's NOTIFY at once.
+  onWakeHere((channel) => wakeJobSoon(JOB_OF_CHANNEL[channel]));
   // Deliveries this instance's commits insert go to its engine by id, not through a search for due rows.
   onDeliveriesInsertedHere(takeNewDeliveries);
   // Commits here route their own alerts (route-at-commit.ts), and tell this instance's group timer what they scheduled.
@@ -88,14 +91,18 @@ export function startBackgroundJobs() {
 }
 
 function startJob(job: Job) {
-  const runner = createJobRunner(job.run, {
-    started: () => metrics().jobRuns.inc({ job: job.name }),
-    failed: (error) => {
-      metrics().jobFailures.inc({ job: job.name });
-      console.error(`receipt: ${job.name} job failed:`, failureReason(error));
+  const runner = createJobRunner(
+    job.run,
+    {
+      started: () => metrics().jobRuns.inc({ job: job.name }),
+      failed: (error) => {
+        metrics().jobFailures.inc({ job: job.name });
+        console.error(`receipt: ${job.name} job failed:`, failureReason(error));
+      },
     },
-  });
-  if (alertSettings().wakeUps) registerWakeable(job.name, runner.wake);
+    job.gatherMs,
+  );
+  if (alertSettings().wakeUps) registerWakeable(job.name, runner);
   const timer = setInterval(runner.tick, job.everyMs);
   timer.unref();
 }
