@@ -188,11 +188,13 @@ describe("the launcher (npm start)", () => {
       const launcher = await startLauncher("npm");
       // The address is named once /api/health answers (the launcher asks it too), the setup hint after it.
       const ready = `receipt: Receipt is ready at ${launcher.baseUrl}\n`;
-      expect(await waitUntil(() => launcher.output().includes(ready), 5_000)).toBe(true);
+      const hint = `no admin yet — open ${launcher.baseUrl}/setup`;
+      // The hint is written after the address, in a later write: wait for both before reading their order.
+      expect(
+        await waitUntil(() => launcher.output().includes(ready) && launcher.output().includes(hint), 5_000),
+      ).toBe(true);
       const output = launcher.output();
-      expect(output.indexOf(`no admin yet — open ${launcher.baseUrl}/setup`)).toBeGreaterThan(
-        output.indexOf(ready),
-      );
+      expect(output.indexOf(hint)).toBeGreaterThan(output.indexOf(ready));
       expect(output.indexOf("receipt: using the embedded database in")).toBeLessThan(output.indexOf(ready));
       const app = nextServerPid(launcher);
       const database = postmasterPid();
