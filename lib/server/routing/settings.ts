@@ -26,13 +26,13 @@ let cached: AlertSettings | undefined;
 export function alertSettings(): AlertSettings {
   if (cached) return cached;
   const e = env();
+  const routeAtCommit = e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1";
   cached = {
     alertTickMs: e.RECEIPT_ALERT_TICK_MS,
     deliveryTickMs: e.RECEIPT_DELIVERY_TICK_MS,
     wakeUps: e.RECEIPT_WAKE_UPS === "1",
-    routeAtCommit: e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1",
-    outboxGatherMs:
-      e.RECEIPT_WAKE_UPS === "1" && e.RECEIPT_ROUTE_AT_COMMIT === "1" ? e.RECEIPT_OUTBOX_GATHER_MS : 0,
+    routeAtCommit,
+    outboxGatherMs: routeAtCommit ? e.RECEIPT_OUTBOX_GATHER_MS : 0,
     wakeReconnectMaxMs: e.RECEIPT_WAKE_RECONNECT_MAX_MS,
     timeoutMs: e.RECEIPT_DELIVERY_TIMEOUT_MS,
     maxAttempts: e.RECEIPT_DELIVERY_MAX_ATTEMPTS,
