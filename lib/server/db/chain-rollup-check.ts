@@ -1,9 +1,12 @@
 import {
   DAILY_KEY_COLUMNS,
+  DAILY_KEY_POSITIONS,
   LABEL_ROLLUP_DIMENSIONS,
   labelSetOf,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
+  ROLLUP_KEY_POSITIONS,
+  unseenLayersOf,
 } from "./chain-rollup-sql";
 import { PROBLEM_KEY_COLUMNS, QUIET_STATES_SQL } from "./problem-rollup-sql";
 import type { Sql } from "./sql";
@@ -37,7 +40,7 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
     `with counted as (
         select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int as n, min(c.observed_at) as first_at,
           max(c.observed_at) as last_at, max(c.updated_at) as written_at
-        from chains c group by 1, 2, 3, 4, 5, 6, 7, 8
+        from chains c group by ${ROLLUP_KEY_POSITIONS}
       ), kept as (
         select ${ROLLUP_KEY_COLUMNS}, chains as n, first_observed_at as first_at, last_observed_at as last_at,
           last_written_at as written_at
@@ -48,7 +51,7 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
       from counted full join kept using (${ROLLUP_KEY_COLUMNS})
       where counted.n is distinct from kept.n or kept.first_at > counted.first_at
         or kept.last_at < counted.last_at or kept.written_at < counted.written_at
-      order by 1, 2, 3, 4, 5, 6, 7, 8`,
+      order by ${ROLLUP_KEY_POSITIONS}`,
   );
   const narrow = await sql.query<Record<string, unknown>>(
     `with counted as (
@@ -65,20 +68,21 @@ export async function diffChainRollups(sql: Sql): Promise<RollupDifference[]> {
     `with counted as (
         select date_bin('1 day', c.observed_at, 'epoch'::timestamptz) as bucket, c.state,
           coalesce(c.server_name, '') as server_name, coalesce(c.tool, '') as tool,
-          coalesce(c.reasons[1], '') as reason, coalesce(c.evidence = 'weak', false) as weak, count(*)::int as n,
+          coalesce(c.reasons[1], '') as reason, coalesce(c.evidence = 'weak', false) as weak,
+          ${unseenLayersOf("c")} as unseen, count(*)::int as n,
           min(c.observed_at) as first_at, max(c.observed_at) as last_at, max(c.updated_at) as written_at
-        from chains c group by 1, 2, 3, 4, 5, 6
+        from chains c group by ${DAILY_KEY_POSITIONS}
       ), kept as (
         select ${DAILY_KEY_COLUMNS}, sum(chains)::int as n, min(first_observed_at) as first_at,
           max(last_observed_at) as last_at, max(last_written_at) as written_at
-        from chain_rollup_day_rows group by 1, 2, 3, 4, 5, 6 having sum(chains) <> 0
+        from chain_rollup_day_rows group by ${DAILY_KEY_POSITIONS} having sum(chains) <> 0
       )
       select ${DAILY_KEY_COLUMNS}, counted.n as counted, kept.n as kept,
         case when counted.n is distinct from kept.n then 'count' else 'times' end as problem
       from counted full join kept using (${DAILY_KEY_COLUMNS})
       where counted.n is distinct from kept.n or kept.first_at > counted.first_at
         or kept.last_at < counted.last_at or kept.written_at < counted.written_at
-      order by 1, 2, 3, 4, 5, 6`,
+      order by ${DAILY_KEY_POSITIONS}`,
   );
   const problems = [];
   for (const [rollup, bin, view] of [

@@ -2,11 +2,14 @@ import {
   appendRollupDeltasFrom,
   DAILY_DELTA_COLUMNS,
   DAILY_KEY_COLUMNS,
+  DAILY_KEY_FROM_HOURS,
+  DAILY_KEY_POSITIONS,
   DELTA_COLUMNS,
   LABEL_ROLLUP_DIMENSIONS,
   labelSetOf,
   ROLLUP_KEY_COLUMNS,
   ROLLUP_KEY_OF_CHAIN,
+  ROLLUP_KEY_POSITIONS,
 } from "./chain-rollup-sql";
 import { lockChains } from "./chain-writes";
 import { addToProblemRollup, PROBLEM_ROLLUP_TABLES } from "./problem-rollup-sql";
@@ -123,12 +126,12 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
       ), moved as (
         delete from chain_rollup_deltas d using batch where d.id = batch.id
         returning d.bucket, d.state, d.shadowed_state, d.server_name, d.tool, d.client_name, d.reason, d.weak,
-          d.chains, d.first_observed_at, d.last_observed_at, d.last_written_at, d.labels
+          d.unseen, d.chains, d.first_observed_at, d.last_observed_at, d.last_written_at, d.labels
       ), wide as (
         insert into chain_rollups (${DELTA_COLUMNS})
         select ${ROLLUP_KEY_COLUMNS}, sum(chains)::int, min(first_observed_at), max(last_observed_at),
           max(last_written_at)
-        from moved group by 1, 2, 3, 4, 5, 6, 7, 8
+        from moved group by ${ROLLUP_KEY_POSITIONS}
         on conflict (${ROLLUP_KEY_COLUMNS}) do update set
           chains = chain_rollups.chains + excluded.chains,
           first_observed_at = least(chain_rollups.first_observed_at, excluded.first_observed_at),
@@ -144,9 +147,9 @@ export async function foldChainRollupDeltas(sql: Sql, limit: number): Promise<nu
         returning 1
       ), daily as (
         insert into chain_rollups_daily (${DAILY_DELTA_COLUMNS})
-        select date_bin('1 day', bucket, 'epoch'::timestamptz), state, server_name, tool, reason, weak,
+        select ${DAILY_KEY_FROM_HOURS},
           sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
-        from moved group by 1, 2, 3, 4, 5, 6
+        from moved group by ${DAILY_KEY_POSITIONS}
         on conflict (${DAILY_KEY_COLUMNS}) do update set
           chains = chain_rollups_daily.chains + excluded.chains,
           first_observed_at = least(chain_rollups_daily.first_observed_at, excluded.first_observed_at),
@@ -182,7 +185,7 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
   await sql.execute(
     `insert into chain_rollups (${DELTA_COLUMNS})
       select ${ROLLUP_KEY_OF_CHAIN}, count(*)::int, min(c.observed_at), max(c.observed_at), max(c.updated_at)
-      from chains c group by 1, 2, 3, 4, 5, 6, 7, 8`,
+      from chains c group by ${ROLLUP_KEY_POSITIONS}`,
   );
   await sql.execute(
     `insert into chain_state_rollups (bucket, state, shadowed_state, chains)
@@ -190,9 +193,9 @@ export async function rebuildChainRollups(sql: Sql): Promise<void> {
   );
   await sql.execute(
     `insert into chain_rollups_daily (${DAILY_DELTA_COLUMNS})
-      select date_bin('1 day', bucket, 'epoch'::timestamptz), state, server_name, tool, reason, weak,
+      select ${DAILY_KEY_FROM_HOURS},
         sum(chains)::int, min(first_observed_at), max(last_observed_at), max(last_written_at)
-      from chain_rollups group by 1, 2, 3, 4, 5, 6`,
+      from chain_rollups group by ${DAILY_KEY_POSITIONS}`,
   );
   await sql.execute("delete from chain_label_rollups");
   await sql.execute(
