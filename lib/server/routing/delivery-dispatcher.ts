@@ -1,5 +1,3 @@
-import { DELIVERY_ATTEMPT_HEADER, DELIVERY_ID_HEADER } from "@/lib/routing/requests";
-import { signRequest } from "@/lib/routing/sign";
 import { createHash } from "node:crypto";
 import { releaseDeliveries } from "../db/routing-deliveries";
 import { type ClaimedDelivery, claimDeliveriesById, claimDueDeliveries } from "../db/routing-delivery-claims";
@@ -9,10 +7,9 @@ import { metrics } from "../metrics/registry";
 import { failureReason } from "../db/isolated-writes";
 import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
-import { decideAttempt } from "./attempt-outcome";
+import { type Attempt, attemptDelivery } from "./delivery-attempt";
 import { DeliveryLanes, mayHaveLeftSome, pickNewDeliveries } from "./delivery-lanes";
 import { DueTimer } from "./due-timer";
-import { postOnce } from "./http-post";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
 import { type AlertSettings, alertSettings } from "./settings";
@@ -237,32 +234,9 @@ export class DeliveryDispatcher {
 
   private async send(delivery: Held): Promise<void> {
     if (delivery.rateLimit && !(await this.sharedTokenTaken(delivery, delivery.rateLimit))) return;
-    const settings = this.settings;
-    const at = new Date();
-    let decision: ReturnType<typeof decideAttempt>;
-    let result: Awaited<ReturnType<typeof postOnce>>;
+    let attempt: Attempt;
     try {
-      // Signed at send time: every attempt carries a fresh timestamp inside the receiver's replay window.
-      const { headers } = signRequest(
-        {
-          channel: delivery.channel,
-          targetIndex: delivery.targetIndex,
-          targetType: "webhook",
-          url: delivery.url,
-          body: delivery.body,
-          headers: {
-            ...delivery.headers,
-            [DELIVERY_ID_HEADER]: String(delivery.id),
-            [DELIVERY_ATTEMPT_HEADER]: String(delivery.attempts),
-          },
-          ...(delivery.signingSecret ? { signingSecret: delivery.signingSecret } : {}),
-        },
-        at.getTime(),
-      );
-      const posted = performance.now();
-      result = await postOnce(delivery.url, delivery.body, headers, settings.timeoutMs, delivery.targetType);
-      observeStage("post", (performance.now() - posted) / 1000);
-      decision = decideAttempt(result, delivery, settings, Date.now());
+      attempt = await attemptDelivery(delivery, this.settings);
     } catch (error) {
       this.lanes.finished(delivery, Date.now());
       this.held.delete(delivery.id);
@@ -271,6 +245,7 @@ export class DeliveryDispatcher {
       return;
     }
     this.lanes.finished(delivery, Date.now());
+    const { at, result, decision } = attempt;
     const answered = performance.now();
     if (decision.pauseTargetUntilMs !== null) this.pauseTarget(delivery, decision.pauseTargetUntilMs);
     this.recorder.add({
