@@ -1,9 +1,11 @@
 // A git ref's production build for before/after benches: exported with `git archive` into a throwaway folder under the
 // system temp dir (kept, and reused by the next invocation for the same commit), node_modules hard-linked from this
-// checkout, its Prisma client generated from its own schema, `next build`; then started on a database migrated by its
-// own migrations, with an ingestion key made by its own CLI.
+// checkout, its Prisma client generated from its own schema, its own `npm run build` (Next.js and, where the ref has
+// one, the app server with its fast lanes: a baseline started by `next start` alone would run without them and
+// compare another server); then started on a database migrated by its own migrations, with an ingestion key made by
+// its own CLI.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { startAppIn } from "../../tests/support/app-server";
@@ -17,7 +19,9 @@ export function baselineBuild(ref: string): { dir: string; commit: string } {
     encoding: "utf8",
   }).trim();
   const dir = path.join(tmpdir(), `receipt-baseline-${commit.slice(0, 12)}`);
-  if (existsSync(path.join(dir, ".next/BUILD_ID"))) return { dir, commit };
+  // Written once the whole build succeeded: a folder left by a failed or older build is built again.
+  const built = path.join(dir, ".receipt-baseline-built");
+  if (existsSync(built)) return { dir, commit };
   mkdirSync(dir, { recursive: true });
   execFileSync("sh", ["-c", `git archive ${commit} | tar -x -C '${dir}'`], { cwd: root, stdio: "inherit" });
   // Turbopack resolves nothing outside the project folder, so a symlink will not do: hard links, no copy of the bytes.
@@ -29,7 +33,8 @@ export function baselineBuild(ref: string): { dir: string; commit: string } {
   console.error(`baseline ${commit.slice(0, 12)}: prisma generate, next build in ${dir}…`);
   run(["--import", "tsx", "scripts/prisma-generate.ts"]);
   rmSync(path.join(dir, ".next"), { recursive: true, force: true }); // a failed build's lock and leftovers
-  run([path.join(dir, "node_modules/next/dist/bin/next"), "build"]);
+  execFileSync("npm", ["run", "--silent", "build"], { cwd: dir, stdio: "inherit" });
+  writeFileSync(built, `${commit}\n`);
   return { dir, commit };
 }
 
