@@ -61,9 +61,11 @@ beforeAll(async () => {
     "insert into ingestion_keys (id, name, key_hash, prefix, scopes) values (gen_random_uuid(), 'agent', $1, $2, $3)",
     [hashKey(key), displayPrefix(key), ["ingest", "read"]],
   );
-  // Today's app writes the rows: the deltas' labels column it appends to comes two migrations later, so it is there
-  // only while the app writes (the later migration adds it again).
-  await client.query("alter table chain_rollup_deltas add column labels jsonb not null default '{}'");
+  // Today's app writes the rows: the deltas' labels and unseen columns it appends to come in later migrations, so
+  // they are there only while the app writes (the later migrations add them again).
+  await client.query(
+    "alter table chain_rollup_deltas add column labels jsonb not null default '{}', add column unseen smallint not null default 0",
+  );
   // The same for the outcome a destination check records beside the effect (read with each chain's head).
   await client.query(
     "alter table operator_effects add column outcome_verdict text, add column outcome_verifier text, add column outcome_receipt text",
@@ -75,7 +77,7 @@ beforeAll(async () => {
   } finally {
     await writer.stop();
   }
-  await client.query("alter table chain_rollup_deltas drop column labels");
+  await client.query("alter table chain_rollup_deltas drop column labels, drop column unseen");
   await client.query(
     "alter table operator_effects drop column outcome_verdict, drop column outcome_verifier, drop column outcome_receipt",
   );
