@@ -1,5 +1,5 @@
 import { type Failure, isTransientError, writeIsolated } from "./isolated-writes";
-import { inTransaction, poolSql, prepared } from "./sql";
+import { onOneConnection, prepared, type Sql, type transactionOver } from "./sql";
 
 export type ClaimedDelivery = {
   id: bigint;
@@ -106,11 +106,10 @@ export async function claimDeliveriesById(
   leaseMs: number,
 ): Promise<ClaimedDelivery[]> {
   if (ids.length === 0) return [];
-  return poolSql().query<ClaimedDelivery>(CLAIM_BY_ID, [
-    ids.map(String),
-    now,
-    new Date(now.getTime() + leaseMs),
-  ]);
+  // On one connection: when PostgreSQL refuses the claim, the due claim the caller runs next finds its rows free.
+  return onOneConnection((sql) =>
+    sql.query<ClaimedDelivery>(CLAIM_BY_ID, [ids.map(String), now, new Date(now.getTime() + leaseMs)]),
+  );
 }
 
 /**
@@ -132,12 +131,16 @@ export async function claimDueDeliveries(
 ): Promise<{ claimed: ClaimedDelivery[]; failures: Failure<bigint>[] }> {
   if (limit <= 0) return { claimed: [], failures: [] };
   const values = [...claimParameters(now, limit, shares), new Date(now.getTime() + leaseMs)];
-  try {
-    return { claimed: await poolSql().query<ClaimedDelivery>(CLAIM, values), failures: [] };
-  } catch (error) {
-    if (isTransientError(error)) throw error;
-    return claimIsolated(now, leaseMs, limit, shares);
-  }
+  // Both tries on one connection: the rows a refused claim locked are free again when the item-by-item one looks
+  // (SKIP LOCKED would pass over them on another connection, and they would wait for the next claim).
+  return onOneConnection(async (sql, transaction) => {
+    try {
+      return { claimed: await sql.query<ClaimedDelivery>(CLAIM, values), failures: [] };
+    } catch (error) {
+      if (isTransientError(error)) throw error;
+      return claimIsolated(transaction, now, leaseMs, limit, shares);
+    }
+  });
 }
 
 function claimParameters(now: Date, limit: number, shares: ClaimShares): unknown[] {
@@ -153,8 +156,14 @@ function claimParameters(now: Date, limit: number, shares: ClaimShares): unknown
 }
 
 /** The claim in a transaction: the due rows locked, then leased under a savepoint, one by one if the batch fails. */
-function claimIsolated(now: Date, leaseMs: number, limit: number, shares: ClaimShares) {
-  return inTransaction(async (sql) => {
+function claimIsolated(
+  transaction: ReturnType<typeof transactionOver>,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+  shares: ClaimShares,
+) {
+  return transaction(async (sql: Sql) => {
     const due = await sql.query<{ id: bigint }>(DUE_ROWS, claimParameters(now, limit, shares));
     const claimed: ClaimedDelivery[] = [];
     const { failures } = await writeIsolated(

@@ -85,6 +85,31 @@ export function poolSql(): Sql {
   return sqlOver(getPool());
 }
 
+/**
+ * `work` on one pooled connection: its statements one after another, outside a transaction or in `transaction`s. For
+ * a statement whose refusal is followed by more work on the same rows: pg reports the error as it arrives, before
+ * PostgreSQL has rolled the statement back and released its row locks, so a statement on another connection could
+ * still find those rows locked. On this one the next statement runs after the rollback, and an error leaves only
+ * after a probe on it, so the caller's next statement, wherever it runs, finds the rows free.
+ */
+export async function onOneConnection<T>(
+  work: (sql: Sql, transaction: ReturnType<typeof transactionOver>) => Promise<T>,
+): Promise<T> {
+  const client = await getPool().connect();
+  let broken: Error | undefined;
+  try {
+    return await work(sqlOver(client), transactionOver(client));
+  } catch (error) {
+    // Also tells a connection that no longer answers, which must not go back to the pool.
+    await client.query("select 1").catch((probe: Error) => {
+      broken = probe;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
 /** A transaction on a `pg` connection, which can also bulk-load with COPY (Prisma's transactions cannot). */
 export type TransactionSql = Sql & {
   /** Streams `text` (COPY's text format: a line a row) into `copy … from stdin`; returns the rows loaded. */
