@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -326,6 +326,7 @@ describe("check destination now", () => {
 
 describe("npm run checks (config as code)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), "receipt-checks-cli-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const file = (name: string, text: string) => {
     const at = path.join(dir, name);
     writeFileSync(at, text);

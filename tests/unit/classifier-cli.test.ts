@@ -1,10 +1,10 @@
 /** The `classify` CLI (issue 3): input formats, stdin, --at, exit codes 0/2/1, stdout = JSON lines only. */
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const FIXTURE = join(ROOT, "tests/fixtures/seed-cases.json");
@@ -12,6 +12,7 @@ const seedRecords = (
   JSON.parse(readFileSync(FIXTURE, "utf8")) as { cases: { record: Record<string, unknown> }[] }
 ).cases.map((c) => c.record);
 const dir = mkdtempSync(join(tmpdir(), "receipt-classify-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function file(name: string, content: string): string {
   const path = join(dir, name);
