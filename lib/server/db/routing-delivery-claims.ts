@@ -1,5 +1,5 @@
 import { type Failure, isTransientError, writeIsolated } from "./isolated-writes";
-import { onOneConnection, prepared, type Sql, type transactionOver } from "./sql";
+import { onOneConnection, prepared, type Sql, type TransactionOn } from "./sql";
 
 export type ClaimedDelivery = {
   id: bigint;
@@ -157,7 +157,7 @@ function claimParameters(now: Date, limit: number, shares: ClaimShares): unknown
 
 /** The claim in a transaction: the due rows locked, then leased under a savepoint, one by one if the batch fails. */
 function claimIsolated(
-  transaction: ReturnType<typeof transactionOver>,
+  transaction: TransactionOn,
   now: Date,
   leaseMs: number,
   limit: number,

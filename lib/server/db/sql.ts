@@ -64,8 +64,11 @@ export function sqlOver(target: pg.Pool | pg.ClientBase): Sql {
   };
 }
 
+/** Runs `work` in a transaction on a connection already chosen: begin, the work, commit or rollback. */
+export type TransactionOn = <T>(work: (tx: Sql) => Promise<T>) => Promise<T>;
+
 /** `inTransaction` on one client of the caller's (scripts, migrations, tests): begin, the work, commit or rollback. */
-export function transactionOver(client: pg.ClientBase) {
+export function transactionOver(client: pg.ClientBase): TransactionOn {
   const sql = sqlOver(client);
   return async <T>(work: (tx: Sql) => Promise<T>): Promise<T> => {
     await client.query("begin");
@@ -93,7 +96,7 @@ export function poolSql(): Sql {
  * after a probe on it, so the caller's next statement, wherever it runs, finds the rows free.
  */
 export async function onOneConnection<T>(
-  work: (sql: Sql, transaction: ReturnType<typeof transactionOver>) => Promise<T>,
+  work: (sql: Sql, transaction: TransactionOn) => Promise<T>,
 ): Promise<T> {
   const client = await getPool().connect();
   let broken: Error | undefined;
