@@ -16,10 +16,13 @@
  * `--statements`: pg_stat_statements on in the cluster (a few per cent of PostgreSQL's time, counted against the app),
  * and after the table the costliest statements a record of the last batch-100 run, its background jobs included.
  */
+import { spawn } from "node:child_process";
 import http from "node:http";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { prepareRecords } from "../lib/server/ingest/prepare-records";
+import { writeCeilingRows } from "./bench/ceiling-writes";
 import { statementTable } from "./bench/statement-stats";
 import {
   IN_FLIGHT,
@@ -105,69 +108,7 @@ async function viaRawInsert(url: string, size: number, prefix: string): Promise<
     inParallel(prepared, async (batch) => {
       const client = await pool.connect();
       try {
-        await client.query("begin");
-        const recordValues: unknown[] = [];
-        const recordRows = batch.map(({ record, classification }, i) => {
-          recordValues.push(
-            record.recordId,
-            record.chainId,
-            record.session.id,
-            record.observedAt,
-            JSON.stringify(record),
-            classification.state,
-            classification.layer,
-            classification.reasons,
-          );
-          const o = i * 8;
-          return `($${o + 1},$${o + 2},$${o + 3},$${o + 4},$${o + 5},$${o + 6},$${o + 7},$${o + 8})`;
-        });
-        await client.query(
-          `insert into health_records (record_id, chain_id, session_id, observed_at, body, state, layer, reasons) values ${recordRows.join(",")}`,
-          recordValues,
-        );
-        const latest = new Map(batch.map((p) => [p.record.chainId, p]));
-        const chainValues: unknown[] = [];
-        const chainRows = [...latest.values()].map(({ record, classification }, i) => {
-          chainValues.push(
-            record.chainId,
-            record.session.id,
-            classification.state,
-            classification.layer,
-            classification.reasons,
-            record.recordId,
-            0,
-            record.observedAt,
-            record.observedAt,
-            record.session.client.name,
-            record.session.client.version,
-            record.session.transport,
-            JSON.stringify(record.labels ?? {}),
-          );
-          const o = i * 13;
-          return `(${Array.from({ length: 13 }, (_, k) => `$${o + k + 1}`).join(",")})`;
-        });
-        await client.query(
-          `insert into chains (chain_id, session_id, state, layer, reasons, current_record_id, current_seq, observed_at, evaluated_at, client_name, client_version, transport, labels) values ${chainRows.join(",")}
-         on conflict (chain_id) do update set state = excluded.state`,
-          chainValues,
-        );
-        const historyValues: unknown[] = [];
-        const historyRows = batch.map(({ record, classification }, i) => {
-          historyValues.push(
-            record.chainId,
-            classification.state,
-            classification.reasons[0],
-            record.observedAt,
-            record.recordId,
-          );
-          const o = i * 5;
-          return `($${o + 1},null,$${o + 2},$${o + 3},$${o + 4},$${o + 5},'record')`;
-        });
-        await client.query(
-          `insert into chain_state_changes (chain_id, from_state, to_state, reason, at, record_id, cause) values ${historyRows.join(",")}`,
-          historyValues,
-        );
-        await client.query("commit");
+        await writeCeilingRows(client, batch);
       } finally {
         client.release();
       }
@@ -175,6 +116,29 @@ async function viaRawInsert(url: string, size: number, prefix: string): Promise<
   );
   await pool.end();
   return run;
+}
+
+/** The bare ingester (scripts/bench/bare-ingester.ts) in its own process, on its own database; stop() ends it. */
+async function startBareIngester(url: string) {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(import.meta.dirname, "bench/bare-ingester.ts"), url, String(IN_FLIGHT)],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = "";
+    child.stdout.on("data", (chunk) => {
+      output += String(chunk);
+      const line = output.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolve((JSON.parse(line) as { port: number }).port);
+    });
+    child.once("exit", (code) => reject(new Error(`the bare ingester exited with ${code}`)));
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    pid: child.pid as number,
+    stop: () => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM")),
+  };
 }
 
 // The baseline is built before anything is started, so the build does not share the machine with a measured run.
@@ -197,43 +161,56 @@ try {
 // The embedded cluster's exit hook (async-exit-hook) ends the process with 0 on `beforeExit`, whatever exitCode says.
 process.exit(process.exitCode ?? 0);
 
-/** The current build against raw `pg` INSERTs of the same rows, batch 100 and 1000. */
+/**
+ * The current build against raw `pg` INSERTs of the same rows and against the bare ingester, batch 100 and 1000. The
+ * three alternate within a round, so drift over minutes falls on all of them alike.
+ */
 async function againstCeiling() {
-  // Warm-up (JIT, connection pools, Next.js route compilation) with records of its own: the measured runs must
-  // store new records, not answer duplicates.
-  await viaHttp(baseUrl, key, 100, "warm");
-  const rows: string[] = [];
-  let statements = "";
-  for (const size of [100, 1000]) {
-    const http: Run[] = [];
-    const raw: Run[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      await bench.statements?.reset();
-      http.push(await viaHttp(baseUrl, key, size, `http${size}-${round}`, appPid));
-      if (bench.statements && size === 100)
-        statements = statementTable(await bench.statements.top(15), TOTAL, "record");
-      const rawDb = await bench.createDatabase(`bench_raw_${size}_${round}`);
-      raw.push(await viaRawInsert(rawDb, size, `raw${size}-${round}`));
+  const bare = await startBareIngester(await bench.createDatabase("bench_bare"));
+  try {
+    // Warm-up (JIT, connection pools, Next.js route compilation) with records of its own: the measured runs must
+    // store new records, not answer duplicates.
+    await viaHttp(baseUrl, key, 100, "warm");
+    await viaHttp(bare.baseUrl, key, 100, "warm");
+    const rows: string[] = [];
+    let statements = "";
+    for (const size of [100, 1000]) {
+      const runs: Record<"app" | "bare" | "raw", Run[]> = { app: [], bare: [], raw: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        await bench.statements?.reset();
+        runs.app.push(await viaHttp(baseUrl, key, size, `http${size}-${round}`, appPid));
+        if (bench.statements && size === 100)
+          statements = statementTable(await bench.statements.top(15), TOTAL, "record");
+        runs.bare.push(await viaHttp(bare.baseUrl, key, size, `bare${size}-${round}`, bare.pid));
+        const rawDb = await bench.createDatabase(`bench_raw_${size}_${round}`);
+        runs.raw.push(await viaRawInsert(rawDb, size, `raw${size}-${round}`));
+      }
+      rows.push(ceilingRow(size, runs));
     }
-    const httpRate = median(http.map((r) => r.rate));
-    const rawRate = median(raw.map((r) => r.rate));
-    const n = (value: number) => Math.round(value).toLocaleString("en");
-    rows.push(
-      `| ${size} | ${n(httpRate)} (${http.map((r) => n(r.rate)).join(", ")}) | ${n(rawRate)} | ${Math.round((httpRate / rawRate) * 100)}% | ${n(median(http.map((r) => r.appUs)))} | ${n(median(http.map((r) => r.postgresUs)))} | ${n(median(raw.map((r) => r.postgresUs)))} |`,
-    );
-  }
-  console.log(
-    `Ingestion, ${TOTAL.toLocaleString("en")} records per run, ${IN_FLIGHT} collectors in parallel, median of ${ROUNDS} runs`,
-  );
-  console.log(
-    "| batch | HTTP → PostgreSQL (records/s; each run) | raw pg INSERT (records/s) | ratio | app CPU µs/record | PostgreSQL CPU µs/record (HTTP) | PostgreSQL CPU µs/record (raw) |",
-  );
-  console.log("|---|---|---|---|---|---|---|");
-  for (const row of rows) console.log(row);
-  if (statements) {
     console.log(
-      "\nThe app's PostgreSQL statements (pg_stat_statements), the last batch-100 run, its jobs included:",
+      `Ingestion, ${TOTAL.toLocaleString("en")} records per run, ${IN_FLIGHT} collectors in parallel, median of ${ROUNDS} runs`,
     );
-    console.log(statements);
+    console.log(
+      "| batch | Receipt (records/s; each run) | bare ingester | raw pg INSERT (ceiling) | Receipt ÷ ceiling | bare ÷ ceiling | Receipt ÷ bare | app CPU µs/record (Receipt; bare) | PostgreSQL CPU µs/record (Receipt; bare; raw) |",
+    );
+    console.log("|---|---|---|---|---|---|---|---|---|");
+    for (const row of rows) console.log(row);
+    if (statements) {
+      console.log(
+        "\nThe app's PostgreSQL statements (pg_stat_statements), the last batch-100 run, its jobs included:",
+      );
+      console.log(statements);
+    }
+  } finally {
+    await bare.stop();
   }
+}
+
+function ceilingRow(size: number, runs: Record<"app" | "bare" | "raw", Run[]>): string {
+  const rate = (of: Run[]) => median(of.map((r) => r.rate));
+  const n = (value: number) => Math.round(value).toLocaleString("en");
+  const percent = (a: number, b: number) => `${Math.round((a / b) * 100)}%`;
+  const [app, bare, raw] = [rate(runs.app), rate(runs.bare), rate(runs.raw)];
+  const cpu = (of: Run[], pick: (r: Run) => number) => n(median(of.map(pick)));
+  return `| ${size} | ${n(app)} (${runs.app.map((r) => n(r.rate)).join(", ")}) | ${n(bare)} | ${n(raw)} | ${percent(app, raw)} | ${percent(bare, raw)} | ${percent(app, bare)} | ${cpu(runs.app, (r) => r.appUs)}; ${cpu(runs.bare, (r) => r.appUs)} | ${cpu(runs.app, (r) => r.postgresUs)}; ${cpu(runs.bare, (r) => r.postgresUs)}; ${cpu(runs.raw, (r) => r.postgresUs)} |`;
 }
