@@ -5,6 +5,7 @@ import type { ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { buildRecords, type OtlpSpan } from "@/lib/otlp";
 import { jsonBody, mcpSpan, protobufBody, readProtobufResponse } from "@/tests/support/otlp-exports";
 import { legacyRecord } from "@/tests/support/record-builders";
+import { SAMPLES } from "@/tests/support/secret-samples";
 
 // Exports at the edge of what one request may hold, against PostgreSQL's default lock table
 // (max_locks_per_transaction 64): they are stored whole or refused with a 4xx, and never fail anyone else. And a
@@ -12,6 +13,7 @@ import { legacyRecord } from "@/tests/support/record-builders";
 // session past its span limit refuses the export.
 
 const SESSION_LIMIT = 1000;
+const TOKEN = SAMPLES.github_token[0] as string;
 
 const otlp = otlpTestApp({ RECEIPT_OTLP_MAX_SESSION_SPANS: String(SESSION_LIMIT) });
 
@@ -175,6 +177,39 @@ describe("a session grown export by export", () => {
     expect(new Map(chains.map((row) => [row.chain_id, row.current_record_id]))).toEqual(
       new Map(whole.map((record) => [record.chainId, record.recordId])),
     );
+  });
+
+  it("a handshake span an older release stored with a value today's rules mask is redacted again when its session is rebuilt", async () => {
+    const session = "stored-unredacted";
+    const handshake = mcpSpan({
+      method: "initialize",
+      session,
+      startMs: 0,
+      durationMs: 20,
+      attributes: { "receipt.client.version": TOKEN },
+    });
+    await sendOk([handshake, ...calls(session, 0, 1)]);
+    // As a release without peer masking stored it: the token kept, nothing named masked.
+    const stored = await otlp.query<{ version: string | null; masked: string[] | null }>(
+      `update otlp_spans set span = (jsonb_set(span::jsonb, '{attributes,receipt.client.version}', to_jsonb($2::text))
+          #- '{attributes,receipt.masked}')::json
+        where span_id = $1
+        returning span->'attributes'->>'receipt.client.version' as version,
+          span->'attributes'->'receipt.masked' as masked`,
+      [handshake.spanContext().spanId, TOKEN],
+    );
+    expect(stored.rows).toEqual([{ version: TOKEN, masked: null }]);
+    // A call added to the session rebuilds it from that span: masked again, the session's chains are kept.
+    await sendOk(calls(session, 1, 1));
+    const { rows } = await otlp.query<{ body: { session: { client: { version: string } } } }>(
+      `select r.body from chains c join health_records r on r.record_id = c.current_record_id
+        where c.chain_id = any(select 'otlp:' || trace_id || ':' || span_id from otlp_spans
+          where session_key = (select session_key from otlp_spans where span_id = $1)
+            and span->>'name' like 'tools/call%')`,
+      [handshake.spanContext().spanId],
+    );
+    expect(rows).toHaveLength(2);
+    for (const row of rows) expect(row.body.session.client.version).not.toBe(TOKEN);
   });
 
   it("refuses an export that would take a session past its limit with 422 and the first span's path, storing nothing", async () => {

@@ -164,13 +164,17 @@ async function rebuildSession(spans: RoledSpan[], freshKeys: Set<string>, result
     for (const [n, pass] of mappingPasses(spans, SPANS_A_PASS).entries()) {
       if (n > 0) await yieldToEventLoop();
       const passSpans = pass.map((item) => item.span);
-      let built = buildRecords(passSpans);
+      // Fresh spans were redacted on arrival, stored ones as they were read (readSessionSpansToRebuild).
+      let built = buildRecords(passSpans, { redacted: true });
       const fresh = built.problems.filter((problem) => freshKeys.has(spanKey(problem)));
       for (const problem of fresh.filter(isWarning)) report(result.warnings, problem);
       const unmappable = fresh.filter((problem) => !isWarning(problem));
       if (unmappable.length > 0) {
         const bad = new Set(unmappable.map(spanKey));
-        built = buildRecords(passSpans.filter((span) => !bad.has(spanKey(span))));
+        built = buildRecords(
+          passSpans.filter((span) => !bad.has(spanKey(span))),
+          { redacted: true },
+        );
         for (const problem of unmappable) {
           result.refused.add(spanKey(problem));
           report(result.rejected, problem);

@@ -1,4 +1,4 @@
-import { type RoledSpan, type SpanRole, spanRoleOf } from "@/lib/otlp";
+import { type RoledSpan, redactSpan, type SpanRole, spanRoleOf } from "@/lib/otlp";
 import {
   countSessionSpans,
   readSessionContext,
@@ -59,7 +59,9 @@ export async function readSessionSpansToRebuild(
   const keep = (stored: StoredSpan) => {
     if (freshKeys.has(spanKey(stored))) return;
     const list = storedBySession.get(stored.sessionKey) ?? [];
-    list.push({ span: stored.span, role: roleOf(stored) });
+    // Redacted again with today's rules, once: a span stored by an older release may keep what they now drop.
+    const span = redactSpan(stored.span);
+    list.push({ span, role: roleOf({ ...stored, span }) });
     storedBySession.set(stored.sessionKey, list);
   };
   for (const stored of context) if (!whole.has(stored.sessionKey)) keep(stored);
