@@ -14,6 +14,9 @@ import { apiClient } from "@/tests/support/app-server";
 import { otlpTestApp } from "@/tests/support/otlp-app";
 import { mcpSpan, protobufBody } from "@/tests/support/otlp-exports";
 import { legacyRecord } from "@/tests/support/record-builders";
+import { SAMPLES } from "@/tests/support/secret-samples";
+
+const TOKEN = SAMPLES.github_token[0] as string;
 
 // `npm run reclassify` (issue 43): a database written before contract v1.2 holds OTLP chains read the old way — a call
 // group without its initialize span stored as `incompatible_session` (`session.not_initialized`), alerting — and
@@ -192,5 +195,52 @@ describe("npm run reclassify", () => {
       "otlp sessions\t1\trecords stored 0\tunchanged 2\tspans left out 0\troles updated 0",
     );
     expect(again).toContain("chains\t3\trewritten 0\tstate moved 0\tunreadable 0");
+  });
+
+  it("redacts a span an older release stored with a value today's rules mask: its chains are rebuilt, not left out", async () => {
+    const sdkSpans = [
+      mcpSpan({
+        method: "initialize",
+        session: "sess-kept-token",
+        startMs: 0,
+        durationMs: 20,
+        attributes: { "receipt.client.version": TOKEN },
+      }),
+      mcpSpan({ method: "tools/call", tool: "echo", session: "sess-kept-token", startMs: 1_000 }),
+    ];
+    // As a release without peer masking stored them: redacted, but with the client version as sent.
+    const spans = normaliseExport(decodeExportRequest(protobufBody(sdkSpans))).spans.map((span) => {
+      const redacted = redactSpan(span);
+      const { "receipt.masked": _, ...attributes } = redacted.attributes;
+      const version = span.attributes["receipt.client.version"];
+      return {
+        ...redacted,
+        attributes: version === undefined ? attributes : { ...attributes, "receipt.client.version": version },
+      };
+    });
+    expect(spans.filter((span) => span.attributes["receipt.client.version"] === TOKEN)).toHaveLength(1);
+    for (const span of spans) {
+      const json = JSON.stringify(span);
+      await otlp.query(
+        `insert into otlp_spans (trace_id, span_id, session_key, content_hash, role, span)
+         values ($1, $2, $3, $4, 'unknown', $5::json)`,
+        [
+          span.traceId,
+          span.spanId,
+          sessionKeyOf(span),
+          createHash("sha256").update(json).digest("hex"),
+          json,
+        ],
+      );
+    }
+    const out = reclassifyCli();
+    expect(out).toMatch(/\tspans left out 0\t/);
+    const { rows } = await otlp.query<{ body: HealthRecord }>(
+      `select r.body from chains c join health_records r on r.record_id = c.current_record_id
+        where c.chain_id = $1`,
+      [`otlp:${spans[1]?.traceId}:${spans[1]?.spanId}`],
+    );
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.body.session.client.version).not.toBe(TOKEN);
   });
 });

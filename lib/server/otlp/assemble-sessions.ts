@@ -27,7 +27,8 @@ const SPANS_A_PASS = 100;
 /**
  * Rebuilds every session that got a new span from its spans (`readSessionSpansToRebuild`). A new span the mapping
  * cannot use is refused and the session rebuilt without it; a session whose record the native validation refuses
- * (secret guard, schema) or that conflicts with a stored record keeps none of this export's spans.
+ * (secret guard, schema) or that conflicts with a stored record keeps none of this export's spans. Every span given
+ * is redacted already (`redactSpan`): the export's on arrival, stored ones as they are read back.
  */
 export async function assembleSessions(
   sql: TransactionSql,

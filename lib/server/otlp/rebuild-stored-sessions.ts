@@ -1,4 +1,4 @@
-import { spanRoleOf } from "@/lib/otlp";
+import { redactSpan, spanRoleOf } from "@/lib/otlp";
 import { lockSessions, readSessionSpans, type SpanRow } from "../db/otlp-spans";
 import { inTransaction } from "../db/sql";
 import { readSessionKeysAfter, updateSpanRoles } from "../db/stored-rebuild";
@@ -41,15 +41,19 @@ export async function rebuildStoredSessions(options: { dryRun?: boolean } = {}):
       if (keys.length === 0) return undefined;
       await lockSessions(sql, keys);
       const spans = await readSessionSpans(sql, keys);
-      const rows: SpanRow[] = spans.map((stored) => ({
-        traceId: stored.traceId,
-        spanId: stored.spanId,
-        sessionKey: stored.sessionKey,
-        role: spanRoleOf(stored.span),
-        span: stored.span,
-        contentHash: "",
-        json: "",
-      }));
+      const rows: SpanRow[] = spans.map((stored) => {
+        // Redacted with today's rules (assembleSessions maps spans as they are): an older release may have kept more.
+        const span = redactSpan(stored.span);
+        return {
+          traceId: stored.traceId,
+          spanId: stored.spanId,
+          sessionKey: stored.sessionKey,
+          role: spanRoleOf(span),
+          span,
+          contentHash: "",
+          json: "",
+        };
+      });
       const rolesUpdated = await updateSpanRoles(sql, rows);
       const assembled = await assembleSessions(
         sql,
