@@ -3,7 +3,7 @@
  * equivalent route tree and one local receiver (scripts/bench-alerts/). A benchmark, not a test: it prints a table
  * and the issue's targets with met/missed, and writes nothing outside temp dirs. Everything listens on 127.0.0.1.
  * After the table: Receipt's stages and statements, the CPU an alert on both sides against what the cores give an
- * alert at Alertmanager's rate, and a bare node:http sender's rate (bench-alerts/floor.ts), the floor of any Node sender.
+ * alert at Alertmanager's rate, and a bare undici sender's rate (bench-alerts/floor.ts), the floor of any Node sender.
  *
  * BENCH_ALERTS (single alerts, default 200), BENCH_STORM (300), BENCH_DELIVERIES (1000), BENCH_FIRING (300),
  * BENCH_SETTLE_MS (10000: how long re-sends are counted after the route insert; longer while they still arrive).
@@ -120,7 +120,7 @@ CPU an alert in the rate run (${cores} cores; at Alertmanager's rate they give $
   }
   if (!floor) return;
   console.log(
-    `A bare node:http sender (no database, ${floor.inFlight} in flight, ${floor.bytes}-byte bodies like Receipt's): ` +
+    `A bare undici sender (no database, ${floor.inFlight} in flight, ${floor.bytes}-byte bodies like Receipt's): ` +
       `${floor.perSecond.toFixed(0)} webhooks/s, ${us(floor.cpuUsAPost)} of CPU a POST.`,
   );
 }
@@ -241,7 +241,7 @@ try {
     ? await measure(() => startAlertmanager(binary, tempDir, (receiver as BenchReceiver).url("alertmanager")))
     : null;
   const receipt = await measure(() => startReceipt((receiver as BenchReceiver).url("receipt")));
-  log(`a bare node:http sender: ${knobs.deliveries} webhooks`);
+  log(`a bare undici sender: ${knobs.deliveries} webhooks`);
   const floor = await measureSenderFloor(
     receiver,
     knobs.deliveries,
