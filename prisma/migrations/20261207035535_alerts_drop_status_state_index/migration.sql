@@ -1,0 +1,2 @@
+-- DropIndex
+DROP INDEX "alerts_status_state_idx";
