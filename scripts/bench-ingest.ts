@@ -6,6 +6,8 @@
  * alerting state) through POST /api/v1/records in batches of 100 and of 1000, three collectors in parallel. In the
  * same run, the same rows (records, chains, state history) are written by raw `pg` multi-row INSERTs, one
  * transaction per batch: the ceiling that HTTP + validation + classification + the app's writes are compared with.
+ * And the same batches are posted to the bare ingester (scripts/bench/bare-ingester.ts: bare node:http, Receipt's own
+ * validation and classification, the ceiling's rows), the least a Node ingester that checks its records costs here.
  *
  * `npm run bench:ingest -- --baseline <git-ref>`: instead of the ceiling, that ref's own production build
  * (scripts/bench/baseline-build.ts) on its own database in the same cluster, runs alternating between the two builds;
