@@ -4,7 +4,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { classify } from "@/lib/classifier";
 import type { HealthRecord } from "@/lib/contract";
-import { buildRecords, redactSpan, sessionKeyOf } from "@/lib/otlp";
+import { buildRecords, type OtlpSpan, redactSpan, sessionKeyOf } from "@/lib/otlp";
 import { diffChainRollups } from "@/lib/server/db/chain-rollup-check";
 import { rebuildChainRollups } from "@/lib/server/db/chain-rollups";
 import type { Sql } from "@/lib/server/db/sql";
@@ -69,6 +69,18 @@ async function openProblems() {
   return page.problems.map((problem) => `${problem.state}/${problem.tool}`).sort();
 }
 
+/** Spans written straight into the store, with no role (`unknown`), as a release before span roles stored them. */
+async function storeSpansAsAnOlderReleaseDid(spans: OtlpSpan[]) {
+  for (const span of spans) {
+    const json = JSON.stringify(span);
+    await otlp.query(
+      `insert into otlp_spans (trace_id, span_id, session_key, content_hash, role, span)
+       values ($1, $2, $3, $4, 'unknown', $5::json)`,
+      [span.traceId, span.spanId, sessionKeyOf(span), createHash("sha256").update(json).digest("hex"), json],
+    );
+  }
+}
+
 const alertsOf = async (chainId: string) =>
   (
     await otlp.query("select state, status from alerts where chain_id = $1 order by starts_at, state", [
@@ -100,20 +112,7 @@ describe("npm run reclassify", () => {
     });
     for (const record of old) expect(classify(record).reasons[0]).toBe("session.not_initialized");
     expect((await apiClient(otlp.baseUrl, otlp.key).post(old)).status).toBe(200);
-    for (const span of spans) {
-      const json = JSON.stringify(span);
-      await otlp.query(
-        `insert into otlp_spans (trace_id, span_id, session_key, content_hash, role, span)
-         values ($1, $2, $3, $4, 'unknown', $5::json)`,
-        [
-          span.traceId,
-          span.spanId,
-          sessionKeyOf(span),
-          createHash("sha256").update(json).digest("hex"),
-          json,
-        ],
-      );
-    }
+    await storeSpansAsAnOlderReleaseDid(spans);
     // A native chain whose stored classification an older classifier made (what a contract change leaves).
     const native = {
       ...legacyRecord(),
@@ -219,20 +218,7 @@ describe("npm run reclassify", () => {
       };
     });
     expect(spans.filter((span) => span.attributes["receipt.client.version"] === TOKEN)).toHaveLength(1);
-    for (const span of spans) {
-      const json = JSON.stringify(span);
-      await otlp.query(
-        `insert into otlp_spans (trace_id, span_id, session_key, content_hash, role, span)
-         values ($1, $2, $3, $4, 'unknown', $5::json)`,
-        [
-          span.traceId,
-          span.spanId,
-          sessionKeyOf(span),
-          createHash("sha256").update(json).digest("hex"),
-          json,
-        ],
-      );
-    }
+    await storeSpansAsAnOlderReleaseDid(spans);
     const out = reclassifyCli();
     expect(out).toMatch(/\tspans left out 0\t/);
     const { rows } = await otlp.query<{ body: HealthRecord }>(
