@@ -1,5 +1,7 @@
 // One POST of the delivery engine against a real local HTTP server: keep-alive reuse, Retry-After, timeouts, errors.
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
+import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "@/lib/server/db/embedded";
@@ -12,6 +14,7 @@ let server: Server;
 let base: string;
 let connections = 0;
 const bodies: string[] = [];
+const authorizations: (string | undefined)[] = [];
 
 beforeAll(async () => {
   server = createServer((req, res) => {
@@ -19,6 +22,7 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       bodies.push(Buffer.concat(chunks).toString("utf8"));
+      authorizations.push(req.headers.authorization);
       if (req.url === "/hang") return; // never answers
       if (req.url === "/limited") return res.writeHead(429, { "retry-after": "2" }).end();
       res.writeHead(200).end("ok");
@@ -70,5 +74,39 @@ describe("postOnce", () => {
     const port = await freePort();
     expect((await postOnce(`http://127.0.0.1:${port}/`, "{}", {}, 2000)).error).toBe("ECONNREFUSED");
     expect((await postOnce("ftp://127.0.0.1/", "{}", {}, 2000)).error).toBe("unsupported protocol ftp:");
+  });
+
+  it("sends a URL's own credential as Basic authorization, unless a header names one", async () => {
+    const withCredential = base.replace("http://", "http://bot:s3cr%20et@");
+    expect((await postOnce(`${withCredential}/ok`, "{}", {}, 2000)).ok).toBe(true);
+    expect(authorizations.at(-1)).toBe(`Basic ${Buffer.from("bot:s3cr et").toString("base64")}`);
+    expect((await postOnce(`${withCredential}/ok`, "{}", { Authorization: "Bearer given" }, 2000)).ok).toBe(
+      true,
+    );
+    expect(authorizations.at(-1)).toBe("Bearer given");
+  });
+
+  it("verifies the receiver's TLS certificate: a self-signed one is refused, named, and gets no body", async () => {
+    // A throwaway self-signed pair for 127.0.0.1 (tests/fixtures/tls): no CA this process trusts signed it.
+    const fixture = (name: string) => readFileSync(`tests/fixtures/tls/self-signed-127.0.0.1.${name}.pem`);
+    let received = 0;
+    const tls = createTlsServer({ key: fixture("key"), cert: fixture("cert") }, (req, res) => {
+      received++;
+      req.resume();
+      res.writeHead(200).end("ok");
+    });
+    await new Promise<void>((resolve) => tls.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (tls.address() as AddressInfo).port;
+      expect(await postOnce(`https://127.0.0.1:${port}/hook`, "{}", {}, 2000)).toMatchObject({
+        ok: false,
+        statusCode: null,
+        error: "DEPTH_ZERO_SELF_SIGNED_CERT",
+      });
+      expect(received).toBe(0);
+    } finally {
+      tls.closeAllConnections();
+      await new Promise((resolve) => tls.close(resolve));
+    }
   });
 });
