@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import { isMuted, summarizeGroup } from "@/lib/routing/alert-priority";
 import { ApiClientError } from "../api/http";
 import { useAssignAlert } from "../api/mutations";

@@ -2,7 +2,7 @@
 
 import { useState } from "react";
 import { STATES } from "@/lib/contract/states";
-import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { AlertGroupView, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import { isMuted } from "@/lib/routing/alert-priority";
 import { SEVERITIES } from "@/lib/routing/types";
 import { RoleNote } from "../auth/RoleGate";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { AlertDeliveryStatus, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { AlertDeliveryStatus, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import styles from "./Alerts.module.css";
 
 export const DELIVERY_LABEL: Record<AlertDeliveryStatus, string> = {

@@ -4,7 +4,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { matchersForLabels } from "@/lib/routing/alert-workspace";
-import type { SilencePreviewAlert, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { SilencePreviewAlert, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import { StateBadge } from "../state/StateBadge";
 import { FormError } from "../routing/FormError";
 import { useCreateSilence } from "../routing/routing-queries";

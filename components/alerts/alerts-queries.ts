@@ -2,7 +2,11 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { apiFetch, queryString } from "../api/http";
-import type { AlertGroupsAnswer, DeliveryView, SilencePreviewAnswer } from "@/lib/dashboard/api-types";
+import type {
+  AlertGroupsAnswer,
+  DeliveryView,
+  SilencePreviewAnswer,
+} from "@/lib/dashboard/routing-api-types";
 
 export type AlertGroupsParams = {
   status: string;

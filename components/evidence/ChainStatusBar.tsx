@@ -1,7 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import type { ChainSummary, QueueName, TriageItemView, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { ChainSummary, QueueName, TriageItemView } from "@/lib/dashboard/api-types";
+import type { WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import { STATE_META } from "@/lib/dashboard/state-meta";
 import { chainQueues } from "@/lib/triage/view";
 import { useAlertGroups } from "../alerts/alerts-queries";

@@ -3,7 +3,7 @@
 import { useMemo, useState } from "react";
 import { canonicalConfig, parseRoutingDocument, printDocument } from "@/lib/routing/document";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import type { RoutingConfigAnswer } from "@/lib/dashboard/api-types";
+import type { RoutingConfigAnswer } from "@/lib/dashboard/routing-api-types";
 import { FormError } from "./FormError";
 import { useSaveConfig } from "./routing-queries";
 import styles from "./Routing.module.css";

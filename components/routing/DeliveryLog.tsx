@@ -9,7 +9,7 @@ import { FormError } from "./FormError";
 import { useRoleAllows } from "../auth/CurrentUser";
 import { roleReason } from "../auth/RoleGate";
 import { useRetryDelivery } from "./routing-queries";
-import type { DeliveryView } from "@/lib/dashboard/api-types";
+import type { DeliveryView } from "@/lib/dashboard/routing-api-types";
 import styles from "./Routing.module.css";
 
 function Attempts({ delivery }: { delivery: DeliveryView }) {

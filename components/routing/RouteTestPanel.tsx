@@ -4,7 +4,7 @@ import { type FormEvent, useState } from "react";
 import { formatDuration } from "@/lib/routing/duration";
 import { FormError } from "./FormError";
 import { useRouteTest } from "./routing-queries";
-import type { RouteTestAnswer } from "@/lib/dashboard/api-types";
+import type { RouteTestAnswer } from "@/lib/dashboard/routing-api-types";
 import styles from "./Routing.module.css";
 
 /** Which channels would be told, and which only record the alert because they have no target. */

@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { type FormEvent, useState } from "react";
-import type { SilenceView } from "@/lib/dashboard/api-types";
+import type { SilenceView } from "@/lib/dashboard/routing-api-types";
 import { Time } from "../ui/Time";
 import { FormError } from "./FormError";
 import { useCreateSilence, useExpireSilence, useSilences } from "./routing-queries";

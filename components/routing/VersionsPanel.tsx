@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { ConfigVersion, RoutingConfigAnswer } from "@/lib/dashboard/api-types";
+import type { ConfigVersion, RoutingConfigAnswer } from "@/lib/dashboard/routing-api-types";
 import { Pager } from "../ui/Pager";
 import { ErrorState, LoadingState } from "../ui/StatusViews";
 import { Time } from "../ui/Time";

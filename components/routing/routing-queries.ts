@@ -11,7 +11,7 @@ import type {
   RouteTestAnswer,
   RoutingConfigAnswer,
   SilenceView,
-} from "@/lib/dashboard/api-types";
+} from "@/lib/dashboard/routing-api-types";
 import type { TargetHealthAnswer } from "@/lib/routing/target-health";
 
 // Server data of the routing page. Keys start with "routing-" so one save can refresh everything it affects.

@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect as baseExpect, type Page, test } from "@playwright/test";
 import type { HealthRecord } from "@/lib/contract";
-import type { RoutingConfigAnswer } from "@/lib/dashboard/api-types";
+import type { RoutingConfigAnswer } from "@/lib/dashboard/routing-api-types";
 import { liveCase } from "@/tests/support/dashboard-records";
 import { DESKTOP, ingest, PHONE, signIn, snap } from "./support/dashboard";
 

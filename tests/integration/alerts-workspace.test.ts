@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HealthRecord } from "@/lib/contract";
-import type { AlertGroupsAnswer, WorkspaceAlertView } from "@/lib/dashboard/api-types";
+import type { AlertGroupsAnswer, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
 import { freePort } from "@/lib/server/db/embedded";

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AlertGroupsAnswer, ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
+import type { ChainTriage, QueuePage } from "@/lib/dashboard/api-types";
+import type { AlertGroupsAnswer } from "@/lib/dashboard/routing-api-types";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { dashboardClient } from "@/tests/support/dashboard-session";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { DeliveryView } from "@/lib/dashboard/api-types";
+import type { DeliveryView } from "@/lib/dashboard/routing-api-types";
 import type { TRoutingConfig, TTarget } from "@/lib/routing/config";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";

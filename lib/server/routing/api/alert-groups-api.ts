@@ -5,7 +5,7 @@ import type {
   AlertGroupsAnswer,
   AlertGroupView,
   WorkspaceAlertView,
-} from "@/lib/dashboard/api-types";
+} from "@/lib/dashboard/routing-api-types";
 import { rankAlertGroups } from "@/lib/routing/alert-priority";
 import { alertOf } from "@/lib/routing/alert-rows";
 import { alertDeliveryStatus, latestNotification, routeNamesById } from "@/lib/routing/alert-workspace";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { ConfigVersion, RoutingConfigAnswer } from "@/lib/dashboard/api-types";
+import type { ConfigVersion, RoutingConfigAnswer } from "@/lib/dashboard/routing-api-types";
 import { configComments } from "@/lib/routing/comments";
 import { maskSecrets } from "@/lib/routing/config";
 import { printProposedDocument, printRoutingDocument } from "@/lib/routing/document";

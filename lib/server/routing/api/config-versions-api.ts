@@ -1,5 +1,9 @@
 import { z } from "zod";
-import type { ConfigVersion, ConfigVersionDetail, RoutingConfigAnswer } from "@/lib/dashboard/api-types";
+import type {
+  ConfigVersion,
+  ConfigVersionDetail,
+  RoutingConfigAnswer,
+} from "@/lib/dashboard/routing-api-types";
 import { maskSecrets, type TRoutingConfig, ZRoutingConfig } from "@/lib/routing/config";
 import type { AuditActor } from "../../audit/audit-actor";
 import { listConfigVersionsPage, newestConfigVersionId, readConfigVersion } from "../../db/routing-config";

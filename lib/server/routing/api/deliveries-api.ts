@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { DeliveryView } from "@/lib/dashboard/api-types";
+import type { DeliveryView } from "@/lib/dashboard/routing-api-types";
 import { parseGroupKey, routeNamesById } from "@/lib/routing/alert-workspace";
 import { MASK, maskUrlCredential, urlCarriesCredential } from "@/lib/routing/config";
 import {

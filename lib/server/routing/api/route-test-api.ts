@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { RouteTestAnswer } from "@/lib/dashboard/api-types";
+import type { RouteTestAnswer } from "@/lib/dashboard/routing-api-types";
 import { type Classification, classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
 import { alertContextFromRecord } from "@/lib/routing/context";

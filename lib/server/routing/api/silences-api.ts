@@ -1,6 +1,10 @@
 import { z } from "zod";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import type { SilencePreviewAnswer, SilencePreviewAlert, SilenceView } from "@/lib/dashboard/api-types";
+import type {
+  SilencePreviewAnswer,
+  SilencePreviewAlert,
+  SilenceView,
+} from "@/lib/dashboard/routing-api-types";
 import { equalityLabels, previewSilence } from "@/lib/routing/alert-workspace";
 import { isTimestampInRange } from "@/lib/contract/timestamp";
 import { ZDuration, ZTimestamp } from "@/lib/routing/config";
