@@ -1,17 +1,14 @@
 /**
  * Redaction guard (contract §5): a record is evidence, not content. Any string value — or
  * object key — that looks like a credential rejects the whole record. Hits name the JSON
- * path and the pattern, never the value. The patterns are in `secret-patterns.ts`.
+ * path and the pattern, never the value. The patterns are in `secret-patterns.ts`, matched by `secret-matching.ts`.
  */
 import { forEachString, MAX_WALK_DEPTH, type PathSegment } from "./json-strings";
-import { matchCredentialField, matchSecretPattern, type SecretPatternName } from "./secret-patterns";
+import { matchCredentialField, matchSecretPattern } from "./secret-matching";
+import type { SecretPatternName } from "./secret-patterns";
 
-export {
-  matchCredentialField,
-  matchSecretPattern,
-  SECRET_PATTERNS,
-  type SecretPatternName,
-} from "./secret-patterns";
+export { matchCredentialField, matchSecretPattern } from "./secret-matching";
+export { SECRET_PATTERNS, type SecretPatternName } from "./secret-patterns";
 
 export type { PathSegment } from "./json-strings";
 

@@ -1,7 +1,7 @@
 /** The redaction guard's pattern table (issue 17 item 8): one positive and one look-alike per pattern, at least. */
 import { describe, expect, it } from "vitest";
 import { matchSecretPattern, SECRET_PATTERNS, type SecretPatternName } from "@/lib/contract/redaction";
-import { percentDecode } from "@/lib/contract/secret-patterns";
+import { percentDecode } from "@/lib/contract/secret-matching";
 import { validateRecord } from "@/lib/contract/validate";
 import { legacyRecord } from "@/tests/support/record-builders";
 import { DISGUISED, EVERYDAY_VALUES, join, LOOK_ALIKES, SAMPLES } from "@/tests/support/secret-samples";
