@@ -137,6 +137,25 @@ const NON_ASCII = /[^\t\n\r -~]/;
  */
 export function matchSecretPattern(text: string): SecretPatternName | undefined {
   if (text.length < MIN_SECRET_LENGTH) return undefined;
+  if (text.length > MAX_REMEMBERED_LENGTH) return matchAnyForm(text);
+  const known = remembered.get(text);
+  if (known !== undefined) return known ?? undefined;
+  const found = matchAnyForm(text);
+  if (remembered.size >= MAX_REMEMBERED) remembered.clear();
+  remembered.set(text, found ?? null);
+  return found;
+}
+
+/**
+ * The answers for strings met before: a collector repeats its client's and servers' names, versions, tools,
+ * transports and labels in every record, and the scan is a pure function of the text. Bounded in count and in
+ * each string's length (at most about 5 MB); emptied when full, so unique ids cost nothing but their own scan.
+ */
+const MAX_REMEMBERED = 10_000;
+const MAX_REMEMBERED_LENGTH = 256;
+const remembered = new Map<string, SecretPatternName | null>();
+
+function matchAnyForm(text: string): SecretPatternName | undefined {
   const found = matchForms(text);
   if (found !== undefined || !NON_ASCII.test(text)) return found;
   // "…" would become "...", which reads as a value ("token=…", "Bearer rcpt_…"): it stays a placeholder, as "<".

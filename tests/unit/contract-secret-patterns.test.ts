@@ -34,6 +34,33 @@ describe("the pattern table", () => {
   });
 });
 
+describe("answers remembered for strings met again", () => {
+  const samples = rows(SAMPLES);
+  const lookAlikes = rows(LOOK_ALIKES);
+
+  it("gives every sample and look-alike the same answer a second and a third time", () => {
+    for (let pass = 0; pass < 3; pass++) {
+      for (const { pattern, value } of samples) expect(matchSecretPattern(value)).toBe(pattern);
+      for (const { value } of lookAlikes) expect(matchSecretPattern(value)).toBeUndefined();
+    }
+  });
+
+  it("still answers right after thousands of unique strings have filled and emptied what it remembers", () => {
+    for (let i = 0; i < 25_000; i++) expect(matchSecretPattern(`rec:unique-record-${i}`)).toBeUndefined();
+    for (const { pattern, value } of samples) expect(matchSecretPattern(value)).toBe(pattern);
+    for (const { value } of lookAlikes) expect(matchSecretPattern(value)).toBeUndefined();
+  });
+
+  it("scans a long string (past what it remembers) every time", () => {
+    const token = SAMPLES.github_token[0] as string;
+    const long = `${"prose ".repeat(60)}${token}`;
+    expect(long.length).toBeGreaterThan(256);
+    expect(matchSecretPattern(long)).toBe("github_token");
+    expect(matchSecretPattern(long)).toBe("github_token");
+    expect(matchSecretPattern(`${"prose ".repeat(60)}nothing here`)).toBeUndefined();
+  });
+});
+
 describe("percentDecode", () => {
   it.each([
     ["a%20b", "a b"],
