@@ -14,46 +14,47 @@
  * Only timestamps, versions and enum values skip the check: their character sets cannot
  * spell any credential pattern, plain or hex- or base64-encoded.
  */
-import type { HealthRecord } from "./record";
-import { fitsBeforeLastTimestamp, isAddressableId, MAX_DURATION_MS } from "./limits";
 import {
-  ID_PATTERN,
-  LABEL_KEY_PATTERN,
-  MAX_LABEL_VALUE_LENGTH,
-  MAX_LABELS,
-  SCHEMA_HASH_PATTERN,
-  VERSION_PATTERN,
-} from "./record";
-import { looksLikeSecret, matchCredentialField } from "./redaction";
-import { isStorableString } from "./storable";
+  array,
+  boolean,
+  type Check,
+  fail,
+  finite,
+  id,
+  integer,
+  jsonRpcId,
+  keys,
+  matching,
+  NOT_SURE,
+  nulls,
+  type Obj,
+  object,
+  oneOf,
+  optional,
+  plainHttpUrl,
+  string,
+  timestamp,
+  version,
+} from "./fast-parse-checks";
+import type { HealthRecord } from "./record";
+import { fitsBeforeLastTimestamp, MAX_DURATION_MS } from "./limits";
+import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, SCHEMA_HASH_PATTERN } from "./record";
+import { matchCredentialField } from "./redaction";
 import { parseStorableTimestamp } from "./timestamp";
-
-type Obj = Record<string, unknown>;
-type Check = (value: unknown) => void;
-
-/** Thrown internally to abandon the fast path; never escapes `fastParseRecord`. */
-const NOT_SURE = Symbol("not sure");
-
-function fail(): never {
-  throw NOT_SURE;
-}
-
-/** Set when an optional field is `null`: the result then needs a null-free copy. */
-let sawNull = false;
 
 /**
  * The validated record, or `undefined` when zod must decide. Without nulls the input is
  * returned as is (it is exactly the record zod would build); with nulls, a copy without them.
  */
 export function fastParseRecord(input: unknown): HealthRecord | undefined {
-  sawNull = false;
+  nulls.seen = false;
   try {
     checkRecord(input);
   } catch (error) {
     if (error === NOT_SURE) return undefined;
     throw error;
   }
-  return (sawNull ? copyWithoutNulls(input) : input) as HealthRecord;
+  return (nulls.seen ? copyWithoutNulls(input) : input) as HealthRecord;
 }
 
 function copyWithoutNulls(value: unknown): unknown {
@@ -62,100 +63,6 @@ function copyWithoutNulls(value: unknown): unknown {
   const copy: Obj = {};
   for (const [key, item] of Object.entries(value)) if (item !== null) copy[key] = copyWithoutNulls(item);
   return copy;
-}
-
-// ── primitives ──────────────────────────────────────────────────────────────────────────────
-
-function object(value: unknown, allowed: ReadonlySet<string>): Obj {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) fail();
-  if (Object.getPrototypeOf(value) !== Object.prototype) fail();
-  // for-in skips the key array Object.keys would allocate; with Object.prototype as the
-  // prototype it only sees own keys (a polluted prototype fails, leaving it to zod).
-  for (const key in value) if (!allowed.has(key)) fail();
-  return value as Obj;
-}
-
-const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
-
-/** Runs `check` on `source[key]` unless it is absent; `null` counts as absent (and is noted). */
-function optional(source: Obj, key: string, check: Check): void {
-  const value = source[key];
-  if (value === null) sawNull = true;
-  else if (value !== undefined) check(value);
-}
-
-/** A free-text string: checked for credentials and for what PostgreSQL cannot store. */
-function string(value: unknown, max = Number.POSITIVE_INFINITY): void {
-  if (typeof value !== "string" || value.length > max || looksLikeSecret(value) || !isStorableString(value))
-    fail();
-}
-
-/** A string with a restricted pattern; `mayHoldSecret` when the pattern's charset could spell one. */
-function matching(value: unknown, pattern: RegExp, mayHoldSecret: boolean): void {
-  if (typeof value !== "string" || !pattern.test(value)) fail();
-  if (mayHoldSecret && looksLikeSecret(value)) fail();
-}
-
-// Ids allow letters, digits and "._:-": enough to spell "sk-…" or "AKIA…", so they are checked.
-const id: Check = (value) => {
-  matching(value, ID_PATTERN, true);
-  if (!isAddressableId(value as string)) fail();
-};
-// Digits and dashes only.
-const version: Check = (value) => matching(value, VERSION_PATTERN, false);
-
-/** Digits, "T", "Z", ":", ".", "+" and "-" cannot spell a credential: not checked. */
-const timestamp: Check = (value) => {
-  if (typeof value !== "string" || parseStorableTimestamp(value) === undefined) fail();
-};
-
-function integer(value: unknown, min = Number.NEGATIVE_INFINITY): number {
-  if (!Number.isSafeInteger(value) || (value as number) < min) fail();
-  return value as number;
-}
-
-const finite: Check = (value) => {
-  if (typeof value !== "number" || !Number.isFinite(value)) fail();
-};
-
-const boolean: Check = (value) => {
-  if (typeof value !== "boolean") fail();
-};
-
-function oneOf(value: unknown, options: readonly string[]): void {
-  if (!options.includes(value as string)) fail();
-}
-
-const jsonRpcId: Check = (value) => {
-  if (typeof value === "string") string(value);
-  else integer(value);
-};
-
-function array(value: unknown, item: Check, minLength = 0): void {
-  if (!Array.isArray(value) || value.length < minLength) fail();
-  for (const entry of value) item(entry);
-}
-
-/**
- * Only the plain form: lower-case http(s)://, no whitespace anywhere (so zod's trimming and
- * tab/newline stripping change nothing), no query or fragment (the record's URLs carry neither),
- * parseable, ≤ 2048. Any other spelling goes to zod.
- */
-const PLAIN_HTTP_URL = /^https?:\/\/[^\s?#]+$/;
-const plainHttpUrl: Check = (value) => {
-  if (typeof value !== "string" || value.length > 2048 || !PLAIN_HTTP_URL.test(value) || !canParseUrl(value))
-    fail();
-  if (looksLikeSecret(value) || !isStorableString(value)) fail();
-};
-
-function canParseUrl(value: string): boolean {
-  if (typeof URL.canParse === "function") return URL.canParse(value);
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 // ── the record, level by level (mirrors record.ts) ─────────────────────────────────────────
@@ -416,7 +323,7 @@ const call: Check = (value) => {
   const responseValue = source.response;
   const responseSource =
     responseValue === undefined || responseValue === null ? undefined : response(responseValue);
-  if (responseValue === null) sawNull = true;
+  if (responseValue === null) nulls.seen = true;
   optional(source, "task", task);
   // Cross-field rule: a task handle only comes with resultType "task".
   const hasTask = source.task !== undefined && source.task !== null;
