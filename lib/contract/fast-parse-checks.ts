@@ -3,7 +3,7 @@
  * the record to zod. Free-text strings are checked for credentials here, in the same pass.
  */
 import { isAddressableId } from "./limits";
-import { ID_PATTERN, VERSION_PATTERN } from "./record";
+import { ID_PATTERN, VERSION_PATTERN } from "./record-fields";
 import { looksLikeSecret } from "./redaction";
 import { isStorableString } from "./storable";
 import { parseStorableTimestamp } from "./timestamp";

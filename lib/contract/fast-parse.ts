@@ -38,7 +38,7 @@ import {
 } from "./fast-parse-checks";
 import type { HealthRecord } from "./record";
 import { fitsBeforeLastTimestamp, MAX_DURATION_MS } from "./limits";
-import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, SCHEMA_HASH_PATTERN } from "./record";
+import { LABEL_KEY_PATTERN, MAX_LABEL_VALUE_LENGTH, MAX_LABELS, SCHEMA_HASH_PATTERN } from "./record-fields";
 import { matchCredentialField } from "./redaction";
 import { parseStorableTimestamp } from "./timestamp";
 
