@@ -211,6 +211,9 @@ export async function startBenchApp(options: { statementStats?: boolean } = {}) 
         await statements?.close();
         await app.stop();
         await admin.end();
+        // This process's own pool (createKey above): ended first, or the cluster's stop is logged as a lost connection.
+        const { getPool } = await import("../lib/server/db/client");
+        await getPool().end();
         await server.stop();
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
