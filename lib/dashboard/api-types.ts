@@ -75,7 +75,7 @@ export type IngestAnswer = {
 
 export type ChainDetail = {
   chain: ChainSummary;
-  /** Set when the deadline job could not re-classify the chain (see README, "Set-aside items"). */
+  /** Set when the deadline job could not re-classify the chain (docs/API.md, "Set-aside items"). */
   setAside: { reason: string; at: string } | null;
   records: RecordEntry[];
   history: HistoryEntry[];

@@ -6,7 +6,7 @@ import { isRunning } from "./db/embedded-owner";
 // is stopped and the launcher exits non-zero, so a supervisor (systemd, a container runtime) restarts the pair and
 // alerts; nothing keeps answering in front of a dead database, and no database is left running for nobody.
 
-/** The launcher's exit codes, documented in README.md ("Running in production"). */
+/** The launcher's exit codes, documented in docs/OPERATIONS.md ("Running in production"). */
 export const LAUNCHER_EXIT = {
   /** Stopped on SIGTERM, SIGINT or SIGHUP; the app and the embedded database were stopped cleanly. */
   stopped: 0,
