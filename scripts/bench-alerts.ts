@@ -121,7 +121,9 @@ CPU an alert in the rate run (${cores} cores; at Alertmanager's rate they give $
   if (!floor) return;
   console.log(
     `A bare undici sender (no database, ${floor.inFlight} in flight, ${floor.bytes}-byte bodies like Receipt's): ` +
-      `${floor.perSecond.toFixed(0)} webhooks/s, ${us(floor.cpuUsAPost)} of CPU a POST.`,
+      `${floor.perSecond.toFixed(0)} webhooks/s, ${us(floor.cpuUsAPost)} of CPU a POST; Receipt's rate is ` +
+      `${((100 * receipt.deliveriesPerSecond) / floor.perSecond).toFixed(0)} % of it, Alertmanager's ` +
+      `${((100 * am.deliveriesPerSecond) / floor.perSecond).toFixed(0)} %.`,
   );
 }
 
