@@ -120,9 +120,17 @@ const server = http.createServer((request, response) => {
   );
 });
 if (values.keepAliveTimeout) server.keepAliveTimeout = Number(values.keepAliveTimeout);
-server.listen(port, hostname, () =>
-  console.log(`▲ Next.js (receipt app server) on http://${hostname}:${port}`),
-);
+// Next.js logs an uncaught exception and carries on: a server that cannot listen would keep running its workers on
+// the database with no port to answer on. It exits instead, so whoever started it sees the port was taken.
+const cannotListen = (error: Error) => {
+  console.error(`receipt: cannot listen on http://${hostname}:${port}: ${error.message}`);
+  process.exit(1);
+};
+server.once("error", cannotListen);
+server.listen(port, hostname, () => {
+  server.off("error", cannotListen);
+  console.log(`▲ Next.js (receipt app server) on http://${hostname}:${port}`);
+});
 
 // As `next start`: stop taking connections, let open requests finish, close Next.js, exit 128 + the signal.
 let stopping = false;

@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "./ports";
 import { playwrightTimings, type Timed, timingReport, vitestTimings } from "./timings";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -85,18 +85,9 @@ if (buildStatus !== 0) {
   totals.failed += 1;
 }
 
-// Playwright needs the build. Ports are chosen here, one after another and each once, so two shards never race for
-// the same one.
+// Playwright needs the build. Ports are chosen here, each once, so two shards never race for the same one.
 const taken = new Set<number>();
-async function uniqueFreePort(): Promise<string> {
-  for (;;) {
-    const port = await freePort();
-    if (!taken.has(port)) {
-      taken.add(port);
-      return String(port);
-    }
-  }
-}
+const uniqueFreePort = async () => String(await portOutsideEphemeralRange(taken));
 const shardRuns: { shard: string; report: string; env: Record<string, string> }[] = [];
 for (let index = 0; buildStatus === 0 && index < shards; index++) {
   shardRuns.push({

@@ -40,6 +40,24 @@ export async function startAppIn(
 ): Promise<RunningApp> {
   if (!existsSync(path.join(dir, ".next/BUILD_ID")))
     throw new Error(`no production build in ${dir}: run \`npm run build\``);
+  // freePort's port is free when it answers, not when the app binds it: another test file may have been given the
+  // same one meanwhile. The loser exits with EADDRINUSE, and it starts again on another port.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs);
+    if (started !== "port_taken") return started;
+    if (attempt === 5) throw new Error("app could not bind a free port in 5 attempts");
+  }
+}
+
+/** What the app server (scripts/app-server.ts) and `next start` print once they listen. */
+const LISTENING = /receipt app server\) on http:|Ready in /;
+
+async function startOnFreePort(
+  dir: string,
+  databaseUrl: string,
+  env: Record<string, string>,
+  healthyWithinMs: number,
+): Promise<RunningApp | "port_taken"> {
   const port = await freePort();
   let output = "";
   const child = spawnNext(
@@ -74,9 +92,13 @@ export async function startAppIn(
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + healthyWithinMs;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`app exited early:\n${output}`);
+    if (child.exitCode !== null) {
+      if (output.includes("EADDRINUSE")) return "port_taken";
+      throw new Error(`app exited early:\n${output}`);
+    }
+    // Healthy only once this child says it listens: until then an answer on the port may be another file's app.
     try {
-      if ((await fetch(`${baseUrl}/api/health`)).ok) break;
+      if (LISTENING.test(output) && (await fetch(`${baseUrl}/api/health`)).ok) break;
     } catch {}
     if (Date.now() > deadline) {
       child.kill("SIGKILL"); // never left running, its workers ticking, after the test gave up on it
