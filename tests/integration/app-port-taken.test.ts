@@ -1,21 +1,19 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { freePort } from "@/lib/server/db/embedded";
 import { type RunningApp, startApp } from "../support/app-server";
 import { createTestDatabase } from "../support/test-database";
 
 // The harness's own promise: a port another test file took between freePort and the app's bind never makes a test
 // talk to that other app. The first port handed out is one a stand-in for the other file's app already holds.
-const ports = vi.hoisted(() => ({ taken: 0, handedOut: [] as number[] }));
-vi.mock("@/lib/server/db/embedded", async (importOriginal) => {
-  const real = await importOriginal<typeof import("@/lib/server/db/embedded")>();
-  const freePort = async () => {
-    const port = ports.handedOut.length === 0 ? ports.taken : await real.freePort();
-    ports.handedOut.push(port);
-    return port;
-  };
-  return { ...real, freePort };
-});
+let taken = 0;
+const handedOut: number[] = [];
+const pickPort = async () => {
+  const port = handedOut.length === 0 ? taken : await freePort();
+  handedOut.push(port);
+  return port;
+};
 
 let squatter: http.Server;
 let db: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -27,7 +25,7 @@ beforeAll(async () => {
     response.writeHead(200, { "content-type": "application/json" }).end('{"squatter":true}'),
   );
   await new Promise<void>((resolve) => squatter.listen(0, "127.0.0.1", resolve));
-  ports.taken = (squatter.address() as AddressInfo).port;
+  taken = (squatter.address() as AddressInfo).port;
   db = await createTestDatabase();
 });
 afterAll(async () => {
@@ -37,12 +35,12 @@ afterAll(async () => {
 });
 
 it("an app whose port was taken meanwhile starts again on another, and its URL reaches it, not the other", async () => {
-  app = await startApp(db.url);
-  expect(ports.handedOut[0]).toBe(ports.taken);
-  expect(ports.handedOut).toHaveLength(2);
-  expect(new URL(app.baseUrl).port).toBe(String(ports.handedOut[1]));
+  app = await startApp(db.url, {}, 30_000, pickPort);
+  expect(handedOut[0]).toBe(taken);
+  expect(handedOut).toHaveLength(2);
+  expect(new URL(app.baseUrl).port).toBe(String(handedOut[1]));
   const health = await fetch(`${app.baseUrl}/api/health`);
   expect(health.status).toBe(200);
   expect(await health.json()).not.toHaveProperty("squatter");
-  expect(app.output()).toContain(`receipt app server) on http://127.0.0.1:${ports.handedOut[1]}`);
+  expect(app.output()).toContain(`receipt app server) on http://127.0.0.1:${handedOut[1]}`);
 });

@@ -27,8 +27,10 @@ export function startApp(
   env: Record<string, string> = {},
   /** How long the app may take to answer /api/health: longer for tests that start several on a busy machine. */
   healthyWithinMs = 30_000,
+  /** Where the app's port comes from (its own test hands out a port that is taken). */
+  pickPort: () => Promise<number> = freePort,
 ): Promise<RunningApp> {
-  return startAppIn(root, databaseUrl, env, healthyWithinMs);
+  return startAppIn(root, databaseUrl, env, healthyWithinMs, pickPort);
 }
 
 /** startApp for the production build of another checkout in `dir` (bench:ingest's baseline build). */
@@ -37,13 +39,14 @@ export async function startAppIn(
   databaseUrl: string,
   env: Record<string, string> = {},
   healthyWithinMs = 30_000,
+  pickPort: () => Promise<number> = freePort,
 ): Promise<RunningApp> {
   if (!existsSync(path.join(dir, ".next/BUILD_ID")))
     throw new Error(`no production build in ${dir}: run \`npm run build\``);
   // freePort's port is free when it answers, not when the app binds it: another test file may have been given the
   // same one meanwhile. The loser exits with EADDRINUSE, and it starts again on another port.
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs);
+    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs, await pickPort());
     if (started !== "port_taken") return started;
     if (attempt === 5) throw new Error("app could not bind a free port in 5 attempts");
   }
@@ -57,8 +60,8 @@ async function startOnFreePort(
   databaseUrl: string,
   env: Record<string, string>,
   healthyWithinMs: number,
+  port: number,
 ): Promise<RunningApp | "port_taken"> {
-  const port = await freePort();
   let output = "";
   const child = spawnNext(
     [
