@@ -9,6 +9,7 @@ import { observeStage, observeWaits } from "./alert-stages";
 import { AttemptRecorder } from "./attempt-recorder";
 import { type Attempt, attemptDelivery } from "./delivery-attempt";
 import { DeliveryLanes, mayHaveLeftSome, pickNewDeliveries } from "./delivery-lanes";
+import { ClaimTurns } from "./claim-turns";
 import { DueTimer } from "./due-timer";
 import { type RateLimit, RateLimiter, rateLimitFor } from "./rate-limits";
 import { setDeliveriesAside } from "./set-deliveries-aside";
@@ -19,7 +20,7 @@ type Held = ClaimedDelivery & { rateLimit: RateLimit | null };
 /**
  * The delivery engine of one process. `pump` claims what free capacity allows (per target and in all), starts those
  * sends and returns without waiting for them; a send that finishes frees its slot and pumps again. One claim runs at
- * a time: a pump asked for meanwhile runs right after it. Outcomes are written in batches (attempt-recorder.ts).
+ * a time (claim-turns.ts). Outcomes are written in batches (attempt-recorder.ts).
  */
 export class DeliveryDispatcher {
   private readonly lanes: DeliveryLanes<Held>;
@@ -27,50 +28,25 @@ export class DeliveryDispatcher {
   private readonly recorder = new AttemptRecorder();
   /** Claimed and not yet recorded: never claimed again by this process, whatever the lease says. */
   private readonly held = new Set<bigint>();
-  private claiming = false;
+  private readonly turns = new ClaimTurns(
+    (now) => this.claim(now),
+    () => this.claimNewById(new Date()),
+  );
   /** The last claim may have left due deliveries behind (it took all it was allowed, or it did not look). */
   private backlogLeft = true;
-  private pumpAgain = false;
-  private pumpScheduled = false;
   private wake: { at: number; timer: NodeJS.Timeout } | null = null;
   /** Deliveries this instance's commits inserted, waiting to be claimed by id (takeNew). */
   private fresh: NewDelivery[] = [];
-  private freshScheduled = false;
-  /** New deliveries arrived while a claim ran: claimed by id after it. */
-  private freshAgain = false;
   /** When this process's own retries fall due (a backoff it recorded): a claim then, not at the next safety tick. */
-  private readonly retries = new DueTimer(() => this.schedulePump());
+  private readonly retries = new DueTimer(() => this.turns.scheduleDue());
 
   constructor(private readonly settings: AlertSettings = alertSettings()) {
     this.lanes = new DeliveryLanes(settings.perTarget, settings.inFlight);
   }
 
-  /** Claims and starts due deliveries; returns how many were claimed. */
-  async pump(now: Date = new Date()): Promise<number> {
-    if (this.claiming) {
-      this.pumpAgain = true;
-      return 0;
-    }
-    this.claiming = true;
-    try {
-      return await this.claim(now);
-    } finally {
-      this.claiming = false;
-      this.afterClaim();
-    }
-  }
-
-  /** What was asked for while a claim ran. */
-  private afterClaim(): void {
-    if (this.pumpAgain) {
-      // The due claim takes the new deliveries too.
-      this.pumpAgain = false;
-      this.freshAgain = false;
-      this.schedulePump();
-    } else if (this.freshAgain) {
-      this.freshAgain = false;
-      this.scheduleFresh();
-    }
+  /** Claims and starts due deliveries; returns how many were claimed (0 while another claim runs: it runs next). */
+  pump(now: Date = new Date()): Promise<number> {
+    return this.turns.due(now);
   }
 
   /**
@@ -80,36 +56,11 @@ export class DeliveryDispatcher {
    */
   takeNew(deliveries: readonly NewDelivery[]): void {
     this.fresh.push(...deliveries);
-    this.scheduleFresh();
-  }
-
-  private scheduleFresh(): void {
-    if (this.freshScheduled) return;
-    this.freshScheduled = true;
-    setImmediate(() => {
-      this.freshScheduled = false;
-      this.claimFresh().catch((error) =>
-        console.error("receipt: delivery claim failed:", failureReason(error)),
-      );
-    });
-  }
-
-  private async claimFresh(): Promise<void> {
-    if (this.fresh.length === 0) return;
-    if (this.claiming) {
-      this.freshAgain = true;
-      return;
-    }
-    this.claiming = true;
-    try {
-      await this.claimNewById(new Date());
-    } finally {
-      this.claiming = false;
-      this.afterClaim();
-    }
+    this.turns.scheduleFresh();
   }
 
   private async claimNewById(now: Date): Promise<void> {
+    if (this.fresh.length === 0) return;
     const nowMs = Date.now();
     this.release(this.lanes.shed(nowMs), nowMs);
     const allowances = this.lanes.allowances(nowMs, (l) => this.limiter.available(l, nowMs));
@@ -124,7 +75,7 @@ export class DeliveryDispatcher {
     if (elsewhere) {
       // Rate-limited kinds and paused targets: the due claim counts tokens and pauses.
       this.backlogLeft = true;
-      this.pumpAgain = true;
+      this.turns.dueAfterThis();
     }
     if (taken.length === 0) return;
     const claimStarted = performance.now();
@@ -135,7 +86,7 @@ export class DeliveryDispatcher {
     ).catch((error) => {
       // The due claim, right after, claims them or sets aside what cannot be claimed.
       console.error("receipt: delivery claim by id failed:", failureReason(error));
-      this.pumpAgain = true;
+      this.turns.dueAfterThis();
       return [];
     });
     if (claimed.length > 0) {
@@ -153,7 +104,7 @@ export class DeliveryDispatcher {
 
   /** Nothing claimed, sending or waiting to be recorded (the tests wait for this). */
   get idle(): boolean {
-    return this.held.size === 0 && !this.claiming && this.recorder.pending === 0;
+    return this.held.size === 0 && !this.turns.claiming && this.recorder.pending === 0;
   }
 
   private async claim(now: Date): Promise<number> {
@@ -202,15 +153,6 @@ export class DeliveryDispatcher {
         rateLimit: rateLimitFor(delivery.targetType, delivery.url, delivery.body),
       });
     }
-  }
-
-  private schedulePump(): void {
-    if (this.pumpScheduled) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump().catch((error) => console.error("receipt: delivery claim failed:", failureReason(error)));
-    });
   }
 
   /** Starts what may start now, and wakes up when a waiting delivery's pause or rate limit ends. */
@@ -266,7 +208,7 @@ export class DeliveryDispatcher {
             receiver_kind: delivery.targetType,
           });
         // A group's next notification to this target waited for this one: claimed now.
-        if (unblocks) this.schedulePump();
+        if (unblocks) this.turns.scheduleDue();
         else this.refill();
       },
     });
@@ -302,8 +244,8 @@ export class DeliveryDispatcher {
    */
   private refill(): void {
     if (!this.lanes.needsRefill()) return;
-    if (this.fresh.length > 0) this.scheduleFresh();
-    else if (this.backlogLeft) this.schedulePump();
+    if (this.fresh.length > 0) this.turns.scheduleFresh();
+    else if (this.backlogLeft) this.turns.scheduleDue();
   }
 
   /** The target asked to be left alone: what waits for it goes back to the database, due when the pause ends. */

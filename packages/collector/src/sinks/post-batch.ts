@@ -1,6 +1,6 @@
 import { isRetryable, retryAfterMs } from "./retry";
 import type { QueuedRecord } from "./send-queue";
-import type { DeliveryResult, RecordIssue } from "./types";
+import type { DeliveryFailure, DeliveryResult, RecordIssue } from "./types";
 
 /** One problem in Receipt's error body: `issues[]` of `{ error: { code, message, issues } }`. */
 type ApiIssue = { index?: number; path?: string; code?: string };
@@ -40,8 +40,45 @@ export async function postBatch(
   }
 }
 
+/**
+ * What a 4xx means for its batch. When the server named the records at fault (422 `issues[].index`, 409 conflicts),
+ * only those are rejected and the others go again at once; otherwise the whole batch is rejected.
+ */
+export function readRefusal(
+  batch: readonly QueuedRecord[],
+  refusal: Refusal,
+): { rejected: DeliveryFailure[]; sendAgain: QueuedRecord[] } {
+  const { status, code } = refusal;
+  const faulty = faultyRecords(batch.length, refusal);
+  if ((status === 422 || status === 409) && faulty.size > 0 && faulty.size < batch.length) {
+    return {
+      rejected: [...faulty].map(([index, issues]) => ({
+        kind: "rejected",
+        recordIds: [(batch[index] as QueuedRecord).recordId],
+        count: 1,
+        status,
+        code,
+        issues,
+        attempts: 1,
+      })),
+      sendAgain: batch.filter((_, index) => !faulty.has(index)),
+    };
+  }
+  const issues = [...faulty.values()].flat();
+  const whole: DeliveryFailure = {
+    kind: "rejected",
+    recordIds: batch.map((entry) => entry.recordId),
+    count: batch.length,
+    status,
+    code,
+    ...(issues.length > 0 ? { issues } : {}),
+    attempts: 1,
+  };
+  return { rejected: [whole], sendAgain: [] };
+}
+
 /** The batch positions Receipt named in its issues (`index`), each with its paths and codes. */
-export function faultyRecords(batchSize: number, refusal: Refusal): Map<number, RecordIssue[]> {
+function faultyRecords(batchSize: number, refusal: Refusal): Map<number, RecordIssue[]> {
   const faulty = new Map<number, RecordIssue[]>();
   for (const issue of refusal.issues)
     if (

@@ -3,8 +3,9 @@ import { DeliveryLedger, MAX_REPORTED_IDS } from "./delivery-ledger";
 import { type ExitFlushing, flushOnExit, stopFlushingOnExit } from "./exit-flush";
 import { OverflowNotice } from "./overflow-notice";
 import { guardRecord } from "./record-guard";
-import { faultyRecords, type Outcome, postBatch, type Refusal } from "./post-batch";
-import { pause, retryDelay, within } from "./retry";
+import { type Outcome, postBatch, type Refusal, readRefusal } from "./post-batch";
+import { pause, within } from "./retry";
+import { RetryRound } from "./retry-round";
 import { type QueuedRecord, SendQueue } from "./send-queue";
 import {
   type DeliveryCounts,
@@ -42,10 +43,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
   private closed = false;
   private timer?: NodeJS.Timeout;
   private inFlight?: AbortController;
-  private notBefore = 0;
-  private attempts = 0;
-  private lastStatus?: number;
-  private lastRound?: { attempts: number; status?: number };
+  private readonly round: RetryRound;
   private readonly idleWaiters = new Set<() => void>();
   /** Records came since the last `flush()`: only those earn a flush at exit (a flush that failed is not repeated). */
   private submittedSinceFlush = false;
@@ -56,6 +54,12 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
     this.endpoint = new URL("api/v1/records", withSlash(options.baseUrl)).href;
     if (!options.ingestionKey) throw new TypeError("ingestionKey is required");
     this.queue = new SendQueue(this.maxRecords, Math.max(1, options.maxBufferBytes ?? 16 * 1024 * 1024));
+    this.round = new RetryRound({
+      baseDelayMs: options.baseDelayMs ?? 200,
+      maxDelayMs: options.maxDelayMs ?? 5_000,
+      maxRetryAfterMs: options.maxRetryAfterMs ?? 60_000,
+      maxAttempts: Math.max(1, options.maxAttempts ?? 5),
+    });
   }
 
   submit(records: readonly CollectorRecord[]): void {
@@ -108,7 +112,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
   exitWarning(): string | undefined {
     const left = this.pending;
     if (left === 0) return undefined;
-    const status = this.lastRound?.status ?? this.lastStatus;
+    const status = this.round.status;
     const why = status !== undefined ? `last answer HTTP ${status}` : "Receipt not reachable";
     return (
       `@receipt/collector: ${left} record${left === 1 ? "" : "s"} not delivered to ${this.endpoint} before the ` +
@@ -195,7 +199,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
     const full = this.queue.length >= this.batchSize;
     const interval = this.options.flushIntervalMs ?? 1000;
     if (!full && interval <= 0) return;
-    const delay = Math.max(this.notBefore - Date.now(), full ? 0 : interval);
+    const delay = Math.max(this.round.notBefore - Date.now(), full ? 0 : interval);
     if (delay <= 0) {
       void this.pump();
       return;
@@ -213,7 +217,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
     this.pumping = true;
     try {
       while (this.queue.length > 0 && !this.closed) {
-        const wait = this.notBefore - Date.now();
+        const wait = this.round.notBefore - Date.now();
         if (wait > 0) await pause(wait);
         const batch = this.queue.head(this.batchSize, MAX_BODY_BYTES);
         this.queue.inFlight = batch.length;
@@ -232,27 +236,11 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
   /** Applies a POST's outcome to the queue; false ends the round (its attempts ran out). */
   private settle(batch: QueuedRecord[], outcome: Outcome): boolean {
     if (outcome.kind === "retry") {
-      this.attempts++;
-      this.lastStatus = outcome.status;
-      const policy = {
-        baseDelayMs: this.options.baseDelayMs ?? 200,
-        maxDelayMs: this.options.maxDelayMs ?? 5_000,
-        maxRetryAfterMs: this.options.maxRetryAfterMs ?? 60_000,
-      };
-      const delay = retryDelay(this.attempts, outcome.retryAfter, policy);
-      if (this.attempts < Math.max(1, this.options.maxAttempts ?? 5)) {
-        this.notBefore = Date.now() + delay;
-        return true;
-      }
-      this.lastRound = { attempts: this.attempts, status: outcome.status };
-      this.notBefore = Date.now() + Math.max(delay, policy.maxDelayMs);
-      this.attempts = 0;
-      this.options.onError?.({ ...this.unreachable(), attempts: this.lastRound.attempts });
+      if (this.round.retry(outcome.status, outcome.retryAfter)) return true;
+      this.options.onError?.({ ...this.unreachable(), attempts: this.round.attemptsMade });
       return false;
     }
-    this.attempts = 0;
-    this.notBefore = 0;
-    this.lastRound = undefined;
+    this.round.answered();
     this.queue.removeHead(batch.length);
     if (outcome.kind === "delivered") {
       this.ledger.deliver(batch.length, outcome.results);
@@ -262,32 +250,13 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
     return true;
   }
 
-  /**
-   * A 4xx. When the server named the records at fault (422 `issues[].index`, 409 conflicts), only those are
-   * dropped and the others go again at once; otherwise the batch is.
-   */
+  /** A 4xx: the records it rejects are failures, the others (when it named the faulty ones) go again at once. */
   private refused(batch: QueuedRecord[], outcome: Refusal): void {
-    const { status, code } = outcome;
-    const faulty = faultyRecords(batch.length, outcome);
-    if ((status === 422 || status === 409) && faulty.size > 0 && faulty.size < batch.length) {
-      for (const [index, issues] of faulty) {
-        const recordId = (batch[index] as QueuedRecord).recordId;
-        this.fail({ kind: "rejected", recordIds: [recordId], count: 1, status, code, issues, attempts: 1 });
-      }
-      const overflow = this.queue.unshift(batch.filter((_, index) => !faulty.has(index)));
-      if (overflow.length > 0) this.failDropped(overflow);
-      return;
-    }
-    const issues = [...faulty.values()].flat();
-    this.fail({
-      kind: "rejected",
-      recordIds: batch.map((entry) => entry.recordId),
-      count: batch.length,
-      status,
-      code,
-      ...(issues.length > 0 ? { issues } : {}),
-      attempts: 1,
-    });
+    const { rejected, sendAgain } = readRefusal(batch, outcome);
+    for (const failure of rejected) this.fail(failure);
+    if (sendAgain.length === 0) return;
+    const overflow = this.queue.unshift(sendAgain);
+    if (overflow.length > 0) this.failDropped(overflow);
   }
 
   private async post(batch: QueuedRecord[]): Promise<Outcome> {
@@ -313,7 +282,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
       recordIds: this.queue.ids(MAX_REPORTED_IDS),
       count: this.queue.length,
     };
-    const status = this.lastRound?.status ?? this.lastStatus;
+    const status = this.round.status;
     if (status !== undefined) failure.status = status;
     return failure;
   }
@@ -321,7 +290,7 @@ export class ReceiptSink implements RecordSink, ExitFlushing {
   /** What a flush that ends with records still queued reports about them. */
   private stillBuffered(): DeliveryFailure | undefined {
     if (this.queue.length === 0) return undefined;
-    return { ...this.unreachable(), attempts: this.lastRound?.attempts ?? this.attempts };
+    return { ...this.unreachable(), attempts: this.round.attemptsMade };
   }
 
   private failDropped(dropped: QueuedRecord[]): void {
