@@ -8,8 +8,6 @@ export class ClaimTurns {
   private running = false;
   private dueAgain = false;
   private freshAgain = false;
-  private dueScheduled = false;
-  private freshScheduled = false;
 
   constructor(
     private readonly claimDue: (now: Date) => Promise<number>,
@@ -29,15 +27,8 @@ export class ClaimTurns {
     return this.take(() => this.claimDue(now));
   }
 
-  /** A due claim in the next turn of the event loop (one, however often asked for meanwhile). */
-  scheduleDue(): void {
-    if (this.dueScheduled) return;
-    this.dueScheduled = true;
-    setImmediate(() => {
-      this.dueScheduled = false;
-      this.due().catch((error) => console.error("receipt: delivery claim failed:", failureReason(error)));
-    });
-  }
+  /** A due claim in the next turn of the event loop. */
+  readonly scheduleDue = nextTurnOnce(() => this.due());
 
   /** Asked during a claim: a due claim once it ends. */
   dueAfterThis(): void {
@@ -45,14 +36,7 @@ export class ClaimTurns {
   }
 
   /** A claim of new deliveries by id in the next turn, or after the claim that runs then. */
-  scheduleFresh(): void {
-    if (this.freshScheduled) return;
-    this.freshScheduled = true;
-    setImmediate(() => {
-      this.freshScheduled = false;
-      this.fresh().catch((error) => console.error("receipt: delivery claim failed:", failureReason(error)));
-    });
-  }
+  readonly scheduleFresh = nextTurnOnce(() => this.fresh());
 
   private async fresh(): Promise<void> {
     if (this.running) {
@@ -78,4 +62,17 @@ export class ClaimTurns {
       }
     }
   }
+}
+
+/** `run` in the next turn of the event loop, once however often asked for until then; a failure is logged. */
+function nextTurnOnce(run: () => Promise<unknown>): () => void {
+  let scheduled = false;
+  return () => {
+    if (scheduled) return;
+    scheduled = true;
+    setImmediate(() => {
+      scheduled = false;
+      run().catch((error) => console.error("receipt: delivery claim failed:", failureReason(error)));
+    });
+  };
 }
