@@ -1,7 +1,9 @@
 // The chain list's filter combinations as the UI offers them (components/chains/ChainFilters.tsx: states, server,
 // tool, client, session, labels, a time range, oldest first, by danger) and a problem's reason: each alone, every
 // pair, two labels with another filter, and a few triples.
-import type { BenchRequest } from "./dashboard-requests";
+
+/** One read the dashboard bench times (dashboard-requests.ts). */
+export type BenchRequest = { label: string; path: string; kind: "list" | "detail" | "page" | "report" };
 
 const HOUR = 3_600_000;
 

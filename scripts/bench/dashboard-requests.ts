@@ -1,7 +1,6 @@
 // What the dashboard asks the server for, page by page, and a timer for it.
-import { chainFilterRequests } from "./chain-filter-requests";
+import { type BenchRequest, chainFilterRequests } from "./chain-filter-requests";
 
-export type BenchRequest = { label: string; path: string; kind: "list" | "detail" | "page" | "report" };
 export type Timed = BenchRequest & {
   p50: number;
   p95: number;
