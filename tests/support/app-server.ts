@@ -46,8 +46,11 @@ export async function startAppIn(
   // freePort's port is free when it answers, not when the app binds it: another test file may have been given the
   // same one meanwhile. The loser exits with EADDRINUSE, and it starts again on another port.
   for (let attempt = 1; ; attempt++) {
-    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs, await pickPort());
+    const port = await pickPort();
+    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs, port);
     if (started !== "port_taken") return started;
+    // Said, so a run's log shows how often it happens.
+    console.warn(`test app: port ${port} was taken before the app bound it; starting again on another`);
     if (attempt === 5) throw new Error("app could not bind a free port in 5 attempts");
   }
 }
