@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "@/lib/server/db/embedded";
+import { spawnNext } from "@/lib/server/next-server";
 import { type RunningApp, startApp } from "../support/app-server";
 import { createTestDatabase } from "../support/test-database";
 
@@ -43,4 +44,20 @@ it("an app whose port was taken meanwhile starts again on another, and its URL r
   expect(health.status).toBe(200);
   expect(await health.json()).not.toHaveProperty("squatter");
   expect(app.output()).toContain(`receipt app server) on http://127.0.0.1:${handedOut[1]}`);
+});
+
+it("the app server on a port another process holds exits 1 and says so, instead of running without a port", async () => {
+  const child = spawnNext(["start", "--port", String(taken), "--hostname", "127.0.0.1"], {
+    env: { ...process.env, DATABASE_URL: db.url, RECEIPT_DISABLE_WORKERS: "1" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  // Next.js alone logs the error and runs on without a port: such a server is killed after 20 s, and the test fails.
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const code = await exited.finally(() => clearTimeout(timer));
+  expect(code, output).toBe(1);
+  expect(output).toContain(`receipt: cannot listen on http://127.0.0.1:${taken}: listen EADDRINUSE`);
 });
