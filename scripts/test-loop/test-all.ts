@@ -13,7 +13,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
-import { portOutsideEphemeralRange } from "./ports";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { playwrightTimings, type Timed, timingReport, vitestTimings } from "./timings";
 
 const root = path.resolve(import.meta.dirname, "../..");

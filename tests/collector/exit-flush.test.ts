@@ -2,7 +2,8 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { CollectorRecord } from "@/packages/collector/src";
-import { freePort, localHttp } from "./helpers";
+import { portOutsideEphemeralRange } from "../support/ports";
+import { localHttp } from "./helpers";
 
 // An agent that returns from main without flush() or close() (issue 43: 200 calls, 0 chains, exit 0, no word) now
 // delivers what its collector holds when the event loop runs dry, or says on stderr what it could not deliver.
@@ -71,7 +72,9 @@ describe("an agent that returns without flush()", () => {
   });
 
   it("Receipt unreachable: exits within the flush timeout, exit 0, and says once how many records were lost", async () => {
-    const run = await runAgent(`http://127.0.0.1:${await freePort()}`, { FLUSH_TIMEOUT_MS: "1500" });
+    const run = await runAgent(`http://127.0.0.1:${await portOutsideEphemeralRange()}`, {
+      FLUSH_TIMEOUT_MS: "1500",
+    });
     expect(run.code).toBe(0);
     expect(run.exitAfterMs).toBeLessThan(1_500 + 1_500);
     expect(warnings(run.stderr)).toEqual([

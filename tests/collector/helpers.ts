@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { expect } from "vitest";
 import { classify } from "@/lib/classifier";
 import { validateRecord } from "@/lib/contract";
 import type { CollectorRecord } from "@/packages/collector/src";
+import { portOutsideEphemeralRange } from "../support/ports";
 
 export const EVERYTHING_BIN = resolve("node_modules/.bin/mcp-server-everything");
 export const FILESYSTEM_BIN = resolve("node_modules/.bin/mcp-server-filesystem");
@@ -29,24 +29,13 @@ export function fixtureServer(env: Record<string, string> = {}): StdioClientTran
   return stdio(process.execPath, ["--import", "tsx", FIXTURE_SERVER], env);
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
 /** server-everything over Streamable HTTP on 127.0.0.1:PORT/mcp; resolves once it listens. */
 export async function startEverythingHttp(): Promise<{
   url: URL;
   child: ChildProcess;
   stop: () => Promise<void>;
 }> {
-  const port = await freePort();
+  const port = await portOutsideEphemeralRange();
   const child = spawn(EVERYTHING_BIN, ["streamableHttp"], {
     // The package has no host option (it listens on every interface); the tests only ever dial 127.0.0.1.
     env: { ...process.env, PORT: String(port) },

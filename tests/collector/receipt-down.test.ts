@@ -8,7 +8,8 @@ import {
   type DeliveryReport,
   ReceiptSink,
 } from "@/packages/collector/src";
-import { freePort, localHttp } from "./helpers";
+import { portOutsideEphemeralRange } from "../support/ports";
+import { localHttp } from "./helpers";
 
 const AGENT = resolve("tests/collector/servers/agent-receipt-down.ts");
 
@@ -106,7 +107,7 @@ function expectBoundedAgent(run: Awaited<ReturnType<typeof runAgent>>) {
 
 describe("Receipt down: a real agent process", () => {
   it("Receipt unreachable (nothing listens): flush() within its bound, buffer bounded, drops reported, prompt exit", async () => {
-    const run = await runAgent(`http://127.0.0.1:${await freePort()}`);
+    const run = await runAgent(`http://127.0.0.1:${await portOutsideEphemeralRange()}`);
     expectBoundedAgent(run);
   });
 
@@ -203,7 +204,7 @@ describe("ReceiptSink retries as the server says", () => {
   });
 
   it("unreachable, then up: the next flush delivers the same records once", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange();
     const sink = new ReceiptSink({ ...fast, baseUrl: `http://127.0.0.1:${port}`, maxAttempts: 2 });
     sink.submit([record(1)]);
     const error = (await sink.flush().catch((e: unknown) => e)) as DeliveryError;

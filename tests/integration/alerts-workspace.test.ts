@@ -3,7 +3,7 @@ import type { HealthRecord } from "@/lib/contract";
 import type { AlertGroupsAnswer, WorkspaceAlertView } from "@/lib/dashboard/routing-api-types";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, HOOK_SECRET, routingApi, seedRecord } from "@/tests/support/routing-helpers";
@@ -84,7 +84,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, wha
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  const closedPort = await freePort();
+  const closedPort = await portOutsideEphemeralRange();
   const key = await createTestKey(db.url, "agent");
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { apiClient, createKeyWithCli, type RunningApp, startApp } from "@/tests/support/app-server";
 import { auditTable, type StoredAuditEvent } from "@/tests/support/audit-events";
 import { liveCase } from "@/tests/support/dashboard-records";
@@ -147,7 +147,7 @@ describe("ingestion keys", () => {
 describe("routing config", () => {
   let deadPort: number;
   beforeAll(async () => {
-    deadPort = await freePort();
+    deadPort = await portOutsideEphemeralRange();
   });
 
   it("apply: before and after name the versions and hold the configs masked exactly as GET config does", async () => {

@@ -14,7 +14,8 @@ import {
   OperationInDoubtError,
   OperationInProgressError,
 } from "@/packages/collector/src/v1";
-import { EVERYTHING_BIN, FILESYSTEM_BIN, freePort, stdio } from "@/tests/collector/helpers";
+import { EVERYTHING_BIN, FILESYSTEM_BIN, stdio } from "@/tests/collector/helpers";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { chainId, expectChain, type Receipt, startReceipt } from "./collector-e2e-support";
 
 // The collector asks Receipt's retry guard before every write with an operationKey: real MCP reference servers,
@@ -129,7 +130,7 @@ describe("a guarded write", () => {
 describe("when Receipt cannot be reached", () => {
   const offline = async (whenUnreachable: "proceed" | "refuse") => {
     const sink = new MemorySink();
-    const port = await freePort(); // nothing listens there
+    const port = await portOutsideEphemeralRange(); // nothing listens there
     const lonely = createCollector({
       sink,
       clientInfo: { name: "guard-offline", version: "1.0.0" },

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { apiClient } from "@/tests/support/app-server";
 import { build } from "@/tests/support/record-builders";
 
@@ -80,7 +80,7 @@ afterAll(() => {
 
 describe("crash recovery", () => {
   it("after SIGKILL of the app and its embedded PostgreSQL mid-write, a restart finds every committed row", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange();
     const baseUrl = `http://127.0.0.1:${port}`;
     app = startServe(port);
     await waitHealthy(baseUrl);

@@ -4,7 +4,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { isDatabaseUnavailable } from "@/lib/server/db/availability";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { createTestDatabase, databaseUrl } from "@/tests/support/test-database";
 
 // Real errors from a real PostgreSQL, through node-postgres and through Prisma's pg adapter (the two ways the app
@@ -27,7 +27,7 @@ afterAll(async () => {
 
 async function closedPortUrl(): Promise<string> {
   const url = new URL(db.url);
-  url.port = String(await freePort());
+  url.port = String(await portOutsideEphemeralRange());
   return url.toString();
 }
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { isRunning } from "@/lib/server/db/embedded-owner";
 import { LAUNCHER_EXIT } from "@/lib/server/launcher";
 
@@ -52,7 +52,7 @@ function spawnLauncher(port: number, via: "node" | "npm" = "node"): Launcher {
 }
 
 async function startLauncher(via: "node" | "npm" = "node"): Promise<Launcher> {
-  const launcher = spawnLauncher(await freePort(), via);
+  const launcher = spawnLauncher(await portOutsideEphemeralRange(), via);
   const deadline = Date.now() + START_TIMEOUT_MS - 10_000;
   for (;;) {
     if (launcher.process.exitCode !== null) throw new Error(`launcher exited early:\n${launcher.output()}`);
@@ -247,7 +247,7 @@ describe("the launcher (npm start)", () => {
       expect(list.stdout).toContain("kept"); // same data, new postmaster
 
       // A second launcher on the same data folder while this one runs refuses instead of sharing it.
-      const rival = spawnLauncher(await freePort());
+      const rival = spawnLauncher(await portOutsideEphemeralRange());
       const rivalExit = await rival.exit;
       expect(rivalExit.code).toBe(LAUNCHER_EXIT.startFailed);
       expect(rival.output()).toContain(`is in use by process ${second.process.pid}`);

@@ -4,7 +4,7 @@ import net from "node:net";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { type RunningApp, startApp } from "@/tests/support/app-server";
 import { signInThroughProvider } from "@/tests/support/oidc-fetch-flow";
 import { startTestProvider, type TestProvider } from "@/tests/support/oidc-provider";
@@ -30,7 +30,7 @@ beforeAll(async () => {
   db = await createTestDatabase();
   // A password admin first: until one exists, every sign-in goes to /setup.
   await createTeamUser(db.url, "admin", "admin");
-  providerPort = await freePort();
+  providerPort = await portOutsideEphemeralRange();
   app = await startApp(db.url, {
     RECEIPT_OIDC_ISSUER: `http://127.0.0.1:${providerPort}`,
     RECEIPT_OIDC_CLIENT_ID: CLIENT_ID,

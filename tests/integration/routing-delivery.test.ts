@@ -3,7 +3,7 @@ import type { HealthRecord } from "@/lib/contract";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { alertFingerprint } from "@/lib/routing/fingerprint";
 import { verifySignature } from "@/lib/routing/sign";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import {
   FAST_ROUTING_ENV,
@@ -101,7 +101,7 @@ async function firstDeadDelivery(channel: string): Promise<DeliveryView | undefi
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  closedPort = await freePort();
+  closedPort = await portOutsideEphemeralRange();
   key = await createTestKey(db.url, "agent");
   // First instance: no background workers, as if the process died right after committing.
   const first = await startApp(db.url, { ...FAST_ROUTING_ENV, RECEIPT_DISABLE_WORKERS: "1" });

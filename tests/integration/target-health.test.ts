@@ -1,4 +1,3 @@
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TRoutingConfig } from "@/lib/routing/config";
 import { DEFAULT_ROUTING_CONFIG } from "@/lib/routing/defaults";
@@ -6,6 +5,7 @@ import type { TargetHealthAnswer } from "@/lib/routing/target-health";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
 import { FAST_ROUTING_ENV, routingApi } from "@/tests/support/routing-helpers";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { createTestDatabase } from "@/tests/support/test-database";
 import { startWebhookReceiver, type WebhookReceiver } from "@/tests/support/webhook-receiver";
 
@@ -18,15 +18,6 @@ let receiver: WebhookReceiver;
 let admin: ReturnType<typeof routingApi>;
 let readKey: string;
 let closedPort: number;
-
-/** A port nothing listens on: taken, then released. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
-  const { port } = server.address() as { port: number };
-  await new Promise((done) => server.close(done));
-  return port;
-}
 
 function config(): TRoutingConfig {
   const draft = structuredClone(DEFAULT_ROUTING_CONFIG);
@@ -48,7 +39,7 @@ const health = async () => {
 beforeAll(async () => {
   db = await createTestDatabase();
   receiver = await startWebhookReceiver();
-  closedPort = await freePort();
+  closedPort = await portOutsideEphemeralRange();
   readKey = await createTestKey(db.url, "reader", ["read"]);
   app = await startApp(db.url, FAST_ROUTING_ENV);
   admin = routingApi(app.baseUrl, await adminCookie(app.baseUrl));

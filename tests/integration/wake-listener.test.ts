@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LISTENER_NAME, startWakeListener, type WakeListener } from "@/lib/server/db/wake-listener";
 import { notifyWake, onWakeHere, WAKE_CHANNELS, type WakeChannel } from "@/lib/server/db/wake-notify";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { createTestDatabase } from "@/tests/support/test-database";
 
 // The LISTEN connection on a real PostgreSQL: it hears committed notifications only, and when the server drops it
@@ -97,7 +97,7 @@ describe("wake listener", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => {});
     const connects = vi.spyOn(pg.Client.prototype, "connect");
     const unreachable = startWakeListener({
-      connectionString: `postgres://nobody@127.0.0.1:${await freePort()}/none`,
+      connectionString: `postgres://nobody@127.0.0.1:${await portOutsideEphemeralRange()}/none`,
       onWake: () => {},
       onConnected: () => {},
       firstRetryMs: 20,

@@ -2,8 +2,8 @@ import { type ChildProcess, spawnSync } from "node:child_process";
 import type { Scope } from "@/lib/auth/key-scopes";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { freePort } from "@/lib/server/db/embedded";
 import { spawnNext } from "@/lib/server/next-server";
+import { portOutsideEphemeralRange } from "./ports";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -28,7 +28,7 @@ export function startApp(
   /** How long the app may take to answer /api/health: longer for tests that start several on a busy machine. */
   healthyWithinMs = 30_000,
   /** Where the app's port comes from (its own test hands out a port that is taken). */
-  pickPort: () => Promise<number> = freePort,
+  pickPort: () => Promise<number> = portOutsideEphemeralRange,
 ): Promise<RunningApp> {
   return startAppIn(root, databaseUrl, env, healthyWithinMs, pickPort);
 }
@@ -39,12 +39,12 @@ export async function startAppIn(
   databaseUrl: string,
   env: Record<string, string> = {},
   healthyWithinMs = 30_000,
-  pickPort: () => Promise<number> = freePort,
+  pickPort: () => Promise<number> = portOutsideEphemeralRange,
 ): Promise<RunningApp> {
   if (!existsSync(path.join(dir, ".next/BUILD_ID")))
     throw new Error(`no production build in ${dir}: run \`npm run build\``);
-  // freePort's port is free when it answers, not when the app binds it: another test file may have been given the
-  // same one meanwhile. The loser exits with EADDRINUSE, and it starts again on another port.
+  // A port is free when it is picked, not when the app binds it: another process may bind it meanwhile (rarely, as
+  // the kernel never hands it out: ports.ts). The loser exits with EADDRINUSE, and it starts again on another port.
   for (let attempt = 1; ; attempt++) {
     const port = await pickPort();
     const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs, port);

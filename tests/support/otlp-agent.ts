@@ -3,7 +3,7 @@ import path from "node:path";
 import pg from "pg";
 import { expect } from "vitest";
 import type { ChainListItem, ChainPage } from "@/lib/dashboard/api-types";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import type { AgentConfig, AgentReport } from "@/tests/fixtures/otlp-agent/protocol";
 
 const root = path.resolve(import.meta.dirname, "../..");
@@ -18,7 +18,7 @@ export async function runAgent(
   env: Record<string, string> = {},
 ): Promise<AgentReport> {
   const full: AgentConfig =
-    config.transport === "http" ? { ...config, serverPort: await freePort() } : config;
+    config.transport === "http" ? { ...config, serverPort: await portOutsideEphemeralRange() } : config;
   // The agent sees no OTEL_* variable of the test runner's environment, only those the test gives it.
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !name.startsWith("OTEL_")),

@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:http";
 import { createServer as createTlsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "@/lib/server/db/embedded";
+import { portOutsideEphemeralRange } from "@/tests/support/ports";
 import { postOnce } from "@/lib/server/routing/http-post";
 
 // The receiver listens on 127.0.0.1, which the outbound policy refuses unless allowed (outbound-guard.test.ts).
@@ -71,7 +71,7 @@ describe("postOnce", () => {
   });
 
   it("names a refused connection and an unsupported URL", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange();
     expect((await postOnce(`http://127.0.0.1:${port}/`, "{}", {}, 2000)).error).toBe("ECONNREFUSED");
     expect((await postOnce("ftp://127.0.0.1/", "{}", {}, 2000)).error).toBe("unsupported protocol ftp:");
   });
