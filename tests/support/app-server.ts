@@ -47,7 +47,7 @@ export async function startAppIn(
   // the kernel never hands it out: ports.ts). The loser exits with EADDRINUSE, and it starts again on another port.
   for (let attempt = 1; ; attempt++) {
     const port = await pickPort();
-    const started = await startOnFreePort(dir, databaseUrl, env, healthyWithinMs, port);
+    const started = await startOnPort(dir, databaseUrl, env, healthyWithinMs, port);
     if (started !== "port_taken") return started;
     // Said, so a run's log shows how often it happens.
     console.warn(`test app: port ${port} was taken before the app bound it; starting again on another`);
@@ -58,7 +58,7 @@ export async function startAppIn(
 /** What the app server (scripts/app-server.ts) and `next start` print once they listen. */
 const LISTENING = /receipt app server\) on http:|Ready in /;
 
-async function startOnFreePort(
+async function startOnPort(
   dir: string,
   databaseUrl: string,
   env: Record<string, string>,

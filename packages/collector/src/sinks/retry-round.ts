@@ -39,7 +39,7 @@ export class RetryRound {
     this.ended = undefined;
   }
 
-  /** The last HTTP status heard, the ended round's first; undefined when Receipt was never reached. */
+  /** The status to report: the last answer of the round that ran out, else the last heard; undefined: no answer. */
   get status(): number | undefined {
     return this.ended?.status ?? this.lastStatus;
   }
