@@ -1,7 +1,7 @@
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/generated/prisma/client";
-import { isTransactionConflict } from "@/lib/server/db/availability";
+import { isTransactionConflict, isTransactionTimeout } from "@/lib/server/db/availability";
 import { createPrismaClient } from "@/lib/server/db/client";
 import { retryOnConflict } from "@/lib/server/db/retry-on-conflict";
 import { createTestDatabase } from "@/tests/support/test-database";
@@ -80,5 +80,29 @@ describe("a real deadlock through Prisma", () => {
     expect(error).toBeNull();
     expect(attempts).toBe(2);
     expect(counts).toEqual([2, 2]); // each side's two increments, none lost and none doubled
+  }, 30_000);
+});
+
+describe("a Prisma transaction past its timeout", () => {
+  it("is recognised as a timeout (P2028), not as a conflict, and wrote nothing", async () => {
+    await other.query("update deadlock_rows set n = 0");
+    const error = await prisma
+      .$transaction(
+        async (tx) => {
+          await tx.$executeRaw`update deadlock_rows set n = 7 where id = 1`;
+          await tx.$executeRaw`select pg_sleep(0.5)`;
+        },
+        { timeout: 100 },
+      )
+      .then(
+        () => null,
+        (caught: unknown) => caught,
+      );
+    expect(isTransactionTimeout(error)).toBe(true);
+    expect(isTransactionConflict(error)).toBe(false);
+    const { rows } = await other.query<{ n: number }>("select n from deadlock_rows order by id");
+    expect(rows.map((row) => row.n)).toEqual([0, 0]);
+    const notTimeout = await prisma.$executeRaw`select 1 / 0`.catch((caught: unknown) => caught);
+    expect(isTransactionTimeout(notTimeout)).toBe(false);
   }, 30_000);
 });

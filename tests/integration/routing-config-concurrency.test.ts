@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { apiClient, createTestKey, type RunningApp, startApp } from "@/tests/support/app-server";
 import { adminCookie } from "@/tests/support/dashboard-session";
@@ -94,4 +95,34 @@ describe("routing config applies during ingestion", () => {
     expect(applied.filter((answer) => answer.status === 200).length).toBeGreaterThan(0);
     expect(app.output()).not.toMatch(/40P01|deadlock detected/);
   }, 180_000);
+});
+
+describe("a routing config save waiting behind others", () => {
+  it("waits for the config lock longer than Prisma's default five seconds and saves (it answered 500)", async () => {
+    // Three saves at once queue on the config lock, each rerouting every firing alert: on a loaded machine the last
+    // one waited past Prisma's default transaction timeout. Here another session holds the lock for 6 s.
+    const holder = new pg.Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query("begin");
+      await holder.query("select pg_advisory_xact_lock(hashtextextended('receipt:routing-config', 0))");
+      const started = Date.now();
+      const saving = session.put(
+        "/config",
+        hookedDefaults(receiver, (config) => {
+          config.route.groupWait = "777ms";
+        }),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      await holder.query("commit");
+      const answer = await saving;
+      expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({
+        status: 200,
+        code: undefined,
+      });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(6_000);
+    } finally {
+      await holder.end();
+    }
+  }, 60_000);
 });

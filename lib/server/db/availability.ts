@@ -88,6 +88,14 @@ export function isTransactionConflict(error: unknown): boolean {
   return someErrorIn(error, isConflict);
 }
 
+/**
+ * Prisma's P2028: an interactive transaction that found no connection within its `maxWait` or ran past its `timeout`.
+ * Prisma rolled it back, so nothing was written; under load this means "busy, try again", not a fault of the code.
+ */
+export function isTransactionTimeout(error: unknown): boolean {
+  return someErrorIn(error, (candidate) => candidate.code === "P2028" || candidate.errorCode === "P2028");
+}
+
 /** Walks `error` and what it wraps (cause, Prisma's driver adapter error, an AggregateError's errors). */
 function someErrorIn(error: unknown, test: (candidate: ErrorLike) => boolean): boolean {
   const seen = new Set<unknown>();

@@ -5,7 +5,7 @@ import { loadEditedConfig } from "@/lib/routing/secrets";
 import type { ConfigError } from "@/lib/routing/validate";
 import type { AuditActor } from "../audit/audit-actor";
 import { appendAuditEvent } from "../db/audit-events";
-import { isTransactionConflict } from "../db/availability";
+import { isTransactionConflict, isTransactionTimeout } from "../db/availability";
 import { getPrisma } from "../db/client";
 import { retryOnConflict } from "../db/retry-on-conflict";
 import {
@@ -81,14 +81,20 @@ const configChanged = (found: bigint | null) =>
     { path: "$.baseVersion", code: "config_changed", message: `current version is ${found ?? "default"}` },
   ]);
 
-const configBusy = () =>
+const configBusy = (why: string) =>
   new ApiError(
     409,
     "config_busy",
     "the routing config could not be saved while alerts were being written; nothing was saved, retry",
-    [{ path: "$", code: "config_busy", message: "the save lost a lock-order race several times in a row" }],
+    [{ path: "$", code: "config_busy", message: why }],
     { "retry-after": "1" },
   );
+
+/**
+ * Saves queue on the config lock, each rerouting every firing alert while ingestion writes: on a loaded machine the
+ * last of three took longer than Prisma's default five seconds (a 500). Bounded all the same: past it, a 409 to retry.
+ */
+const SAVE_TX = { maxWait: 10_000, timeout: 30_000 } as const;
 
 /**
  * Validates and saves a config (as imported or edited in the UI) as the new current version. Masked secrets are
@@ -140,9 +146,13 @@ export async function saveRoutingConfig(input: {
         },
       });
       return id;
-    }),
+    }, SAVE_TX),
   ).catch((error: unknown) => {
-    throw isTransactionConflict(error) ? configBusy() : error;
+    if (isTransactionConflict(error))
+      throw configBusy("the save lost a lock-order race several times in a row");
+    if (isTransactionTimeout(error))
+      throw configBusy(`the save waited for other saves and alert writes past ${SAVE_TX.timeout / 1000} s`);
+    throw error;
   });
   // This instance routes now; the others hear the NOTIFY of the save's transaction.
   wakeJob(ALERT_JOBS.routing);
